@@ -1,0 +1,291 @@
+// Package client is a small typed client of the asynchronous video generation API
+// described in shared/api-spec.md. It owns everything HTTP: the base URL, the bearer
+// key, retries with back-off, error decoding and waiting for tasks. It knows nothing
+// about Terraform.
+package client
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/go-cleanhttp"
+	"github.com/hashicorp/go-retryablehttp"
+)
+
+// Defaults chosen for a rate-limited service whose transient errors "clear within
+// seconds" (spec section 7): six retries span roughly half a minute of back-off.
+const (
+	DefaultMaxRetries     = 6
+	DefaultRequestTimeout = 60 * time.Second
+	DefaultRetryWaitMin   = 500 * time.Millisecond
+	DefaultRetryWaitMax   = 20 * time.Second
+	// RetryAfterCeiling bounds a server's Retry-After so that one response cannot
+	// stall an apply for an arbitrary time.
+	RetryAfterCeiling = 60 * time.Second
+	// maxResponseBytes caps every JSON body read from the service.
+	maxResponseBytes = 1 << 20
+)
+
+// Logger receives one structured line per request and response. The provider routes
+// it to tflog, which applies its masking; the client itself never passes the key.
+type Logger interface {
+	Debug(ctx context.Context, msg string, fields map[string]any)
+}
+
+// Client talks to one service endpoint with one API key. It is safe for concurrent use.
+type Client struct {
+	baseURL        *url.URL
+	apiKey         string
+	userAgent      string
+	maxRetries     int
+	requestTimeout time.Duration
+	retryWaitMin   time.Duration
+	retryWaitMax   time.Duration
+	httpClient     *http.Client
+	logger         Logger
+	poll           PollPolicy
+	http           *retryablehttp.Client
+}
+
+// Option customises a Client.
+type Option func(*Client)
+
+// WithUserAgent sets the User-Agent header, normally "terraform-provider-videogen/<version>".
+func WithUserAgent(ua string) Option { return func(c *Client) { c.userAgent = ua } }
+
+// WithMaxRetries sets how many times a retryable request is retried after the first attempt.
+func WithMaxRetries(n int) Option { return func(c *Client) { c.maxRetries = n } }
+
+// WithRequestTimeout bounds one HTTP attempt, from dialling to reading the body.
+func WithRequestTimeout(d time.Duration) Option { return func(c *Client) { c.requestTimeout = d } }
+
+// WithRetryWait sets the bounds of the exponential back-off between retries.
+func WithRetryWait(minWait, maxWait time.Duration) Option {
+	return func(c *Client) { c.retryWaitMin, c.retryWaitMax = minWait, maxWait }
+}
+
+// WithHTTPClient replaces the underlying HTTP client (its Timeout is overwritten by
+// WithRequestTimeout's value).
+func WithHTTPClient(hc *http.Client) Option { return func(c *Client) { c.httpClient = hc } }
+
+// WithLogger routes request and response logs to l.
+func WithLogger(l Logger) Option { return func(c *Client) { c.logger = l } }
+
+// WithPollPolicy replaces the waiter's polling schedule.
+func WithPollPolicy(p PollPolicy) Option { return func(c *Client) { c.poll = p } }
+
+// New returns a client for the service at baseURL, given with or without its /v1
+// suffix. The URL must be an absolute http or https URL.
+func New(baseURL, apiKey string, options ...Option) (*Client, error) {
+	u, err := NormalizeBaseURL(baseURL)
+	if err != nil {
+		return nil, err
+	}
+	if strings.TrimSpace(apiKey) == "" {
+		return nil, errors.New("an API key is required")
+	}
+	c := &Client{
+		baseURL:        u,
+		apiKey:         apiKey,
+		userAgent:      "terraform-provider-videogen/dev",
+		maxRetries:     DefaultMaxRetries,
+		requestTimeout: DefaultRequestTimeout,
+		retryWaitMin:   DefaultRetryWaitMin,
+		retryWaitMax:   DefaultRetryWaitMax,
+		poll:           DefaultPollPolicy(),
+	}
+	for _, o := range options {
+		o(c)
+	}
+	if c.maxRetries < 0 {
+		return nil, fmt.Errorf("max retries must be zero or more, got %d", c.maxRetries)
+	}
+	if c.httpClient == nil {
+		c.httpClient = cleanhttp.DefaultPooledClient()
+	}
+	c.httpClient.Timeout = c.requestTimeout
+	c.http = &retryablehttp.Client{
+		HTTPClient:     c.httpClient,
+		Logger:         nil, // requests are logged through the hooks below, with their context
+		RetryWaitMin:   c.retryWaitMin,
+		RetryWaitMax:   c.retryWaitMax,
+		RetryMax:       c.maxRetries,
+		CheckRetry:     checkRetry,
+		Backoff:        backoff,
+		ErrorHandler:   keepLastResponse,
+		RequestLogHook: c.logAttempt,
+	}
+	return c, nil
+}
+
+// NormalizeBaseURL accepts the service URL with or without the /v1 suffix that
+// OpenAI-style tools are given, and returns it ending in /v1 with no trailing slash.
+func NormalizeBaseURL(raw string) (*url.URL, error) {
+	raw = strings.TrimSpace(raw)
+	u, err := url.Parse(raw)
+	if err != nil || raw == "" {
+		return nil, fmt.Errorf("base URL %q is not a valid URL", raw)
+	}
+	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("base URL %q must be an absolute http or https URL, such as https://api.example.com/v1", raw)
+	}
+	if u.User != nil || u.RawQuery != "" || u.Fragment != "" {
+		return nil, fmt.Errorf("base URL %q must not contain credentials, a query or a fragment", raw)
+	}
+	path := strings.TrimRight(u.Path, "/")
+	if !strings.HasSuffix(path, "/v1") {
+		path += "/v1"
+	}
+	return &url.URL{Scheme: u.Scheme, Host: u.Host, Path: path}, nil
+}
+
+// BaseURL returns the normalized base URL, ending in /v1.
+func (c *Client) BaseURL() string { return c.baseURL.String() }
+
+// endpoint joins escaped path segments to the base URL, so that no task ID can
+// climb out of its path ("..", "/", "?" and "%" are all escaped).
+func (c *Client) endpoint(segments ...string) string {
+	u := *c.baseURL
+	escaped := make([]string, len(segments))
+	for i, s := range segments {
+		escaped[i] = url.PathEscape(s)
+		if s == "." || s == ".." {
+			escaped[i] = strings.ReplaceAll(s, ".", "%2E")
+		}
+	}
+	u.RawPath = c.baseURL.Path + "/" + strings.Join(escaped, "/")
+	unescaped, _ := url.PathUnescape(u.RawPath)
+	u.Path = unescaped
+	return u.String()
+}
+
+type idempotencyKey struct{}
+
+type attemptCounter struct {
+	attempts int
+}
+
+type attemptKey struct{}
+
+// doRequest is the one place that talks HTTP: it sets the headers, retries through
+// go-retryablehttp, caps and decodes the body, and turns error statuses into *APIError.
+func (c *Client) doRequest(ctx context.Context, method, endpointName, rawURL string, in, out any) error {
+	var body []byte
+	if in != nil {
+		var err error
+		if body, err = json.Marshal(in); err != nil {
+			return fmt.Errorf("encoding %s request: %w", endpointName, err)
+		}
+	}
+	counter := &attemptCounter{}
+	ctx = context.WithValue(ctx, attemptKey{}, counter)
+	ctx = context.WithValue(ctx, idempotencyKey{}, method == http.MethodGet)
+
+	var reqBody any
+	if body != nil {
+		reqBody = body
+	}
+	req, err := retryablehttp.NewRequestWithContext(ctx, method, rawURL, reqBody)
+	if err != nil {
+		return fmt.Errorf("building %s request: %w", endpointName, err)
+	}
+	req.Header.Set("Authorization", "Bearer "+c.apiKey)
+	req.Header.Set("Accept", "application/json")
+	req.Header.Set("User-Agent", c.userAgent)
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	c.log(ctx, "videogen API request", map[string]any{
+		"method": method, "url": rawURL, "body": string(body), "headers": redactedHeaders(req.Header),
+	})
+
+	start := time.Now()
+	resp, err := c.http.Do(req)
+	elapsed := time.Since(start)
+	if err != nil {
+		return c.transportError(ctx, method, endpointName, err, counter.attempts, elapsed)
+	}
+	defer resp.Body.Close()
+
+	data, readErr := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes+1))
+	c.log(ctx, "videogen API response", map[string]any{
+		"method": method, "url": rawURL, "status": resp.StatusCode, "attempts": counter.attempts,
+		"duration_ms": elapsed.Milliseconds(), "body": truncate(string(data), 4096),
+	})
+	if readErr != nil {
+		return &TransportError{Method: method, Endpoint: endpointName, Attempts: counter.attempts, Elapsed: elapsed,
+			Err: fmt.Errorf("reading response body: %w", readErr), sent: true}
+	}
+	if len(data) > maxResponseBytes {
+		return fmt.Errorf("%s %s: the response body exceeds %d bytes; the service at %s may not be a video generation API",
+			method, endpointName, maxResponseBytes, c.baseURL)
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		apiErr := decodeAPIError(resp.StatusCode, resp.Header.Get("Content-Type"), data)
+		apiErr.Method, apiErr.Endpoint = method, endpointName
+		apiErr.Attempts, apiErr.Elapsed = counter.attempts, elapsed
+		return apiErr
+	}
+	if out == nil {
+		return nil
+	}
+	if err := json.NewDecoder(bytes.NewReader(data)).Decode(out); err != nil {
+		return fmt.Errorf("%s %s: the service answered %d with a body that is not the expected JSON (%v): %s",
+			method, endpointName, resp.StatusCode, err, snippet(data))
+	}
+	return nil
+}
+
+func (c *Client) transportError(ctx context.Context, method, endpointName string, err error, attempts int, elapsed time.Duration) error {
+	if ctxErr := ctx.Err(); ctxErr != nil {
+		return fmt.Errorf("%s %s: %w", method, endpointName, ctxErr)
+	}
+	var ambiguous *ambiguousSendError
+	sent := errors.As(err, &ambiguous)
+	if sent {
+		err = ambiguous.err
+	}
+	return &TransportError{Method: method, Endpoint: endpointName, Attempts: attempts, Elapsed: elapsed, Err: err, sent: sent}
+}
+
+func (c *Client) logAttempt(_ retryablehttp.Logger, req *http.Request, retry int) {
+	if counter, ok := req.Context().Value(attemptKey{}).(*attemptCounter); ok {
+		counter.attempts = retry + 1
+	}
+	if retry > 0 {
+		c.log(req.Context(), "videogen API retry", map[string]any{"method": req.Method, "url": req.URL.String(), "attempt": retry + 1})
+	}
+}
+
+func (c *Client) log(ctx context.Context, msg string, fields map[string]any) {
+	if c.logger != nil {
+		c.logger.Debug(ctx, msg, fields)
+	}
+}
+
+func redactedHeaders(h http.Header) map[string]string {
+	out := make(map[string]string, len(h))
+	for k, v := range h {
+		if strings.EqualFold(k, "Authorization") {
+			out[k] = "Bearer (redacted)"
+			continue
+		}
+		out[k] = strings.Join(v, ", ")
+	}
+	return out
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + fmt.Sprintf("... (%d more bytes)", len(s)-n)
+}

@@ -1,0 +1,206 @@
+package client
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"regexp"
+	"strings"
+	"time"
+)
+
+// APIError is an error status from the service, decoded from its
+// {"error":{"message","type"}} body, or described from whatever else it sent.
+type APIError struct {
+	StatusCode int
+	Type       string
+	Message    string
+	// Param names the request parameter the service blamed, when it says (OpenAI-style).
+	Param string
+	// Method and Endpoint say which call failed, e.g. "GET" and "/video/generations/{task_id}".
+	Method   string
+	Endpoint string
+	// Attempts and Elapsed count every try, retries included.
+	Attempts int
+	Elapsed  time.Duration
+}
+
+func (e *APIError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %s: HTTP %d", e.Method, e.Endpoint, e.StatusCode)
+	if e.Type != "" {
+		fmt.Fprintf(&b, " (%s)", e.Type)
+	}
+	if e.Message != "" {
+		fmt.Fprintf(&b, ": %s", e.Message)
+	}
+	if e.Attempts > 1 {
+		fmt.Fprintf(&b, " [after %d attempts over %s]", e.Attempts, e.Elapsed.Round(100*time.Millisecond))
+	}
+	return b.String()
+}
+
+// TransportError is a failure to get any HTTP response: a refused connection, a
+// reset, or a timeout.
+type TransportError struct {
+	Method   string
+	Endpoint string
+	Attempts int
+	Elapsed  time.Duration
+	Err      error
+	sent     bool
+}
+
+func (e *TransportError) Error() string {
+	msg := fmt.Sprintf("%s %s: %v", e.Method, e.Endpoint, e.Err)
+	if e.Attempts > 1 {
+		msg += fmt.Sprintf(" [after %d attempts over %s]", e.Attempts, e.Elapsed.Round(100*time.Millisecond))
+	}
+	return msg
+}
+
+func (e *TransportError) Unwrap() error { return e.Err }
+
+// MaybeSent reports whether the request may have reached the service before it
+// failed. For a submission it means a task may exist although no ID came back.
+func (e *TransportError) MaybeSent() bool { return e.sent }
+
+type errorBody struct {
+	Error json.RawMessage `json:"error"`
+	// Some OpenAI-compatible gateways put the message at the top level.
+	Message string `json:"message"`
+	Type    string `json:"type"`
+}
+
+type errorObject struct {
+	Message string `json:"message"`
+	Type    string `json:"type"`
+	Code    any    `json:"code"`
+	Param   string `json:"param"`
+}
+
+// decodeAPIError reads the spec's error body, tolerating a plain-string "error",
+// a top-level message, or a body that is not JSON at all (a gateway's HTML page).
+func decodeAPIError(status int, contentType string, data []byte) *APIError {
+	e := &APIError{StatusCode: status}
+	var body errorBody
+	if err := json.Unmarshal(data, &body); err == nil {
+		var obj errorObject
+		var str string
+		switch {
+		case len(body.Error) > 0 && json.Unmarshal(body.Error, &obj) == nil:
+			e.Message, e.Type, e.Param = obj.Message, obj.Type, obj.Param
+			if e.Type == "" {
+				if code, ok := obj.Code.(string); ok {
+					e.Type = code
+				}
+			}
+		case len(body.Error) > 0 && json.Unmarshal(body.Error, &str) == nil:
+			e.Message = str
+		default:
+			e.Message, e.Type = body.Message, body.Type
+		}
+	}
+	if e.Message == "" {
+		e.Message = describeNonJSON(status, contentType, data)
+	}
+	return e
+}
+
+var (
+	tagPattern   = regexp.MustCompile(`<[^>]*>`)
+	spacePattern = regexp.MustCompile(`\s+`)
+)
+
+func describeNonJSON(status int, contentType string, data []byte) string {
+	text := strings.TrimSpace(spacePattern.ReplaceAllString(tagPattern.ReplaceAllString(string(data), " "), " "))
+	if text == "" {
+		return fmt.Sprintf("%s (empty response body)", http.StatusText(status))
+	}
+	kind := "a non-JSON body"
+	if contentType != "" {
+		kind = fmt.Sprintf("a non-JSON %s body", strings.SplitN(contentType, ";", 2)[0])
+	}
+	return fmt.Sprintf("%s (the service or a gateway in front of it sent %s: %q)", http.StatusText(status), kind, truncate(text, 200))
+}
+
+func snippet(data []byte) string {
+	return fmt.Sprintf("%q", truncate(string(data), 200))
+}
+
+func asAPIError(err error) (*APIError, bool) {
+	var apiErr *APIError
+	ok := errors.As(err, &apiErr)
+	return apiErr, ok
+}
+
+func hasStatus(err error, status int) bool {
+	apiErr, ok := asAPIError(err)
+	return ok && apiErr.StatusCode == status
+}
+
+// IsNotFound reports a 404: an unknown task, model or path.
+func IsNotFound(err error) bool { return hasStatus(err, http.StatusNotFound) }
+
+// IsBadRequest reports a 400: a missing parameter or a malformed body.
+func IsBadRequest(err error) bool { return hasStatus(err, http.StatusBadRequest) }
+
+// IsUnauthorized reports a 401: the key is invalid, missing or revoked.
+func IsUnauthorized(err error) bool { return hasStatus(err, http.StatusUnauthorized) }
+
+// IsForbidden reports a 403: too little balance, or a model the key may not use.
+func IsForbidden(err error) bool { return hasStatus(err, http.StatusForbidden) }
+
+// IsRateLimited reports a 429 that outlasted every retry.
+func IsRateLimited(err error) bool { return hasStatus(err, http.StatusTooManyRequests) }
+
+// IsServerError reports a 5xx that outlasted every retry.
+func IsServerError(err error) bool {
+	apiErr, ok := asAPIError(err)
+	return ok && apiErr.StatusCode >= 500
+}
+
+// ForbiddenCause tells a balance problem from a model permission problem, when the
+// service's type or message says which.
+type ForbiddenCause int
+
+const (
+	ForbiddenUnknown ForbiddenCause = iota
+	ForbiddenBalance
+	ForbiddenModel
+)
+
+// CauseOfForbidden classifies a 403 from its error type and message.
+func CauseOfForbidden(err error) ForbiddenCause {
+	apiErr, ok := asAPIError(err)
+	if !ok || apiErr.StatusCode != http.StatusForbidden {
+		return ForbiddenUnknown
+	}
+	text := strings.ToLower(apiErr.Type + " " + apiErr.Message)
+	switch {
+	case strings.Contains(text, "balance") || strings.Contains(text, "quota") || strings.Contains(text, "credit") ||
+		strings.Contains(text, "billing") || strings.Contains(text, "funds"):
+		return ForbiddenBalance
+	case strings.Contains(text, "model"):
+		return ForbiddenModel
+	}
+	return ForbiddenUnknown
+}
+
+// IsTransient reports an error that a later attempt may not repeat: rate limits,
+// server errors and transport failures.
+func IsTransient(err error) bool {
+	if apiErr, ok := asAPIError(err); ok {
+		return retryableStatus(apiErr.StatusCode)
+	}
+	var tErr *TransportError
+	return errors.As(err, &tErr)
+}
+
+// IsAmbiguousSubmit reports a submission that failed after its body may have reached
+// the service: a task may exist and be billed although no task ID came back.
+func IsAmbiguousSubmit(err error) bool {
+	var tErr *TransportError
+	return errors.As(err, &tErr) && tErr.Method == http.MethodPost && tErr.MaybeSent()
+}

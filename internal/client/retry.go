@@ -1,0 +1,127 @@
+package client
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// checkRetry decides whether go-retryablehttp tries again. A GET may always be
+// repeated. A POST creates a billed task, so it is repeated only when the service
+// answered with an error status (the spec says such a request creates nothing) or
+// when the request provably never left this machine (a failed dial). Any other
+// failure after the body may have been sent is ambiguous and is never retried.
+func checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
+	if ctxErr := ctx.Err(); ctxErr != nil {
+		return false, ctxErr
+	}
+	idempotent, _ := ctx.Value(idempotencyKey{}).(bool)
+	if err != nil {
+		if isPermanentTransportError(err) {
+			return false, err
+		}
+		if idempotent || isDialError(err) {
+			return true, nil
+		}
+		return false, &ambiguousSendError{err: err}
+	}
+	return retryableStatus(resp.StatusCode), nil
+}
+
+func retryableStatus(code int) bool {
+	return code == http.StatusTooManyRequests || (code >= 500 && code != http.StatusNotImplemented)
+}
+
+// ambiguousSendError marks a failure after which the service may or may not have
+// acted on the request.
+type ambiguousSendError struct{ err error }
+
+func (e *ambiguousSendError) Error() string { return e.err.Error() }
+func (e *ambiguousSendError) Unwrap() error { return e.err }
+
+func isDialError(err error) bool {
+	var opErr *net.OpError
+	if errors.As(err, &opErr) && opErr.Op == "dial" {
+		return true
+	}
+	var dnsErr *net.DNSError
+	return errors.As(err, &dnsErr)
+}
+
+func isPermanentTransportError(err error) bool {
+	var certErr *tls.CertificateVerificationError
+	if errors.As(err, &certErr) {
+		return true
+	}
+	msg := err.Error()
+	return strings.Contains(msg, "unsupported protocol scheme") || strings.Contains(msg, "stopped after") ||
+		strings.Contains(msg, "invalid header")
+}
+
+// keepLastResponse hands the final response to doRequest when retries run out, so
+// that the service's own error message reaches the user instead of a generic one.
+func keepLastResponse(resp *http.Response, err error, _ int) (*http.Response, error) {
+	if resp != nil && err == nil {
+		return resp, nil
+	}
+	if resp != nil {
+		resp.Body.Close()
+	}
+	return nil, err
+}
+
+// backoff waits as long as the service asks through Retry-After (seconds or an
+// HTTP date), up to RetryAfterCeiling; otherwise it grows exponentially from
+// minWait to maxWait, with "equal jitter" so that parallel clients spread out.
+func backoff(minWait, maxWait time.Duration, attempt int, resp *http.Response) time.Duration {
+	if resp != nil {
+		if d, ok := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()); ok {
+			return min(d, RetryAfterCeiling)
+		}
+	}
+	return jitteredExponential(minWait, maxWait, attempt)
+}
+
+func jitteredExponential(minWait, maxWait time.Duration, attempt int) time.Duration {
+	d := minWait
+	for i := 0; i < attempt && d < maxWait; i++ {
+		d *= 2
+	}
+	d = min(d, maxWait)
+	half := d / 2
+	if half <= 0 {
+		return d
+	}
+	return half + rand.N(half+1)
+}
+
+// parseRetryAfter reads both forms of RFC 9110's Retry-After.
+func parseRetryAfter(value string, now time.Time) (time.Duration, bool) {
+	value = strings.TrimSpace(value)
+	if value == "" {
+		return 0, false
+	}
+	if secs, err := strconv.ParseInt(value, 10, 64); err == nil {
+		if secs < 0 {
+			return 0, false
+		}
+		if secs > int64(RetryAfterCeiling/time.Second) {
+			return RetryAfterCeiling, true
+		}
+		return time.Duration(secs) * time.Second, true
+	}
+	at, err := http.ParseTime(value)
+	if err != nil {
+		return 0, false
+	}
+	if d := at.Sub(now); d > 0 {
+		return d, true
+	}
+	return 0, true
+}

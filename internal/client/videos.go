@@ -1,0 +1,219 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+)
+
+// Status is a task state of spec section 3.
+type Status string
+
+const (
+	StatusSubmitted Status = "submitted"
+	StatusRunning   Status = "running"
+	StatusSucceeded Status = "succeeded"
+	StatusFailed    Status = "failed"
+)
+
+// Final reports whether no further transition can happen.
+func (s Status) Final() bool { return s == StatusSucceeded || s == StatusFailed }
+
+// statusAliases maps the spellings that other OpenAI-style video APIs use onto the
+// spec's four states, so that a gateway's variant does not break a wait.
+var statusAliases = map[string]Status{
+	"submitted": StatusSubmitted, "queued": StatusSubmitted, "pending": StatusSubmitted,
+	"running": StatusRunning, "in_progress": StatusRunning, "processing": StatusRunning,
+	"succeeded": StatusSucceeded, "completed": StatusSucceeded, "success": StatusSucceeded,
+	"failed": StatusFailed, "failure": StatusFailed, "error": StatusFailed, "cancelled": StatusFailed, "canceled": StatusFailed,
+}
+
+// ParseStatus normalizes a status string, failing on one it cannot place.
+func ParseStatus(s string) (Status, error) {
+	if st, ok := statusAliases[strings.ToLower(strings.TrimSpace(s))]; ok {
+		return st, nil
+	}
+	return "", fmt.Errorf("the service reported an unknown task status %q (expected submitted, running, succeeded or failed)", s)
+}
+
+// Media roles and types of metadata.content[] (spec 2.3).
+const (
+	ContentImage = "image_url"
+	ContentVideo = "video_url"
+	ContentAudio = "audio_url"
+)
+
+var contentRoles = map[string]string{
+	ContentImage: "reference_image",
+	ContentVideo: "reference_video",
+	ContentAudio: "reference_audio",
+}
+
+// MediaURL is the payload object of a content entry.
+type MediaURL struct {
+	URL string `json:"url"`
+}
+
+// ContentEntry is one reference medium: {"type":"image_url","image_url":{"url":...},"role":"reference_image"}.
+type ContentEntry struct {
+	Type     string    `json:"type"`
+	ImageURL *MediaURL `json:"image_url,omitempty"`
+	VideoURL *MediaURL `json:"video_url,omitempty"`
+	AudioURL *MediaURL `json:"audio_url,omitempty"`
+	Role     string    `json:"role"`
+}
+
+// NewContentEntry builds the entry of the given type ("image_url", "video_url" or
+// "audio_url") with the role the spec pairs with it.
+func NewContentEntry(contentType, mediaURL string) ContentEntry {
+	e := ContentEntry{Type: contentType, Role: contentRoles[contentType]}
+	m := &MediaURL{URL: mediaURL}
+	switch contentType {
+	case ContentImage:
+		e.ImageURL = m
+	case ContentVideo:
+		e.VideoURL = m
+	case ContentAudio:
+		e.AudioURL = m
+	}
+	return e
+}
+
+// MediaURL returns the entry's URL, whichever payload member holds it.
+func (e ContentEntry) MediaURL() string {
+	for _, m := range []*MediaURL{e.ImageURL, e.VideoURL, e.AudioURL} {
+		if m != nil {
+			return m.URL
+		}
+	}
+	return ""
+}
+
+// Metadata holds the vendor parameters of spec 2.2.
+type Metadata struct {
+	Ratio         string         `json:"ratio,omitempty"`
+	Resolution    string         `json:"resolution,omitempty"`
+	GenerateAudio *bool          `json:"generate_audio,omitempty"`
+	CallbackURL   string         `json:"callback_url,omitempty"`
+	Content       []ContentEntry `json:"content,omitempty"`
+}
+
+func (m *Metadata) isEmpty() bool {
+	return m == nil || (m.Ratio == "" && m.Resolution == "" && m.GenerateAudio == nil && m.CallbackURL == "" && len(m.Content) == 0)
+}
+
+// VideoRequest is the body of POST /v1/video/generations.
+type VideoRequest struct {
+	Model    string    `json:"model"`
+	Prompt   string    `json:"prompt"`
+	Seconds  string    `json:"seconds,omitempty"`
+	Metadata *Metadata `json:"metadata,omitempty"`
+}
+
+// Video is a task as the service reports it (spec 2.1).
+type Video struct {
+	TaskID   string
+	Status   Status
+	URL      string
+	Format   string
+	Metadata *Metadata
+	// FailureReason is whatever explanation the service gave for a failed task; the
+	// spec does not show its fields, so several common shapes are read.
+	FailureReason string
+}
+
+type videoWire struct {
+	TaskID        string          `json:"task_id"`
+	ID            string          `json:"id"`
+	Status        string          `json:"status"`
+	URL           string          `json:"url"`
+	Format        string          `json:"format"`
+	Metadata      *Metadata       `json:"metadata"`
+	Error         json.RawMessage `json:"error"`
+	FailReason    string          `json:"fail_reason"`
+	FailureReason string          `json:"failure_reason"`
+	Message       string          `json:"message"`
+}
+
+func (w *videoWire) toVideo() (*Video, error) {
+	if w.TaskID == "" {
+		w.TaskID = w.ID
+	}
+	if w.TaskID == "" {
+		return nil, errors.New("the service's task object has no task_id")
+	}
+	status, err := ParseStatus(w.Status)
+	if err != nil {
+		return nil, err
+	}
+	v := &Video{TaskID: w.TaskID, Status: status, URL: w.URL, Format: w.Format, Metadata: w.Metadata}
+	if status == StatusFailed {
+		v.FailureReason = w.failureReason()
+	}
+	return v, nil
+}
+
+func (w *videoWire) failureReason() string {
+	if len(w.Error) > 0 && string(w.Error) != "null" {
+		var obj errorObject
+		if json.Unmarshal(w.Error, &obj) == nil && obj.Message != "" {
+			if obj.Type != "" {
+				return fmt.Sprintf("%s (%s)", obj.Message, obj.Type)
+			}
+			return obj.Message
+		}
+		var s string
+		if json.Unmarshal(w.Error, &s) == nil && s != "" {
+			return s
+		}
+	}
+	for _, s := range []string{w.FailReason, w.FailureReason, w.Message} {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+const (
+	generationsPath = "/video/generations"
+	taskPath        = "/video/generations/{task_id}"
+)
+
+// SubmitVideo submits a generation task and returns its ID and initial status.
+func (c *Client) SubmitVideo(ctx context.Context, req VideoRequest) (*Video, error) {
+	if req.Metadata.isEmpty() {
+		req.Metadata = nil
+	}
+	var wire videoWire
+	if err := c.doRequest(ctx, http.MethodPost, generationsPath, c.endpoint("video", "generations"), req, &wire); err != nil {
+		return nil, err
+	}
+	v, err := wire.toVideo()
+	if err != nil {
+		return nil, fmt.Errorf("POST %s: %w", generationsPath, err)
+	}
+	return v, nil
+}
+
+// GetVideo reads the current state of a task.
+func (c *Client) GetVideo(ctx context.Context, taskID string) (*Video, error) {
+	if strings.TrimSpace(taskID) == "" {
+		return nil, errors.New("a task ID is required")
+	}
+	var wire videoWire
+	if err := c.doRequest(ctx, http.MethodGet, taskPath, c.endpoint("video", "generations", taskID), nil, &wire); err != nil {
+		return nil, err
+	}
+	if wire.TaskID == "" && wire.ID == "" {
+		wire.TaskID = taskID
+	}
+	v, err := wire.toVideo()
+	if err != nil {
+		return nil, fmt.Errorf("GET %s for task %q: %w", taskPath, taskID, err)
+	}
+	return v, nil
+}

@@ -1,0 +1,192 @@
+package provider
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+
+	"github.com/videogen/terraform-provider-videogen/internal/client"
+)
+
+// operation names the API call that failed, because the same status means different
+// things on different calls (a 404 on submission is an unknown model, on a read an
+// unknown task).
+type operation int
+
+const (
+	opSubmit operation = iota
+	opGet
+	opListModels
+)
+
+// addAPIError turns a client error into a diagnostic whose detail says what happened,
+// what to do, and then quotes the original error. Errors that concern one argument
+// are attached to it.
+func addAPIError(diags *diag.Diagnostics, summary string, op operation, err error) {
+	advice, attr := adviceFor(op, err)
+	detail := fmt.Sprintf("%s\n\nOriginal error: %s", advice, err)
+	if attr != "" {
+		diags.AddAttributeError(path.Root(attr), summary, detail)
+		return
+	}
+	diags.AddError(summary, detail)
+}
+
+func adviceFor(op operation, err error) (advice, attr string) {
+	var apiErr *client.APIError
+	var waitErr *client.WaitError
+	switch {
+	case client.IsAmbiguousSubmit(err):
+		return "The submission failed after its request may already have reached the service, so a task may exist " +
+			"(and be billed) although no task ID came back. Before applying again, check the service's console for a task " +
+			"created just now with this prompt; if there is one, adopt it with `terraform import` (or an import block) " +
+			"instead of applying, which would submit a second task.", ""
+	case errors.As(err, &waitErr) && !waitErr.Interrupted() && waitErr.Err != nil && op == opGet:
+		return adviceFor(op, waitErr.Err)
+	case client.IsUnauthorized(err):
+		return "The service rejected the API key. Check the provider's api_key argument or the VIDEOGEN_API_KEY " +
+			"environment variable. The key may have been deleted or revoked in the console: create a new key there.", ""
+	case client.IsForbidden(err):
+		return forbiddenAdvice(err), ""
+	case client.IsNotFound(err) && op == opSubmit:
+		return "The service does not know this model ID. Model IDs must match GET /v1/models exactly; the videogen_models " +
+			"data source lists the ones this key may use.", "model"
+	case client.IsNotFound(err) && op == opListModels:
+		return "The service has no /v1/models endpoint at this address. Check base_url (or VIDEOGEN_BASE_URL): it must " +
+			"point at the video generation API, with or without its /v1 suffix.", ""
+	case client.IsNotFound(err):
+		return "The service does not know this task ID. If it was imported, check the ID; if it existed before, the " +
+			"service no longer has it.", ""
+	case client.IsBadRequest(err):
+		attr := attributeForBadRequest(err)
+		where := "Check the arguments against the service's rules"
+		if attr != "" {
+			where = fmt.Sprintf("This most likely concerns the %q argument", attr)
+		}
+		return fmt.Sprintf("The service rejected the request as invalid: %s. %s; failed requests are not billed.",
+			serviceMessage(err), where), attr
+	case client.IsRateLimited(err):
+		return fmt.Sprintf("The service's rate limit for this key was still exceeded %s. Lower Terraform's -parallelism, "+
+			"raise the provider's max_retries, or ask the service for a higher limit; then apply again.", attemptsText(err)), ""
+	case client.IsServerError(err):
+		return fmt.Sprintf("The service kept answering with a server error %s. Such errors are usually transient: apply "+
+			"again in a few minutes. Failed requests are not billed.", attemptsText(err)), ""
+	case errors.As(err, &apiErr):
+		return fmt.Sprintf("The service answered with an unexpected HTTP %d.", apiErr.StatusCode), ""
+	}
+	var tErr *client.TransportError
+	if errors.As(err, &tErr) {
+		return fmt.Sprintf("The service could not be reached %s. Check base_url (or VIDEOGEN_BASE_URL), the network path "+
+			"to it, and the provider's request_timeout.", attemptsText(err)), ""
+	}
+	return "The provider could not understand the service's answer. Check that base_url points at the video generation API.", ""
+}
+
+func forbiddenAdvice(err error) string {
+	msg := serviceMessage(err)
+	switch client.CauseOfForbidden(err) {
+	case client.ForbiddenBalance:
+		return fmt.Sprintf("The account's balance is too low for this clip (%s). Top up the balance in the service's "+
+			"console, then apply again; nothing was billed for this request.", msg)
+	case client.ForbiddenModel:
+		return fmt.Sprintf("This API key may not use the requested model (%s). Use a model this key may use (the "+
+			"videogen_models data source lists them) or a key that is allowed this model.", msg)
+	}
+	return fmt.Sprintf("The service refused the request (%s). Either the account's balance is too low (top it up in the "+
+		"console) or this API key may not use the requested model (choose one listed by the videogen_models data source).", msg)
+}
+
+// attributeForBadRequest maps the service's blamed parameter, or failing that the
+// words of its message, to the argument most likely concerned.
+func attributeForBadRequest(err error) string {
+	var apiErr *client.APIError
+	if !errors.As(err, &apiErr) {
+		return ""
+	}
+	param := strings.TrimPrefix(strings.ToLower(apiErr.Param), "metadata.")
+	text := strings.ToLower(apiErr.Message)
+	for _, c := range []struct{ attr, word string }{
+		{"seconds", "seconds"}, {"resolution", "resolution"}, {"ratio", "ratio"}, {"callback_url", "callback_url"},
+		{"generate_audio", "generate_audio"}, {"reference_images", "image_url"}, {"reference_videos", "video_url"},
+		{"reference_audios", "audio_url"}, {"model", "model"}, {"prompt", "prompt"},
+	} {
+		if param == c.attr || param == c.word || strings.HasPrefix(param, c.word) {
+			return c.attr
+		}
+	}
+	for _, c := range []struct{ attr, word string }{
+		{"seconds", "seconds"}, {"resolution", "resolution"}, {"ratio", "ratio"}, {"callback_url", "callback"},
+		{"reference_images", "image"}, {"reference_videos", "video_url"}, {"reference_audios", "audio"},
+		{"prompt", "prompt"}, {"model", "model"},
+	} {
+		if strings.Contains(text, c.word) {
+			return c.attr
+		}
+	}
+	return ""
+}
+
+func serviceMessage(err error) string {
+	var apiErr *client.APIError
+	if errors.As(err, &apiErr) && apiErr.Message != "" {
+		return apiErr.Message
+	}
+	return err.Error()
+}
+
+func attemptsText(err error) string {
+	var apiErr *client.APIError
+	var tErr *client.TransportError
+	attempts, elapsed := 1, time.Duration(0)
+	switch {
+	case errors.As(err, &apiErr):
+		attempts, elapsed = apiErr.Attempts, apiErr.Elapsed
+	case errors.As(err, &tErr):
+		attempts, elapsed = tErr.Attempts, tErr.Elapsed
+	}
+	if attempts <= 1 {
+		return "on the only attempt"
+	}
+	return fmt.Sprintf("after %d attempts over %s", attempts, elapsed.Round(100*time.Millisecond))
+}
+
+// addWaitError explains how a wait ended without success, and how to finish
+// without paying twice.
+func addWaitError(diags *diag.Diagnostics, taskID, op string, timeout time.Duration, err error) {
+	var failed *client.TaskFailedError
+	var waitErr *client.WaitError
+	switch {
+	case errors.As(err, &failed):
+		reason := failed.Reason
+		if reason == "" {
+			reason = "the service gave no reason"
+		}
+		diags.AddError("Video Generation Failed", fmt.Sprintf(
+			"Task %s ended in the state \"failed\": %s. Failed tasks are not billed. The resource is marked tainted, so "+
+				"the next terraform apply submits a new task; if the failure comes from the prompt or the reference media "+
+				"(for example a content policy), change them first.", taskID, reason))
+	case errors.As(err, &waitErr) && waitErr.Interrupted():
+		last := string(waitErr.LastStatus)
+		if last == "" {
+			last = "submitted"
+		}
+		diags.AddError("Video Not Ready", fmt.Sprintf(
+			"Task %s was submitted and billed as one clip, but it was still %q when the wait stopped after %s "+
+				"(timeouts.%s is %s, or the run was interrupted). The task is saved in state and Terraform marks the "+
+				"resource tainted. To finish without paying twice, wait for the same task:\n\n"+
+				"  terraform untaint <address of this videogen_video, shown above>\n  terraform apply\n\n"+
+				"The apply then waits for task %s in place. Running terraform apply without untainting would replace the "+
+				"resource and submit a new, separately billed task. You can also raise timeouts.%s.\n\nOriginal error: %s",
+			taskID, last, waitErr.Elapsed.Round(time.Second), op, timeout, taskID, op, err))
+	default:
+		advice, _ := adviceFor(opGet, err)
+		diags.AddError("Unable to Wait for Video", fmt.Sprintf(
+			"Task %s was submitted, but its status could not be read. %s The task is saved in state and Terraform marks "+
+				"the resource tainted: run terraform untaint on this resource, then terraform apply, to wait for the same "+
+				"task without submitting a new one.\n\nOriginal error: %s", taskID, advice, err))
+	}
+}

@@ -1,0 +1,210 @@
+// Package provider implements the videogen Terraform provider on terraform-plugin-framework.
+package provider
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/provider"
+	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/videogen/terraform-provider-videogen/internal/client"
+	"github.com/videogen/terraform-provider-videogen/internal/validators"
+)
+
+const (
+	envBaseURL = "VIDEOGEN_BASE_URL"
+	envAPIKey  = "VIDEOGEN_API_KEY"
+)
+
+var _ provider.Provider = (*videogenProvider)(nil)
+
+type videogenProvider struct {
+	version string
+}
+
+// New returns the provider factory that main.go and the tests serve.
+func New(version string) func() provider.Provider {
+	return func() provider.Provider { return &videogenProvider{version: version} }
+}
+
+type providerModel struct {
+	BaseURL        types.String `tfsdk:"base_url"`
+	APIKey         types.String `tfsdk:"api_key"`
+	MaxRetries     types.Int64  `tfsdk:"max_retries"`
+	RequestTimeout types.String `tfsdk:"request_timeout"`
+	PollInterval   types.String `tfsdk:"poll_interval"`
+}
+
+// providerData is what resources and data sources receive from Configure.
+type providerData struct {
+	client *client.Client
+	models *modelCatalog
+}
+
+func (p *videogenProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
+	resp.TypeName = "videogen"
+	resp.Version = p.version
+}
+
+func (p *videogenProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *provider.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Generates video clips with an asynchronous, OpenAI-style video generation API and keeps them as Terraform-managed assets.",
+		Attributes: map[string]schema.Attribute{
+			"base_url": schema.StringAttribute{
+				MarkdownDescription: "Base URL of the service, with or without the `/v1` suffix that OpenAI-style tools are given " +
+					"(`https://api.example.com` and `https://api.example.com/v1` reach the same endpoints). Must be an absolute " +
+					"`http` or `https` URL. Falls back to the `" + envBaseURL + "` environment variable; one of the two is required.",
+				Optional:   true,
+				Validators: []validator.String{validators.HTTPURL()},
+			},
+			"api_key": schema.StringAttribute{
+				MarkdownDescription: "API key, sent as a bearer token. Falls back to the `" + envAPIKey + "` environment variable, " +
+					"which is the recommended place for it: keep keys out of configuration and version control. An explicit value wins.",
+				Optional:  true,
+				Sensitive: true,
+			},
+			"max_retries": schema.Int64Attribute{
+				MarkdownDescription: fmt.Sprintf("How many times a request is retried after a rate limit (429), a server error (5xx) "+
+					"or, for reads, a connection error, with capped, jittered exponential back-off that honours `Retry-After`. "+
+					"Defaults to `%d`.", client.DefaultMaxRetries),
+				Optional:   true,
+				Validators: []validator.Int64{int64validator.Between(0, 50)},
+			},
+			"request_timeout": schema.StringAttribute{
+				MarkdownDescription: fmt.Sprintf("Time limit of one HTTP attempt, as a duration such as `30s`. Defaults to `%s`.",
+					client.DefaultRequestTimeout),
+				Optional:   true,
+				Validators: []validator.String{validators.Duration(time.Second)},
+			},
+			"poll_interval": schema.StringAttribute{
+				MarkdownDescription: "A fixed interval between status checks while waiting for a task, such as `5s`. When unset, " +
+					"the provider polls adaptively: a first check after about one second, then intervals growing by half up to " +
+					"five seconds, jittered so that parallel waits spread out.",
+				Optional:   true,
+				Validators: []validator.String{validators.Duration(100 * time.Millisecond)},
+			},
+		},
+	}
+}
+
+func (p *videogenProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
+	var cfg providerModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	// Values from other resources are unknown during plan; the provider is configured
+	// again at apply time, when they are known.
+	if cfg.BaseURL.IsUnknown() || cfg.APIKey.IsUnknown() || cfg.MaxRetries.IsUnknown() ||
+		cfg.RequestTimeout.IsUnknown() || cfg.PollInterval.IsUnknown() {
+		tflog.Debug(ctx, "videogen provider configuration has unknown values; deferring client set-up")
+		return
+	}
+
+	baseURL := stringOrEnv(cfg.BaseURL, envBaseURL)
+	apiKey := stringOrEnv(cfg.APIKey, envAPIKey)
+	if baseURL == "" {
+		resp.Diagnostics.AddAttributeError(path.Root("base_url"), "Missing Base URL",
+			"The provider needs the service's base URL. Set base_url in the provider block or the "+envBaseURL+
+				" environment variable, for example https://api.example.com/v1.")
+	}
+	if apiKey == "" {
+		resp.Diagnostics.AddAttributeError(path.Root("api_key"), "Missing API Key",
+			"The provider needs an API key. Set the "+envAPIKey+" environment variable (recommended, so the key stays "+
+				"out of configuration and version control) or api_key in the provider block.")
+	}
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	opts := []client.Option{
+		client.WithUserAgent("terraform-provider-videogen/" + p.version),
+		client.WithLogger(newClientLogger(apiKey)),
+	}
+	if !cfg.MaxRetries.IsNull() {
+		opts = append(opts, client.WithMaxRetries(int(cfg.MaxRetries.ValueInt64())))
+	}
+	if d, ok := parseDurationAttr(cfg.RequestTimeout); ok {
+		opts = append(opts, client.WithRequestTimeout(d))
+	}
+	if d, ok := parseDurationAttr(cfg.PollInterval); ok {
+		policy := client.DefaultPollPolicy()
+		policy.Fixed = d
+		opts = append(opts, client.WithPollPolicy(policy))
+	}
+
+	c, err := client.New(baseURL, apiKey, opts...)
+	if err != nil {
+		resp.Diagnostics.AddAttributeError(path.Root("base_url"), "Invalid Provider Configuration",
+			fmt.Sprintf("The videogen client could not be set up: %s. Check base_url (or %s).", err, envBaseURL))
+		return
+	}
+	data := &providerData{client: c, models: newModelCatalog(c)}
+	resp.ResourceData = data
+	resp.DataSourceData = data
+}
+
+func (p *videogenProvider) Resources(context.Context) []func() resource.Resource {
+	return []func() resource.Resource{
+		NewVideoResource,
+	}
+}
+
+func (p *videogenProvider) DataSources(context.Context) []func() datasource.DataSource {
+	return []func() datasource.DataSource{
+		NewModelsDataSource,
+	}
+}
+
+func stringOrEnv(v types.String, env string) string {
+	if !v.IsNull() {
+		return v.ValueString()
+	}
+	return os.Getenv(env)
+}
+
+func parseDurationAttr(v types.String) (time.Duration, bool) {
+	if v.IsNull() || v.IsUnknown() {
+		return 0, false
+	}
+	d, err := time.ParseDuration(v.ValueString())
+	return d, err == nil
+}
+
+// clientLogger routes the client's request logs to tflog, masking the API key in
+// every message and field so that not even TF_LOG=TRACE shows it.
+type clientLogger struct {
+	secret string
+}
+
+func newClientLogger(secret string) clientLogger { return clientLogger{secret: secret} }
+
+func (l clientLogger) Debug(ctx context.Context, msg string, fields map[string]any) {
+	ctx = tflog.MaskFieldValuesWithFieldKeys(ctx, "Authorization", "authorization", "api_key")
+	ctx = tflog.MaskAllFieldValuesStrings(ctx, l.secret)
+	ctx = tflog.MaskMessageStrings(ctx, l.secret)
+	tflog.Debug(ctx, msg, fields)
+}
+
+// configuredData extracts the provider data handed to a resource or data source.
+// It is nil while the provider configuration is still unknown during plan.
+func configuredData(data any) (*providerData, error) {
+	if data == nil {
+		return nil, nil
+	}
+	pd, ok := data.(*providerData)
+	if !ok {
+		return nil, fmt.Errorf("expected *providerData, got %T; this is a bug in the provider, please report it", data)
+	}
+	return pd, nil
+}

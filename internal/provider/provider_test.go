@@ -1,0 +1,203 @@
+package provider
+
+import (
+	"fmt"
+	"net/http/httptest"
+	"os"
+	"regexp"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/videogen/terraform-provider-videogen/internal/mockapi"
+)
+
+var testAccProtoV6ProviderFactories = map[string]func() (tfprotov6.ProviderServer, error){
+	"videogen": providerserver.NewProtocol6WithError(New("test")()),
+}
+
+// TestMain refuses to let CI pass with the acceptance tests silently skipped.
+func TestMain(m *testing.M) {
+	if os.Getenv("CI") != "" && os.Getenv("TF_ACC") == "" {
+		fmt.Fprintln(os.Stderr, "CI is set but TF_ACC is not: the acceptance tests would be skipped. Run `make test`.")
+		os.Exit(1)
+	}
+	os.Exit(m.Run())
+}
+
+// testMock is the real mock service on an httptest listener, one per test so that
+// each test's ledger is its own.
+type testMock struct {
+	*mockapi.Server
+	URL string
+}
+
+func newTestMock(t *testing.T, configure ...func(*mockapi.Config)) *testMock {
+	t.Helper()
+	cfg := mockapi.DefaultConfig()
+	cfg.TaskDuration = mockapi.Duration(0)
+	for _, f := range configure {
+		f(&cfg)
+	}
+	srv, err := mockapi.New(cfg)
+	if err != nil {
+		t.Fatalf("starting mock: %v", err)
+	}
+	ts := httptest.NewServer(srv)
+	t.Cleanup(func() {
+		ts.Close()
+		srv.Close()
+	})
+	return &testMock{Server: srv, URL: ts.URL}
+}
+
+// providerBlock configures the provider against the mock; fast polling keeps tests quick.
+func (m *testMock) providerBlock() string {
+	return fmt.Sprintf(`
+provider "videogen" {
+  base_url      = %[1]q
+  api_key       = %[2]q
+  poll_interval = "100ms"
+}
+`, m.URL, mockapi.DefaultAPIKey)
+}
+
+// submissions counts the tasks the mock accepted: the number of clips billed or billable.
+func (m *testMock) submissions() int { return len(m.Ledger().Tasks) }
+
+func (m *testMock) expectSubmissions(want int) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		if got := m.submissions(); got != want {
+			return fmt.Errorf("the mock's ledger shows %d submitted task(s), want %d", got, want)
+		}
+		return nil
+	}
+}
+
+func TestAccProvider_baseURLWithAndWithoutV1(t *testing.T) {
+	for name, suffix := range map[string]string{"without_v1": "", "with_v1": "/v1", "with_v1_slash": "/v1/"} {
+		t.Run(name, func(t *testing.T) {
+			mock := newTestMock(t)
+			resource.ParallelTest(t, resource.TestCase{
+				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+				Steps: []resource.TestStep{{
+					Config: fmt.Sprintf(`
+provider "videogen" {
+  base_url      = %[1]q
+  api_key       = %[2]q
+  poll_interval = "100ms"
+}
+resource "videogen_video" "test" {
+  model  = "videogen-1"
+  prompt = "a lighthouse at dusk"
+}
+`, mock.URL+suffix, mockapi.DefaultAPIKey),
+					ConfigStateChecks: []statecheck.StateCheck{
+						statecheck.ExpectKnownValue("videogen_video.test", tfjsonpath.New("status"), knownvalue.StringExact("succeeded")),
+					},
+					Check: func(*terraform.State) error {
+						if n := mock.Ledger().Requests["POST /v1/video/generations"]; n != 1 {
+							return fmt.Errorf("POST /v1/video/generations was called %d times, want 1", n)
+						}
+						return nil
+					},
+				}},
+			})
+		})
+	}
+}
+
+func TestAccProvider_missingAPIKey(t *testing.T) {
+	mock := newTestMock(t)
+	t.Setenv(envAPIKey, "")
+	t.Setenv(envBaseURL, mock.URL)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config:      `data "videogen_models" "all" {}`,
+			ExpectError: regexp.MustCompile(`(?s)Missing API Key.*VIDEOGEN_API_KEY`),
+		}},
+	})
+	if n := mock.Ledger().Requests["GET /v1/models"]; n != 0 {
+		t.Errorf("the provider called the API %d times without a key", n)
+	}
+}
+
+func TestAccProvider_envFallbackAndExplicitKeyWins(t *testing.T) {
+	mock := newTestMock(t)
+	t.Setenv(envBaseURL, mock.URL+"/v1")
+	t.Setenv(envAPIKey, mockapi.DefaultAPIKey)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: `data "videogen_models" "all" {}`,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("data.videogen_models.all", tfjsonpath.New("ids").AtSliceIndex(0), knownvalue.StringExact("videogen-1")),
+				},
+			},
+			{
+				// The explicit attribute wins over the valid key in the environment.
+				Config:      `provider "videogen" { api_key = "wrong-key" }` + "\n" + `data "videogen_models" "all" {}`,
+				ExpectError: regexp.MustCompile(`(?s)rejected the\s+API\s+key.*VIDEOGEN_API_KEY`),
+			},
+		},
+	})
+}
+
+func TestAccProvider_invalidBaseURL(t *testing.T) {
+	for name, baseURL := range map[string]string{
+		"relative": "api.example.com/v1",
+		"ftp":      "ftp://api.example.com/v1",
+		"no_host":  "https:///v1",
+	} {
+		t.Run(name, func(t *testing.T) {
+			resource.ParallelTest(t, resource.TestCase{
+				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+				Steps: []resource.TestStep{{
+					Config: fmt.Sprintf(`
+provider "videogen" {
+  base_url = %q
+  api_key  = "k"
+}
+data "videogen_models" "all" {}
+`, baseURL),
+					ExpectError: regexp.MustCompile(`(?s)Invalid URL.*base_url.*absolute\s+http\s+or\s+https\s+URL`),
+				}},
+			})
+		})
+	}
+}
+
+func TestAccProvider_unknownBaseURLDoesNotFailValidation(t *testing.T) {
+	mock := newTestMock(t)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			// terraform_data's output is unknown until apply, so base_url is unknown at plan time.
+			Config: fmt.Sprintf(`
+resource "terraform_data" "endpoint" {
+  input = %[1]q
+}
+provider "videogen" {
+  base_url      = terraform_data.endpoint.output
+  api_key       = %[2]q
+  poll_interval = "100ms"
+}
+resource "videogen_video" "test" {
+  model  = "videogen-1"
+  prompt = "a paper boat"
+}
+`, mock.URL, mockapi.DefaultAPIKey),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("videogen_video.test", tfjsonpath.New("status"), knownvalue.StringExact("succeeded")),
+			},
+		}},
+	})
+}
