@@ -40,15 +40,15 @@ const (
 )
 
 var (
-	_ resource.ResourceWithConfigure        = (*videoResource)(nil)
-	_ resource.ResourceWithImportState      = (*videoResource)(nil)
-	_ resource.ResourceWithModifyPlan       = (*videoResource)(nil)
-	_ resource.ResourceWithValidateConfig   = (*videoResource)(nil)
-	secondsPattern                          = regexp.MustCompile(`^0*[1-9][0-9]*$`)
-	ratioPattern                            = regexp.MustCompile(`^0*[1-9][0-9]*:0*[1-9][0-9]*$`)
-	imageCitationPattern                    = regexp.MustCompile(`@image([0-9]+)`)
-	notBlankPattern                         = regexp.MustCompile(`\S`)
-	resolutions                             = []string{"480p", "720p", "1080p"}
+	_                    resource.ResourceWithConfigure      = (*videoResource)(nil)
+	_                    resource.ResourceWithImportState    = (*videoResource)(nil)
+	_                    resource.ResourceWithModifyPlan     = (*videoResource)(nil)
+	_                    resource.ResourceWithValidateConfig = (*videoResource)(nil)
+	secondsPattern                                           = regexp.MustCompile(`^0*[1-9][0-9]*$`)
+	ratioPattern                                             = regexp.MustCompile(`^0*[1-9][0-9]*:0*[1-9][0-9]*$`)
+	imageCitationPattern                                     = regexp.MustCompile(`@image([0-9]+)`)
+	notBlankPattern                                          = regexp.MustCompile(`\S`)
+	resolutions                                              = []string{"480p", "720p", "1080p"}
 )
 
 type videoResource struct {
