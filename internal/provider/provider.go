@@ -163,6 +163,7 @@ func (p *videogenProvider) Resources(context.Context) []func() resource.Resource
 func (p *videogenProvider) DataSources(context.Context) []func() datasource.DataSource {
 	return []func() datasource.DataSource{
 		NewModelsDataSource,
+		NewVideoDataSource,
 	}
 }
 

@@ -1,17 +1,27 @@
 package provider
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
+	"time"
 
+	"github.com/hashicorp/terraform-plugin-testing/compare"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/videogen/terraform-provider-videogen/internal/client"
+	"github.com/videogen/terraform-provider-videogen/internal/mockapi"
 )
 
 const videoAddr = "videogen_video.test"
@@ -47,7 +57,7 @@ func TestAccVideoResource_createImportEmptyPlan(t *testing.T) {
 					statecheck.ExpectKnownValue(videoAddr, tfjsonpath.New("url"),
 						knownvalue.StringRegexp(regexp.MustCompile(`^http://127\.0\.0\.1:\d+/.+\.mp4`))),
 					statecheck.ExpectKnownValue(videoAddr, tfjsonpath.New("task_id"), knownvalue.StringRegexp(regexp.MustCompile(`^\S+$`))),
-					statecheck.CompareValuePairs(videoAddr, tfjsonpath.New("id"), videoAddr, tfjsonpath.New("task_id"), compareEqual{}),
+					statecheck.CompareValuePairs(videoAddr, tfjsonpath.New("id"), videoAddr, tfjsonpath.New("task_id"), compare.ValuesSame()),
 				},
 				Check: resource.ComposeTestCheckFunc(
 					mock.expectSubmissions(1),
@@ -151,14 +161,356 @@ func TestAccVideoResource_deletedOnServiceIsRecreated(t *testing.T) {
 	})
 }
 
-// compareEqual is a compare.ValueComparer for two values that must be identical.
-type compareEqual struct{}
-
-func (compareEqual) CompareValues(values ...any) error {
-	for _, v := range values[1:] {
-		if v != values[0] {
-			return fmt.Errorf("values differ: %v", values)
+// TestAccVideoResource_planTimeValidation holds every rule that must fail at plan,
+// before anything is submitted or billed.
+func TestAccVideoResource_planTimeValidation(t *testing.T) {
+	mock := newTestMock(t)
+	urls := func(n int) string {
+		var b strings.Builder
+		for i := range n {
+			fmt.Fprintf(&b, "%q,", fmt.Sprintf("https://cdn.example.com/ref%d", i))
 		}
+		return "[" + strings.TrimSuffix(b.String(), ",") + "]"
 	}
-	return nil
+	cases := []struct {
+		name, body, want string
+	}{
+		{"seconds_letters", `seconds = "eight"`, `(?s)seconds.*whole\s+number\s+of\s+seconds`},
+		{"seconds_zero", `seconds = "0"`, `(?s)seconds.*1\s+or\s+more`},
+		{"seconds_negative", `seconds = -3`, `(?s)seconds.*whole\s+number`},
+		{"resolution", `resolution = "4k"`, `(?s)resolution.*480p.*720p.*1080p`},
+		{"ratio_shape", `ratio = "16x9"`, `(?s)ratio.*W:H`},
+		{"ratio_zero", `ratio = "0:1"`, `(?s)ratio.*positive`},
+		{"too_many_images", "reference_images = " + urls(10), `(?s)reference_images.*at most 9`},
+		{"too_many_videos", "reference_videos = " + urls(4), `(?s)reference_videos.*at most 3`},
+		{"too_many_audios", "reference_audios = " + urls(4), `(?s)reference_audios.*at most 3`},
+		{"image_url_relative", `reference_images = ["images/cat.png"]`, `(?s)reference_images.*absolute\s+http`},
+		{"audio_url_scheme", `reference_audios = ["ftp://x.example.com/a.mp3"]`, `(?s)reference_audios.*absolute\s+http`},
+		{"callback_url", `callback_url = "hooks.example.com"`, `(?s)callback_url.*absolute\s+http`},
+		{"image_citation_too_high", `reference_images = ["https://cdn.example.com/a.png"]` + "\n" + `prompt_override = "@image1 meets @image2"`,
+			`(?s)cites\s+@image2.*reference_images\s+has\s+1`},
+		{"image_citation_zero", `prompt_override = "@image0 at dawn"`, `(?s)@image0.*start\s+at\s+@image1`},
+		{"blank_prompt", `prompt_override = "   "`, `(?s)prompt.*must\s+not\s+be\s+blank`},
+		{"unknown_model", `model_override = "videogen-9"`, `(?s)Unknown Model.*videogen-9.*videogen-1,\s+videogen-1-fast,\s+videogen-2`},
+	}
+	steps := make([]resource.TestStep, 0, len(cases))
+	for _, c := range cases {
+		model, prompt, extra := "videogen-1", "a valid prompt", c.body
+		if v, ok := strings.CutPrefix(extra, "prompt_override = "); ok {
+			prompt, extra = strings.Trim(v, `"`), ""
+		}
+		if rest, v, ok := strings.Cut(extra, "\nprompt_override = "); ok {
+			prompt, extra = strings.Trim(v, `"`), rest
+		}
+		if v, ok := strings.CutPrefix(extra, "model_override = "); ok {
+			model, extra = strings.Trim(v, `"`), ""
+		}
+		steps = append(steps, resource.TestStep{
+			Config:      videoConfig(mock, fmt.Sprintf("  model = %q\n  prompt = %q\n  %s", model, prompt, extra)),
+			PlanOnly:    true,
+			ExpectError: regexp.MustCompile(c.want),
+		})
+	}
+	resource.ParallelTest(t, resource.TestCase{ProtoV6ProviderFactories: testAccProtoV6ProviderFactories, Steps: steps})
+	if n := mock.submissions(); n != 0 {
+		t.Errorf("invalid configurations submitted %d task(s); want none", n)
+	}
+}
+
+func TestAccVideoResource_unknownValuesPassValidation(t *testing.T) {
+	mock := newTestMock(t)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			// Every value below comes from terraform_data and is unknown at plan time.
+			Config: mock.providerBlock() + `
+resource "terraform_data" "inputs" {
+  input = {
+    model   = "videogen-2"
+    seconds = "6"
+    images  = ["https://cdn.example.com/a.png", "https://cdn.example.com/b.png"]
+  }
+}
+resource "videogen_video" "test" {
+  model            = terraform_data.inputs.output.model
+  prompt           = "@image1 turns into @image2"
+  seconds          = terraform_data.inputs.output.seconds
+  reference_images = terraform_data.inputs.output.images
+}
+`,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(videoAddr, tfjsonpath.New("status"), knownvalue.StringExact("succeeded")),
+			},
+			Check: mock.expectSubmissions(1),
+		}},
+	})
+}
+
+func TestAccVideoResource_referenceMediaOrderAndMetadata(t *testing.T) {
+	mock := newTestMock(t)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: videoConfig(mock, `
+  model            = "videogen-2"
+  prompt           = "@image1 walks past @image2"
+  reference_audios = ["https://cdn.example.com/theme.mp3"]
+  reference_videos = ["https://cdn.example.com/motion.mp4"]
+  reference_images = ["https://cdn.example.com/first.png", "https://cdn.example.com/second.png"]
+  callback_url     = "https://hooks.example.com/done"
+`),
+			Check: func(*terraform.State) error {
+				var body struct {
+					CallbackURL string           `json:"callback_url"`
+					Content     []map[string]any `json:"content"`
+				}
+				task := mock.Ledger().Tasks[0]
+				if err := json.Unmarshal(task.Metadata, &body); err != nil {
+					return err
+				}
+				if body.CallbackURL != "https://hooks.example.com/done" {
+					return fmt.Errorf("metadata.callback_url = %q", body.CallbackURL)
+				}
+				want := []struct{ typ, url, role string }{
+					{"image_url", "https://cdn.example.com/first.png", "reference_image"},
+					{"image_url", "https://cdn.example.com/second.png", "reference_image"},
+					{"video_url", "https://cdn.example.com/motion.mp4", "reference_video"},
+					{"audio_url", "https://cdn.example.com/theme.mp3", "reference_audio"},
+				}
+				if len(body.Content) != len(want) {
+					return fmt.Errorf("content has %d entries, want %d: %s", len(body.Content), len(want), task.Metadata)
+				}
+				for i, w := range want {
+					e := body.Content[i]
+					payload, _ := e[w.typ].(map[string]any)
+					if e["type"] != w.typ || e["role"] != w.role || payload["url"] != w.url {
+						return fmt.Errorf("content[%d] = %v, want type %s role %s url %s", i, e, w.typ, w.role, w.url)
+					}
+				}
+				return nil
+			},
+		}},
+	})
+}
+
+// submitDirectly makes a task outside Terraform, as a script or another workspace would.
+func submitDirectly(t *testing.T, mock *testMock, req client.VideoRequest) string {
+	t.Helper()
+	c, err := client.New(mock.URL, mockapi.DefaultAPIKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := c.SubmitVideo(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v.TaskID
+}
+
+func TestAccVideoResource_importAdoptsUnechoedValues(t *testing.T) {
+	mock := newTestMock(t)
+	taskID := submitDirectly(t, mock, client.VideoRequest{
+		Model: "videogen-1", Prompt: "an existing clip", Seconds: "5",
+		Metadata: &client.Metadata{Ratio: "9:16", Resolution: "480p"},
+	})
+	body := `
+  model      = "videogen-1"
+  prompt     = "an existing clip"
+  seconds    = "5"
+  ratio      = "9:16"
+  resolution = "480p"
+`
+	importBlock := fmt.Sprintf("\nimport {\n  to = %s\n  id = %q\n}\n", videoAddr, taskID)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: videoConfig(mock, body) + importBlock,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(videoAddr, plancheck.ResourceActionUpdate)},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(videoAddr, tfjsonpath.New("task_id"), knownvalue.StringExact(taskID)),
+					statecheck.ExpectKnownValue(videoAddr, tfjsonpath.New("model"), knownvalue.StringExact("videogen-1")),
+					statecheck.ExpectKnownValue(videoAddr, tfjsonpath.New("ratio"), knownvalue.StringExact("9:16")),
+				},
+				Check: mock.expectSubmissions(1),
+			},
+			{
+				Config: videoConfig(mock, body),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: mock.expectSubmissions(1),
+			},
+		},
+	})
+}
+
+func TestAccVideoResource_importWithRealDifferenceReplaces(t *testing.T) {
+	mock := newTestMock(t)
+	taskID := submitDirectly(t, mock, client.VideoRequest{
+		Model: "videogen-1", Prompt: "square clip", Metadata: &client.Metadata{Ratio: "1:1"},
+	})
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: videoConfig(mock, `
+  model  = "videogen-1"
+  prompt = "square clip"
+  ratio  = "16:9"
+`) + fmt.Sprintf("\nimport {\n  to = %s\n  id = %q\n}\n", videoAddr, taskID),
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(videoAddr, plancheck.ResourceActionReplace)},
+			},
+			Check: mock.expectSubmissions(2),
+		}},
+	})
+}
+
+func TestAccVideoResource_resumeAfterTimeoutWithoutPayingTwice(t *testing.T) {
+	mock := newTestMock(t)
+	workDirs := t.TempDir()
+	t.Setenv("TF_ACC_TEMP_DIR", workDirs)
+	config := func(timeout string) string {
+		return videoConfig(mock, fmt.Sprintf(`
+  model  = "videogen-1"
+  prompt = "a slow sunrise [mock:duration=5s]"
+  timeouts {
+    create = %q
+  }
+`, timeout))
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config:      config("1s"),
+				ExpectError: regexp.MustCompile(`(?s)Video Not Ready.*terraform untaint.*terraform apply`),
+			},
+			{
+				PreConfig: func() { untaint(t, workDirs, videoAddr) },
+				Config:    config("1s"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(videoAddr, plancheck.ResourceActionUpdate)},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(videoAddr, tfjsonpath.New("status"), knownvalue.StringExact("succeeded")),
+					statecheck.ExpectKnownValue(videoAddr, tfjsonpath.New("url"), knownvalue.StringRegexp(regexp.MustCompile(`\.mp4`))),
+				},
+				Check: mock.expectSubmissions(1),
+			},
+		},
+	})
+}
+
+// untaint runs the real `terraform untaint` in the test's working directory, which
+// terraform-plugin-testing creates under TF_ACC_TEMP_DIR.
+func untaint(t *testing.T, root, addr string) {
+	t.Helper()
+	states, _ := filepath.Glob(filepath.Join(root, "plugintest*", "work*", "terraform.tfstate"))
+	if len(states) != 1 {
+		t.Fatalf("want one working directory with state under %s, found %v", root, states)
+	}
+	cmd := exec.Command(os.Getenv("TF_ACC_TERRAFORM_PATH"), "untaint", addr)
+	if cmd.Path == "" {
+		cmd = exec.Command("terraform", "untaint", addr)
+	}
+	cmd.Dir = filepath.Dir(states[0])
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("terraform untaint: %v\n%s", err, out)
+	}
+}
+
+func TestAccVideoResource_noWaitThenRefreshFillsURL(t *testing.T) {
+	mock := newTestMock(t)
+	config := videoConfig(mock, `
+  model               = "videogen-1"
+  prompt              = "fire and forget [mock:duration=2s]"
+  wait_for_completion = false
+`)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: config,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(videoAddr, tfjsonpath.New("status"), knownvalue.StringExact("submitted")),
+					statecheck.ExpectKnownValue(videoAddr, tfjsonpath.New("url"), knownvalue.Null()),
+				},
+			},
+			{
+				// The refresh before this plan finds the task finished and records it; nothing is planned.
+				PreConfig: func() { waitUntilFinal(t, mock) },
+				Config:    config,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(videoAddr, tfjsonpath.New("status"), knownvalue.StringExact("succeeded")),
+					statecheck.ExpectKnownValue(videoAddr, tfjsonpath.New("url"), knownvalue.StringRegexp(regexp.MustCompile(`\.mp4`))),
+				},
+				Check: mock.expectSubmissions(1),
+			},
+		},
+	})
+}
+
+// waitUntilFinal blocks until every task in the mock has reached its final time.
+func waitUntilFinal(t *testing.T, mock *testMock) {
+	t.Helper()
+	for _, task := range mock.Ledger().Tasks {
+		time.Sleep(time.Until(task.FinalAt) + 50*time.Millisecond)
+	}
+}
+
+func TestAccVideoResource_triggersReplace(t *testing.T) {
+	mock := newTestMock(t)
+	config := func(rev string) string {
+		return videoConfig(mock, fmt.Sprintf(`
+  model            = "videogen-1"
+  prompt           = "brand sting"
+  triggers_replace = { revision = %q }
+`, rev))
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: config("1"), Check: mock.expectSubmissions(1)},
+			{
+				Config: config("2"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(videoAddr, plancheck.ResourceActionReplace)},
+				},
+				Check: mock.expectSubmissions(2),
+			},
+		},
+	})
+}
+
+func TestAccVideoResource_rotatedURLUpdatesInPlace(t *testing.T) {
+	mock := newTestMock(t)
+	config := videoConfig(mock, `
+  model  = "videogen-1"
+  prompt = "a signed clip"
+`)
+	urlChanged := statecheck.CompareValue(compare.ValuesDiffer())
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config:            config,
+				ConfigStateChecks: []statecheck.StateCheck{urlChanged.AddStateValue(videoAddr, tfjsonpath.New("url"))},
+			},
+			{
+				PreConfig: mock.ExpireURLs,
+				Config:    config,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{urlChanged.AddStateValue(videoAddr, tfjsonpath.New("url"))},
+				Check:             mock.expectSubmissions(1),
+			},
+		},
+	})
 }

@@ -1,0 +1,51 @@
+# What `make demo` applies (see scripts/demo.sh): the provider runs from a local
+# build via dev_overrides and talks to the offline mock API, so no account,
+# network or `terraform init` is needed.
+terraform {
+  required_version = ">= 1.0"
+
+  required_providers {
+    videogen = {
+      source = "videogen/videogen"
+    }
+  }
+}
+
+# base_url and api_key come from VIDEOGEN_BASE_URL and VIDEOGEN_API_KEY.
+provider "videogen" {}
+
+data "videogen_models" "available" {}
+
+resource "videogen_video" "teaser" {
+  model      = "videogen-1"
+  prompt     = "A paper boat drifting down a rain-soaked city street at dusk, cinematic, shallow depth of field"
+  seconds    = "4"
+  ratio      = "16:9"
+  resolution = "720p"
+
+  timeouts {
+    create = "5m"
+  }
+}
+
+output "model_ids" {
+  description = "Models the API key may use."
+  value       = data.videogen_models.available.ids
+}
+
+output "teaser_task_id" {
+  description = "Task ID of the clip; also its import ID."
+  value       = videogen_video.teaser.task_id
+}
+
+output "teaser_status" {
+  value = videogen_video.teaser.status
+}
+
+output "teaser_url" {
+  value = videogen_video.teaser.url
+}
+
+output "teaser_format" {
+  value = videogen_video.teaser.format
+}

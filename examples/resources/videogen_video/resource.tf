@@ -1,0 +1,17 @@
+# A product teaser. The clip is generated once, on create; changing any
+# argument generates a new clip and replaces this one.
+resource "videogen_video" "example" {
+  model      = "videogen-2"
+  prompt     = "A slow dolly shot over a sunlit desk with a steaming coffee cup and a notebook, soft morning light"
+  seconds    = "8"
+  ratio      = "16:9"
+  resolution = "1080p"
+
+  timeouts {
+    create = "30m"
+  }
+}
+
+output "teaser_url" {
+  value = videogen_video.example.url
+}
