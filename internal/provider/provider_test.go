@@ -58,14 +58,16 @@ func newTestMock(t *testing.T, configure ...func(*mockapi.Config)) *testMock {
 }
 
 // providerBlock configures the provider against the mock; fast polling keeps tests quick.
-func (m *testMock) providerBlock() string {
+func (m *testMock) providerBlock() string { return m.providerBlockPolling("100ms") }
+
+func (m *testMock) providerBlockPolling(interval string) string {
 	return fmt.Sprintf(`
 provider "videogen" {
   base_url      = %[1]q
   api_key       = %[2]q
-  poll_interval = "100ms"
+  poll_interval = %[3]q
 }
-`, m.URL, mockapi.DefaultAPIKey)
+`, m.URL, mockapi.DefaultAPIKey, interval)
 }
 
 // submissions counts the tasks the mock accepted: the number of clips billed or billable.

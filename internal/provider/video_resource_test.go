@@ -3,10 +3,15 @@ package provider
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
@@ -513,4 +518,184 @@ func TestAccVideoResource_rotatedURLUpdatesInPlace(t *testing.T) {
 			},
 		},
 	})
+}
+
+func TestAccVideoResource_actionableErrorsAtApply(t *testing.T) {
+	zero := int64(0)
+	mock := newTestMock(t, func(cfg *mockapi.Config) {
+		cfg.Keys = append(cfg.Keys,
+			mockapi.Key{Key: "revoked-key", Revoked: true},
+			mockapi.Key{Key: "broke-key", Balance: &zero},
+		)
+	})
+	withKey := func(key, body string) string {
+		return fmt.Sprintf(`
+provider "videogen" {
+  base_url = %[1]q
+  api_key  = %[2]q
+}
+resource "videogen_video" "test" {
+%[3]s
+}
+`, mock.URL, key, body)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				// Per-model limits are the service's to know: a 400 at apply, pinned to the argument.
+				Config:      videoConfig(mock, "  model = \"videogen-1-fast\"\n  prompt = \"too long\"\n  seconds = \"9\""),
+				ExpectError: regexp.MustCompile(`(?s)Unable to Create Video.*seconds.*maximum.*"seconds"\s+argument`),
+			},
+			{
+				Config:      videoConfig(mock, "  model = \"videogen-1\"\n  prompt = \"too sharp\"\n  resolution = \"1080p\""),
+				ExpectError: regexp.MustCompile(`(?s)Unable to Create Video.*"resolution"\s+argument`),
+			},
+			{
+				Config:      withKey("revoked-key", "  model = \"videogen-1\"\n  prompt = \"x\""),
+				ExpectError: regexp.MustCompile(`(?s)rejected\s+the\s+API\s+key.*api_key.*VIDEOGEN_API_KEY.*revoked`),
+			},
+			{
+				Config:      withKey("broke-key", "  model = \"videogen-1\"\n  prompt = \"x\""),
+				ExpectError: regexp.MustCompile(`(?s)balance\s+is\s+too\s+low.*Top\s+up`),
+			},
+		},
+	})
+	if n := mock.submissions(); n != 0 {
+		t.Errorf("rejected requests created %d task(s)", n)
+	}
+}
+
+func TestAccVideoResource_serverErrorsReportAttempts(t *testing.T) {
+	mock := newTestMock(t, func(cfg *mockapi.Config) { cfg.FaultRate = 1 })
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: fmt.Sprintf(`
+provider "videogen" {
+  base_url    = %[1]q
+  api_key     = %[2]q
+  max_retries = 2
+}
+resource "videogen_video" "test" {
+  model  = "videogen-1"
+  prompt = "never gets through"
+}
+`, mock.URL, mockapi.DefaultAPIKey),
+			ExpectError: regexp.MustCompile(`(?s)Unable to Create Video.*server\s+error\s+after\s+3\s+attempts\s+over`),
+		}},
+	})
+	if n := mock.submissions(); n != 0 {
+		t.Errorf("faulted requests created %d task(s)", n)
+	}
+}
+
+// TestAccVideoResource_exactlyOncePerClipUnderFaults is the pipeline case: many clips
+// in parallel against a rate-limited, failing service must come out as exactly one
+// task each.
+func TestAccVideoResource_exactlyOncePerClipUnderFaults(t *testing.T) {
+	const clips = 20
+	mock := newTestMock(t, func(cfg *mockapi.Config) {
+		cfg.Seed = 42
+		cfg.FaultRate = 0.3
+		cfg.RateLimit = mockapi.RateLimit{RequestsPerSecond: 15, Burst: 5}
+		cfg.TaskDuration = mockapi.Duration(time.Second)
+	})
+	// Realistic polling: 100 ms polls from 20 waits would mostly measure the rate limiter.
+	config := mock.providerBlockPolling("1s") + fmt.Sprintf(`
+data "videogen_models" "all" {}
+
+resource "videogen_video" "clip" {
+  count  = %d
+  model  = data.videogen_models.all.ids[0]
+  prompt = "clip number ${count.index}"
+}
+`, clips)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: config,
+				Check: func(*terraform.State) error {
+					ledger := mock.Ledger()
+					seen := map[string]int{}
+					for _, task := range ledger.Tasks {
+						seen[task.Prompt]++
+					}
+					if len(ledger.Tasks) != clips || len(seen) != clips {
+						return fmt.Errorf("ledger shows %d tasks for %d distinct prompts, want exactly %d of each: %v",
+							len(ledger.Tasks), len(seen), clips, seen)
+					}
+					if ledger.Responses["429"] == 0 || ledger.Responses["500"]+ledger.Responses["502"]+ledger.Responses["503"] == 0 {
+						return fmt.Errorf("the test did not exercise both rate limits and faults: %v", ledger.Responses)
+					}
+					return nil
+				},
+			},
+			{
+				Config: config,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: mock.expectSubmissions(clips),
+			},
+		},
+	})
+}
+
+func TestAccVideoResource_webhookDelivery(t *testing.T) {
+	received := make(chan []byte, 4)
+	receiver := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		received <- body
+	}))
+	t.Cleanup(receiver.Close)
+	mock := newTestMock(t, func(cfg *mockapi.Config) { cfg.TaskDuration = mockapi.Duration(500 * time.Millisecond) })
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: videoConfig(mock, fmt.Sprintf(`
+  model        = "videogen-1"
+  prompt       = "tell me when you are done"
+  callback_url = %q
+`, receiver.URL+"/hooks/videogen")),
+			Check: func(*terraform.State) error {
+				var hook []byte
+				select {
+				case hook = <-received:
+				case <-time.After(10 * time.Second):
+					return errors.New("no webhook arrived within 10s")
+				}
+				task := mock.Ledger().Tasks[0]
+				got := map[string]any{}
+				if err := json.Unmarshal(hook, &got); err != nil {
+					return fmt.Errorf("webhook body %s: %v", hook, err)
+				}
+				want := getTaskJSON(mock, task.TaskID)
+				if !reflect.DeepEqual(got, want) {
+					return fmt.Errorf("webhook body differs from GET:\nwebhook %v\nGET     %v", got, want)
+				}
+				for _, attempt := range mock.Ledger().Webhooks {
+					if attempt.TaskID == task.TaskID && attempt.StatusCode == http.StatusOK {
+						return nil
+					}
+				}
+				return fmt.Errorf("the ledger records no successful delivery: %+v", mock.Ledger().Webhooks)
+			},
+		}},
+	})
+}
+
+// getTaskJSON reads a task as the API returns it, for comparison with the webhook.
+func getTaskJSON(mock *testMock, taskID string) map[string]any {
+	req, _ := http.NewRequest(http.MethodGet, mock.URL+"/v1/video/generations/"+taskID, nil)
+	req.Header.Set("Authorization", "Bearer "+mockapi.DefaultAPIKey)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return map[string]any{"error": err.Error()}
+	}
+	defer resp.Body.Close()
+	out := map[string]any{}
+	_ = json.NewDecoder(resp.Body).Decode(&out)
+	return out
 }

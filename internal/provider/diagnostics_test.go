@@ -1,0 +1,198 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+
+	"github.com/videogen/terraform-provider-videogen/internal/client"
+)
+
+const distinctiveKey = "vg-live-SECRET-93f1c7"
+
+func TestAddAPIError(t *testing.T) {
+	t.Parallel()
+	api := func(status int, typ, msg, param string) error {
+		return &client.APIError{StatusCode: status, Type: typ, Message: msg, Param: param, Method: "POST",
+			Endpoint: "/video/generations", Attempts: 1}
+	}
+	cases := []struct {
+		name string
+		op   operation
+		err  error
+		attr string
+		want []string
+	}{
+		{"400_param", opSubmit, api(400, "invalid_request_error", "seconds 30 exceeds the maximum of 10 for model videogen-1", "seconds"),
+			"seconds", []string{"rejected the request as invalid: seconds 30 exceeds the maximum of 10", `concerns the "seconds" argument`, "not billed"}},
+		{"400_metadata_param", opSubmit, api(400, "invalid_request_error", "resolution 1080p is not supported", "metadata.resolution"),
+			"resolution", []string{`concerns the "resolution" argument`}},
+		{"400_content_param", opSubmit, api(400, "invalid_request_error", "too many image entries", "metadata.content"),
+			"reference_images", []string{`concerns the "reference_images" argument`}},
+		{"400_from_message", opSubmit, api(400, "", "callback_url must be inside metadata", ""),
+			"callback_url", []string{`concerns the "callback_url" argument`}},
+		{"400_unplaceable", opSubmit, api(400, "", "malformed body", ""),
+			"", []string{"Check the arguments against the service's rules"}},
+		{"401", opSubmit, api(401, "authentication_error", "Invalid API key", ""),
+			"", []string{"api_key", "VIDEOGEN_API_KEY", "revoked", "Invalid API key"}},
+		{"403_balance", opSubmit, api(403, "insufficient_quota", "insufficient balance: cost 5, balance 0", ""),
+			"", []string{"balance is too low", "Top up"}},
+		{"403_model", opSubmit, api(403, "permission_error", "this API key may not use model videogen-2", ""),
+			"", []string{"may not use the requested model", "videogen_models"}},
+		{"403_unknown", opSubmit, api(403, "", "forbidden", ""),
+			"", []string{"balance is too low", "may not use the requested model"}},
+		{"404_model", opSubmit, api(404, "not_found_error", "model videogen-9 does not exist", "model"),
+			"model", []string{"does not know this model ID", "videogen_models"}},
+		{"404_task", opGet, api(404, "not_found_error", "no task task_x", ""),
+			"", []string{"does not know this task ID"}},
+		{"404_models_endpoint", opListModels, api(404, "", "Not Found", ""),
+			"", []string{"no /v1/models endpoint", "base_url"}},
+		{"429_exhausted", opSubmit, &client.APIError{StatusCode: 429, Message: "rate limit", Attempts: 7, Elapsed: 31 * time.Second},
+			"", []string{"rate limit", "after 7 attempts over 31s", "-parallelism", "max_retries"}},
+		{"503_exhausted", opGet, &client.APIError{StatusCode: 503, Message: "Service Unavailable", Attempts: 4, Elapsed: 2500 * time.Millisecond},
+			"", []string{"server error after 4 attempts over 2.5s", "transient"}},
+		{"unreachable", opSubmit, &client.TransportError{Method: "POST", Endpoint: "/video/generations", Attempts: 7,
+			Elapsed: 9 * time.Second, Err: &net.OpError{Op: "dial", Err: errors.New("connection refused")}},
+			"", []string{"could not be reached after 7 attempts over 9s", "base_url"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			var diags diag.Diagnostics
+			addAPIError(&diags, "Unable to Create Video", c.op, c.err)
+			if len(diags) != 1 {
+				t.Fatalf("want one diagnostic, got %v", diags)
+			}
+			d := diags[0]
+			if d.Summary() != "Unable to Create Video" {
+				t.Errorf("summary %q", d.Summary())
+			}
+			for _, w := range append(c.want, "Original error: ") {
+				if !strings.Contains(d.Detail(), w) {
+					t.Errorf("detail lacks %q:\n%s", w, d.Detail())
+				}
+			}
+			withPath, ok := d.(diag.DiagnosticWithPath)
+			switch {
+			case c.attr == "" && ok:
+				t.Errorf("diagnostic attached to %s, want none", withPath.Path())
+			case c.attr != "" && (!ok || !withPath.Path().Equal(path.Root(c.attr))):
+				t.Errorf("diagnostic not attached to %q: %v", c.attr, d)
+			}
+		})
+	}
+}
+
+func TestAddAPIErrorAmbiguousSubmission(t *testing.T) {
+	t.Parallel()
+	// A real ambiguous failure: the server read the request, then never answered in time.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			conn, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				buf := make([]byte, 4096)
+				for {
+					if _, err := conn.Read(buf); err != nil {
+						return
+					}
+				}
+			}()
+		}
+	}()
+	c, err := client.New("http://"+ln.Addr().String(), distinctiveKey, client.WithRequestTimeout(200*time.Millisecond),
+		client.WithRetryWait(time.Millisecond, 5*time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.SubmitVideo(context.Background(), client.VideoRequest{Model: "videogen-1", Prompt: "x"})
+	if !client.IsAmbiguousSubmit(err) {
+		t.Fatalf("want an ambiguous submission error, got %v", err)
+	}
+	var diags diag.Diagnostics
+	addAPIError(&diags, "Unable to Create Video", opSubmit, err)
+	detail := diags[0].Detail()
+	for _, w := range []string{"may already have reached the service", "check the service's console", "terraform import"} {
+		if !strings.Contains(detail, w) {
+			t.Errorf("detail lacks %q:\n%s", w, detail)
+		}
+	}
+	if strings.Contains(detail, distinctiveKey) {
+		t.Error("the API key appears in the diagnostic")
+	}
+}
+
+func TestAddWaitError(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name, taskID, summary string
+		err                   error
+		want                  []string
+	}{
+		{"failed", "task_1", "Video Generation Failed", &client.TaskFailedError{TaskID: "task_1", Reason: "content policy"},
+			[]string{"task_1", "content policy", "not billed", "tainted"}},
+		{"timeout", "task_2", "Video Not Ready", &client.WaitError{TaskID: "task_2", LastStatus: client.StatusRunning,
+			Elapsed: 90 * time.Second, Polls: 12, Err: context.DeadlineExceeded},
+			[]string{`still "running"`, "timeouts.create is 1m30s", "terraform untaint", "terraform apply", "waits for task task_2",
+				"submit a new, separately billed task"}},
+		{"interrupted_before_first_poll", "task_3", "Video Not Ready", &client.WaitError{TaskID: "task_3", Err: context.Canceled},
+			[]string{`still "submitted"`, "terraform untaint"}},
+		{"service_kept_failing", "task_4", "Unable to Wait for Video", &client.WaitError{TaskID: "task_4",
+			LastStatus: client.StatusRunning, Err: &client.APIError{StatusCode: 502, Message: "Bad Gateway", Attempts: 7,
+				Elapsed: 20 * time.Second}},
+			[]string{"task_4", "server error after 7 attempts", "last status seen: running", "untaint"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			var diags diag.Diagnostics
+			addWaitError(&diags, c.taskID, "create", 90*time.Second, c.err)
+			if len(diags) != 1 || diags[0].Summary() != c.summary {
+				t.Fatalf("want one %q diagnostic, got %v", c.summary, diags)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(diags[0].Detail(), w) {
+					t.Errorf("detail lacks %q:\n%s", w, diags[0].Detail())
+				}
+			}
+		})
+	}
+}
+
+func TestUnknownModelDetail(t *testing.T) {
+	t.Parallel()
+	few := unknownModelDetail("videogen-3", []string{"videogen-1", "videogen-2"})
+	if !regexp.MustCompile(`"videogen-3".*Models available to this API key: videogen-1, videogen-2`).MatchString(few) {
+		t.Errorf("short list not shown in full: %s", few)
+	}
+	var many []string
+	for i := range 40 {
+		many = append(many, fmt.Sprintf("studio-model-%02d", i))
+	}
+	many = append(many, "videogen-2-pro")
+	detail := unknownModelDetail("videogen-2-po", many)
+	if !strings.Contains(detail, "Closest models available to this API key: videogen-2-pro") {
+		t.Errorf("closest model not first: %s", detail)
+	}
+	if strings.Count(detail, "studio-model-") > 4 {
+		t.Errorf("a long list should be cut to the closest five: %s", detail)
+	}
+	if none := unknownModelDetail("x", nil); !strings.Contains(none, "lists no models") {
+		t.Errorf("empty list: %s", none)
+	}
+}
