@@ -699,3 +699,28 @@ func getTaskJSON(mock *testMock, taskID string) map[string]any {
 	_ = json.NewDecoder(resp.Body).Decode(&out)
 	return out
 }
+
+func TestAccVideoResource_modelListFetchedOncePerProvider(t *testing.T) {
+	const clips = 8
+	mock := newTestMock(t)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: mock.providerBlock() + fmt.Sprintf(`
+resource "videogen_video" "clip" {
+  count  = %d
+  model  = "videogen-1"
+  prompt = "clip ${count.index}"
+}
+`, clips),
+			Check: func(*terraform.State) error {
+				// One fetch per provider instance (plan, apply, and the test's own follow-up
+				// plans), never one per resource.
+				if n := mock.Ledger().Requests["GET /v1/models"]; n == 0 || n >= clips {
+					return fmt.Errorf("GET /v1/models was called %d times for %d clips", n, clips)
+				}
+				return nil
+			},
+		}},
+	})
+}
