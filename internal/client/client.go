@@ -112,6 +112,10 @@ func New(baseURL, apiKey string, options ...Option) (*Client, error) {
 		c.httpClient = cleanhttp.DefaultPooledClient()
 	}
 	c.httpClient.Timeout = c.requestTimeout
+	c.httpClient.CheckRedirect = checkRedirect
+	if c.poll.Fixed <= 0 && (c.poll.Initial <= 0 || c.poll.Max <= 0) {
+		return nil, errors.New("a poll policy needs a fixed interval or a positive initial and maximum interval")
+	}
 	c.http = &retryablehttp.Client{
 		HTTPClient:     c.httpClient,
 		Logger:         nil, // requests are logged through the hooks below, with their context
@@ -126,19 +130,35 @@ func New(baseURL, apiKey string, options ...Option) (*Client, error) {
 	return c, nil
 }
 
+// checkRedirect reports redirects of API calls instead of following them: a followed
+// 301/302 turns a submission into a GET. Clip downloads, which carry no key, follow
+// their storage's redirects as usual.
+func checkRedirect(req *http.Request, via []*http.Request) error {
+	if via[0].Header.Get("Authorization") != "" {
+		return http.ErrUseLastResponse
+	}
+	if len(via) >= 10 {
+		return errors.New("stopped after 10 redirects")
+	}
+	return nil
+}
+
 // NormalizeBaseURL accepts the service URL with or without the /v1 suffix that
 // OpenAI-style tools are given, and returns it ending in /v1 with no trailing slash.
 func NormalizeBaseURL(raw string) (*url.URL, error) {
 	raw = strings.TrimSpace(raw)
 	u, err := url.Parse(raw)
 	if err != nil || raw == "" {
-		return nil, fmt.Errorf("base URL %q is not a valid URL", raw)
+		return nil, errors.New("base URL is empty or not a valid URL")
 	}
+	// Messages show only scheme, host and path: a URL may carry a password or a key
+	// in its user info or query, and errors end up in logs and diagnostics.
+	shown := (&url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path}).String()
 	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("base URL %q must be an absolute http or https URL, such as https://api.example.com/v1", raw)
+		return nil, fmt.Errorf("base URL %q must be an absolute http or https URL, such as https://api.example.com/v1", shown)
 	}
 	if u.User != nil || u.RawQuery != "" || u.Fragment != "" {
-		return nil, fmt.Errorf("base URL %q must not contain credentials, a query or a fragment", raw)
+		return nil, fmt.Errorf("base URL %q must not contain credentials, a query or a fragment", shown)
 	}
 	path := strings.TrimRight(u.Path, "/")
 	if !strings.HasSuffix(path, "/v1") {
@@ -161,7 +181,7 @@ func (c *Client) endpoint(segments ...string) string {
 			escaped[i] = strings.ReplaceAll(s, ".", "%2E")
 		}
 	}
-	u.RawPath = c.baseURL.Path + "/" + strings.Join(escaped, "/")
+	u.RawPath = c.baseURL.EscapedPath() + "/" + strings.Join(escaped, "/")
 	unescaped, _ := url.PathUnescape(u.RawPath)
 	u.Path = unescaped
 	return u.String()
@@ -216,6 +236,8 @@ func (c *Client) doRequest(ctx context.Context, method, endpointName, rawURL str
 	defer resp.Body.Close()
 
 	data, readErr := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes+1))
+	// Some gateways quote the rejected key back ("Incorrect API key provided: ...").
+	data = bytes.ReplaceAll(data, []byte(c.apiKey), []byte("(redacted)"))
 	c.log(ctx, "videogen API response", map[string]any{
 		"method": method, "url": rawURL, "status": resp.StatusCode, "attempts": counter.attempts,
 		"duration_ms": elapsed.Milliseconds(), "body": truncate(string(data), 4096),
@@ -232,6 +254,9 @@ func (c *Client) doRequest(ctx context.Context, method, endpointName, rawURL str
 		apiErr := decodeAPIError(resp.StatusCode, resp.Header.Get("Content-Type"), data)
 		apiErr.Method, apiErr.Endpoint = method, endpointName
 		apiErr.Attempts, apiErr.Elapsed = counter.attempts, elapsed
+		if loc := resp.Header.Get("Location"); resp.StatusCode >= 300 && resp.StatusCode < 400 && loc != "" {
+			apiErr.Message = fmt.Sprintf("the service redirects to %s; set the base URL to the address it redirects to", loc)
+		}
 		return apiErr
 	}
 	if out == nil {

@@ -195,7 +195,7 @@ func IsTransient(err error) bool {
 		return retryableStatus(apiErr.StatusCode)
 	}
 	var tErr *TransportError
-	return errors.As(err, &tErr)
+	return errors.As(err, &tErr) && !isPermanentTransportError(tErr.Err)
 }
 
 // IsAmbiguousSubmit reports a submission that failed after its body may have reached

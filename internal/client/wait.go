@@ -78,6 +78,12 @@ func (e *WaitError) Unwrap() error { return e.Err }
 // Interrupted reports whether the wait ended by its deadline or a cancellation
 // rather than by an error from the service.
 func (e *WaitError) Interrupted() bool {
+	// A request timeout also wraps context.DeadlineExceeded, but it is the service
+	// hanging, not the caller's deadline.
+	var tErr *TransportError
+	if errors.As(e.Err, &tErr) {
+		return false
+	}
 	return errors.Is(e.Err, context.DeadlineExceeded) || errors.Is(e.Err, context.Canceled)
 }
 
