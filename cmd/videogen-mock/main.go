@@ -1,0 +1,276 @@
+// Command videogen-mock serves the offline stand-in of the video generation
+// API (package internal/mockapi) over HTTP, for demos, scripts and manual
+// testing of the Terraform provider.
+//
+// Defaults: it listens on 127.0.0.1:8080 and accepts one API key,
+// "videogen-mock-key" (send "Authorization: Bearer videogen-mock-key"), which
+// may use every model and has an unlimited balance. The models are
+// videogen-1 (up to 10 s, 480p/720p), videogen-1-fast (up to 5 s, 480p/720p)
+// and videogen-2 (up to 12 s, 720p/1080p). A task takes 2s to finish, clip
+// URLs never expire, and there are no faults, failures or rate limits.
+//
+// Usage:
+//
+//	videogen-mock [-addr 127.0.0.1:8080] [-config mock.json] [-api-key KEY]
+//	              [-duration 2s] [-models videogen-1,videogen-2] [-seed 0]
+//	              [-clip-bytes 0] [-fault-rate 0] [-task-failure-rate 0]
+//	              [-rate-limit 0] [-url-ttl 0] [-addr-file FILE] [-quiet]
+//
+// Flags given on the command line override the -config file. With
+// "-addr 127.0.0.1:0" a free port is picked; -addr-file then tells scripts
+// where: once listening, the base URL (http://127.0.0.1:PORT) is written to
+// FILE atomically. The server stops gracefully on SIGINT or SIGTERM.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/videogen/terraform-provider-videogen/internal/mockapi"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx, os.Args[1:], os.Stderr)
+	stop()
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+	case err != nil:
+		fmt.Fprintln(os.Stderr, "videogen-mock:", err)
+		os.Exit(1)
+	}
+}
+
+type options struct {
+	addr     string
+	addrFile string
+	quiet    bool
+	cfg      mockapi.Config
+}
+
+// parseFlags builds the mock's config: defaults or -config, then the flags
+// that were set explicitly, so a flag's default never masks the file.
+func parseFlags(args []string, stderr io.Writer) (options, error) {
+	def := mockapi.DefaultConfig()
+	fs := flag.NewFlagSet("videogen-mock", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var o options
+	fs.StringVar(&o.addr, "addr", "127.0.0.1:8080", "listen address; port 0 picks a free port")
+	fs.StringVar(&o.addrFile, "addr-file", "", "once listening, write the base URL to this file (atomically)")
+	fs.BoolVar(&o.quiet, "quiet", false, "don't log requests")
+	configFile := fs.String("config", "", "JSON config file (mockapi.Config); flags set explicitly override it")
+	apiKey := fs.String("api-key", mockapi.DefaultAPIKey, "API key to accept (replaces the key of the first configured key)")
+	duration := fs.Duration("duration", time.Duration(def.TaskDuration), "time from submission to the final state")
+	models := fs.String("models", "videogen-1,videogen-1-fast,videogen-2", "comma-separated model IDs to offer; known IDs keep their limits")
+	seed := fs.Int64("seed", 0, "seed for task IDs, faults and failures")
+	clipBytes := fs.Int64("clip-bytes", 0, "serve synthetic MP4 clips of exactly this size (0 = the small fixture clip)")
+	faultRate := fs.Float64("fault-rate", 0, "fraction of API requests answered 500/502/503")
+	failureRate := fs.Float64("task-failure-rate", 0, "fraction of tasks that end failed")
+	rateLimit := fs.Float64("rate-limit", 0, "requests per second per key, burst ceil(rate) (0 = unlimited)")
+	urlTTL := fs.Duration("url-ttl", 0, "lifetime of clip URLs (0 = never expire)")
+	if err := fs.Parse(args); err != nil {
+		return o, err
+	}
+	if fs.NArg() > 0 {
+		return o, fmt.Errorf("unexpected arguments %q; all settings are flags (see -help)", fs.Args())
+	}
+
+	o.cfg = def
+	if *configFile != "" {
+		cfg, err := mockapi.LoadConfig(*configFile)
+		if err != nil {
+			return o, err
+		}
+		o.cfg = cfg
+	}
+	var err error
+	fs.Visit(func(f *flag.Flag) {
+		switch f.Name {
+		case "api-key":
+			if len(o.cfg.Keys) == 0 {
+				o.cfg.Keys = []mockapi.Key{{}}
+			}
+			o.cfg.Keys[0].Key = *apiKey
+		case "duration":
+			o.cfg.TaskDuration = mockapi.Duration(*duration)
+		case "models":
+			o.cfg.Models, err = pickModels(o.cfg.Models, *models)
+		case "seed":
+			o.cfg.Seed = *seed
+		case "clip-bytes":
+			o.cfg.ClipBytes = *clipBytes
+		case "fault-rate":
+			o.cfg.FaultRate = *faultRate
+		case "task-failure-rate":
+			o.cfg.TaskFailureRate = *failureRate
+		case "rate-limit":
+			o.cfg.RateLimit = mockapi.RateLimit{RequestsPerSecond: *rateLimit}
+		case "url-ttl":
+			o.cfg.URLTTL = mockapi.Duration(*urlTTL)
+		}
+	})
+	return o, err
+}
+
+// pickModels keeps the definitions of IDs already known (from the config or
+// the defaults) and invents permissive ones for new IDs.
+func pickModels(current []mockapi.Model, list string) ([]mockapi.Model, error) {
+	known := map[string]mockapi.Model{}
+	for _, m := range mockapi.DefaultConfig().Models {
+		known[m.ID] = m
+	}
+	for _, m := range current {
+		known[m.ID] = m
+	}
+	var out []mockapi.Model
+	for _, id := range strings.Split(list, ",") {
+		id = strings.TrimSpace(id)
+		if id == "" {
+			continue
+		}
+		m, ok := known[id]
+		if !ok {
+			m = mockapi.Model{ID: id, OwnedBy: "videogen", Created: 1735689600}
+		}
+		out = append(out, m)
+	}
+	if len(out) == 0 {
+		return nil, errors.New("-models lists no model IDs")
+	}
+	return out, nil
+}
+
+func run(ctx context.Context, args []string, stderr io.Writer) error {
+	o, err := parseFlags(args, stderr)
+	if err != nil {
+		return err
+	}
+	mock, err := mockapi.New(o.cfg)
+	if err != nil {
+		return err
+	}
+	defer mock.Close()
+
+	if o.addrFile != "" {
+		// A file left by an earlier run would send waiting scripts to a dead port.
+		if err := os.Remove(o.addrFile); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+	}
+	var lc net.ListenConfig
+	ln, err := lc.Listen(ctx, "tcp", o.addr)
+	if err != nil {
+		return err
+	}
+	base := baseURL(ln.Addr())
+
+	logger := log.New(stderr, "", log.LstdFlags)
+	var h http.Handler = mock
+	if !o.quiet {
+		h = logRequests(logger, mock)
+	}
+	srv := &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 10 * time.Second,
+		ErrorLog:          logger,
+	}
+	serveErr := make(chan error, 1)
+	go func() { serveErr <- srv.Serve(ln) }()
+
+	if o.addrFile != "" {
+		if err := writeFileAtomic(o.addrFile, base+"\n"); err != nil {
+			_ = srv.Close()
+			return err
+		}
+		defer os.Remove(o.addrFile)
+	}
+	fmt.Fprintf(stderr, "videogen-mock listening on %s\n", base)
+
+	select {
+	case err := <-serveErr:
+		return err
+	case <-ctx.Done():
+	}
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil {
+		return fmt.Errorf("shutting down: %w", err)
+	}
+	return nil
+}
+
+// baseURL names a loopback address when listening on all interfaces, since
+// "http://[::]:8080" is not something a client can dial everywhere.
+func baseURL(addr net.Addr) string {
+	host, port, err := net.SplitHostPort(addr.String())
+	if err != nil {
+		return "http://" + addr.String()
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsUnspecified() {
+		host = "127.0.0.1"
+	}
+	return "http://" + net.JoinHostPort(host, port)
+}
+
+func writeFileAtomic(path, content string) error {
+	f, err := os.CreateTemp(filepath.Dir(path), ".videogen-mock-addr-*")
+	if err != nil {
+		return err
+	}
+	if _, err := f.WriteString(content); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return err
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(f.Name())
+		return err
+	}
+	return os.Rename(f.Name(), path)
+}
+
+// logRequests logs one line per request. It logs the path without the query
+// (clip signatures) and never the headers, so no key reaches the log.
+func logRequests(l *log.Logger, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		rec := &recorder{ResponseWriter: w, status: http.StatusOK}
+		next.ServeHTTP(rec, r)
+		l.Printf("%s %s %d %dB %s", r.Method, r.URL.Path, rec.status, rec.bytes, time.Since(start).Round(time.Microsecond))
+	})
+}
+
+type recorder struct {
+	http.ResponseWriter
+	status      int
+	bytes       int64
+	wroteHeader bool
+}
+
+func (r *recorder) WriteHeader(code int) {
+	if !r.wroteHeader {
+		r.status, r.wroteHeader = code, true
+	}
+	r.ResponseWriter.WriteHeader(code)
+}
+
+func (r *recorder) Write(b []byte) (int, error) {
+	r.wroteHeader = true
+	n, err := r.ResponseWriter.Write(b)
+	r.bytes += int64(n)
+	return n, err
+}
+
+func (r *recorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }

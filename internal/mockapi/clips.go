@@ -1,0 +1,185 @@
+package mockapi
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	_ "embed" // for the fixture clip
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// fixtureClip is a real, playable 1 s H.264 MP4 (see fixture/make-clip.sh), so
+// clients that probe or play the download get something genuine.
+//
+//go:embed fixture/clip.mp4
+var fixtureClip []byte
+
+const (
+	clipPathPrefix = "/_mock/clips/"
+	clipPathSuffix = ".mp4"
+	freeBoxHeader  = 8  // size(4) + type(4)
+	largeBoxHeader = 16 // size(4)=1 + type(4) + largesize(8)
+)
+
+// htmlClip is served instead of the MP4 for [mock:html] tasks: some CDNs answer
+// 200 with an error page, and clients must notice it isn't a video.
+const htmlClip = `<!DOCTYPE html>
+<html><head><title>Access denied</title></head>
+<body><h1>Please sign in to continue</h1><p>This page is not a video.</p></body></html>
+`
+
+// clipHead returns the bytes that start a clip of total size n: the fixture,
+// followed, when n is larger, by the header of one ISO-BMFF free box that
+// pads to exactly n bytes. The padding body itself is zeros and is never
+// materialised, so huge clips stream in constant memory.
+func clipHead(n int64) []byte {
+	head := append([]byte(nil), fixtureClip...)
+	pad := n - int64(len(fixtureClip))
+	switch {
+	case n == 0 || pad == 0:
+		return head
+	case pad <= math.MaxUint32:
+		head = binary.BigEndian.AppendUint32(head, uint32(pad)) //nolint:gosec // pad <= MaxUint32 here
+		head = append(head, "free"...)
+	default:
+		// A 32-bit size can't hold it: size 1 means "64-bit largesize follows".
+		head = binary.BigEndian.AppendUint32(head, 1)
+		head = append(head, "free"...)
+		head = binary.BigEndian.AppendUint64(head, uint64(pad))
+	}
+	return head
+}
+
+// clipReader is an io.ReadSeeker over head followed by zeros up to size.
+type clipReader struct {
+	head []byte
+	size int64
+	off  int64
+}
+
+func (c *clipReader) Read(p []byte) (int, error) {
+	if c.off >= c.size {
+		return 0, io.EOF
+	}
+	if rem := c.size - c.off; int64(len(p)) > rem {
+		p = p[:rem]
+	}
+	var n int
+	if c.off < int64(len(c.head)) {
+		n = copy(p, c.head[c.off:])
+	}
+	clear(p[n:])
+	c.off += int64(len(p))
+	return len(p), nil
+}
+
+func (c *clipReader) Seek(offset int64, whence int) (int64, error) {
+	switch whence {
+	case io.SeekStart:
+	case io.SeekCurrent:
+		offset += c.off
+	case io.SeekEnd:
+		offset += c.size
+	default:
+		return 0, errors.New("clipReader: invalid whence")
+	}
+	if offset < 0 {
+		return 0, errors.New("clipReader: negative position")
+	}
+	c.off = offset
+	return offset, nil
+}
+
+// signClip signs a clip URL. The epoch lets ExpireURLs invalidate every URL
+// handed out so far without tracking them.
+func (s *Server) signClip(id string, expires int64, epoch uint64) string {
+	m := hmac.New(sha256.New, s.signKey)
+	fmt.Fprintf(m, "%s\n%d\n%d", id, expires, epoch)
+	return hex.EncodeToString(m.Sum(nil))
+}
+
+// clipURL mints a download URL for a succeeded task. With no TTL and no
+// ExpireURLs call the result is identical on every call, which keeps
+// Terraform plans empty. Callers hold s.mu.
+func (s *Server) clipURL(base, id string, now time.Time) string {
+	var expires int64
+	if s.cfg.URLTTL > 0 {
+		// Round up so a URL is never shorter-lived than the TTL.
+		expires = now.Add(time.Duration(s.cfg.URLTTL) + time.Second - 1).Unix()
+	}
+	q := url.Values{"sig": {s.signClip(id, expires, s.urlEpoch)}}
+	if expires != 0 {
+		q.Set("expires", strconv.FormatInt(expires, 10))
+	}
+	return base + clipPathPrefix + url.PathEscape(id) + clipPathSuffix + "?" + q.Encode()
+}
+
+// baseURL is where the client reached us, so URLs work behind httptest's
+// random ports and from other hosts alike.
+func baseURL(r *http.Request) string {
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	return scheme + "://" + r.Host
+}
+
+// handleClip serves downloads like a storage bucket would: no bearer auth,
+// XML errors, Range and HEAD support.
+func (s *Server) handleClip(w http.ResponseWriter, r *http.Request, id string) {
+	q := r.URL.Query()
+	var expires int64
+	if e := q.Get("expires"); e != "" {
+		v, err := strconv.ParseInt(e, 10, 64)
+		if err != nil {
+			writeBucketError(w, http.StatusForbidden, "AccessDenied", "Invalid expires parameter.")
+			return
+		}
+		expires = v
+	}
+	now := time.Now()
+
+	s.mu.Lock()
+	want := s.signClip(id, expires, s.urlEpoch)
+	t := s.tasks[id]
+	found := t != nil && !t.deleted && s.observe(t, now) == statusSucceeded
+	s.mu.Unlock()
+
+	got := q.Get("sig")
+	if !hmac.Equal([]byte(got), []byte(want)) {
+		writeBucketError(w, http.StatusForbidden, "SignatureDoesNotMatch",
+			"The request signature does not match or the URL was revoked. Get a fresh URL from the task.")
+		return
+	}
+	if expires != 0 && now.Unix() >= expires {
+		writeBucketError(w, http.StatusForbidden, "AccessDenied", "Request has expired. Get a fresh URL from the task.")
+		return
+	}
+	if !found {
+		writeBucketError(w, http.StatusNotFound, "NoSuchKey", "The specified key does not exist.")
+		return
+	}
+	if t.html {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		http.ServeContent(w, r, "", t.finalAt, strings.NewReader(htmlClip))
+		return
+	}
+	w.Header().Set("Content-Type", "video/mp4")
+	http.ServeContent(w, r, "", t.finalAt, &clipReader{head: s.clipHead, size: s.clipSize})
+}
+
+func writeBucketError(w http.ResponseWriter, status int, code, msg string) {
+	w.Header().Set("Content-Type", "application/xml")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(status)
+	fmt.Fprintf(w, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Error><Code>%s</Code><Message>%s</Message></Error>\n", code, msg)
+}

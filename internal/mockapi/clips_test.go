@@ -1,0 +1,296 @@
+package mockapi
+
+import (
+	"bytes"
+	"encoding/binary"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// boxes lists the top-level ISO-BMFF boxes of b as type:size.
+func boxes(t *testing.T, b []byte) []string {
+	t.Helper()
+	var out []string
+	for off := uint64(0); off < uint64(len(b)); {
+		if uint64(len(b))-off < 8 {
+			t.Fatalf("truncated box header at %d", off)
+		}
+		size := uint64(binary.BigEndian.Uint32(b[off:]))
+		typ := string(b[off+4 : off+8])
+		if size == 1 {
+			size = binary.BigEndian.Uint64(b[off+8:])
+		}
+		if size < 8 || off+size > uint64(len(b)) {
+			t.Fatalf("box %q at %d has bad size %d (file %d bytes)", typ, off, size, len(b))
+		}
+		out = append(out, typ+":"+strconv.FormatUint(size, 10))
+		off += size
+	}
+	return out
+}
+
+func TestFixtureIsMP4(t *testing.T) {
+	t.Parallel()
+	if len(fixtureClip) < 1000 || len(fixtureClip) > 64<<10 {
+		t.Fatalf("fixture is %d bytes; want a few KB", len(fixtureClip))
+	}
+	got := boxes(t, fixtureClip)
+	if !strings.HasPrefix(got[0], "ftyp:") {
+		t.Errorf("fixture starts with %s, want ftyp", got[0])
+	}
+	// faststart: the index precedes the media so players can start early.
+	if len(got) < 2 || !strings.HasPrefix(got[1], "moov:") {
+		t.Errorf("fixture boxes %v: want moov right after ftyp", got)
+	}
+}
+
+func TestClipDownload(t *testing.T) {
+	t.Parallel()
+	_, ts := newTestServer(t, func(c *Config) { c.TaskDuration = 0 })
+	v := getTask(t, ts, submit(t, ts, `{"model":"videogen-1","prompt":"p"}`))
+
+	res := do(t, ts, http.MethodGet, v.URL, "", "")
+	if res.status != 200 || res.header.Get("Content-Type") != "video/mp4" ||
+		res.header.Get("Content-Length") != strconv.Itoa(len(fixtureClip)) || !bytes.Equal(res.body, fixtureClip) {
+		t.Fatalf("GET clip: status %d, headers %v, %d bytes", res.status, res.header, len(res.body))
+	}
+	head := do(t, ts, http.MethodHead, v.URL, "", "")
+	if head.status != 200 || head.header.Get("Content-Length") != strconv.Itoa(len(fixtureClip)) || len(head.body) != 0 {
+		t.Errorf("HEAD clip: status %d, headers %v, %d body bytes", head.status, head.header, len(head.body))
+	}
+	// The URL must not change between GETs, or every Terraform plan shows a diff.
+	if again := getTask(t, ts, v.TaskID); again.URL != v.URL {
+		t.Errorf("url changed between GETs:\n%s\n%s", v.URL, again.URL)
+	}
+
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, v.URL, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Range", "bytes=4-7")
+	resp, err := ts.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := readResult(t, resp); r.status != http.StatusPartialContent || string(r.body) != "ftyp" {
+		t.Errorf("Range: status %d, body %q", r.status, r.body)
+	}
+
+	u, err := url.Parse(v.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tampered := *u
+	tampered.RawQuery = "sig=" + strings.Repeat("0", 64)
+	otherTask := *u
+	otherTask.Path = "/_mock/clips/task_00000000000000000000000000000000.mp4"
+	for name, target := range map[string]string{
+		"bad signature":    tampered.String(),
+		"no signature":     ts.URL + u.Path,
+		"signature reused": otherTask.String(),
+	} {
+		res := do(t, ts, http.MethodGet, target, "", "")
+		if res.status != 403 || !strings.Contains(string(res.body), "<Code>SignatureDoesNotMatch</Code>") {
+			t.Errorf("%s: status %d, body %s", name, res.status, res.body)
+		}
+	}
+}
+
+func TestClipNotFound(t *testing.T) {
+	t.Parallel()
+	srv, ts := newTestServer(t, nil)
+	pending := submit(t, ts, `{"model":"videogen-1","prompt":"p [mock:duration=1h]"}`)
+	failed := submit(t, ts, `{"model":"videogen-1","prompt":"p [mock:fail] [mock:duration=0s]"}`)
+	for _, id := range []string{pending, failed, "task_unknown"} {
+		// Sign as the server would, to get past the signature check.
+		target := ts.URL + clipPathPrefix + id + ".mp4?sig=" + srv.signClip(id, 0, 0)
+		res := do(t, ts, http.MethodGet, target, "", "")
+		if res.status != 404 || !strings.Contains(string(res.body), "NoSuchKey") {
+			t.Errorf("clip of %s: status %d, body %s", id, res.status, res.body)
+		}
+	}
+}
+
+func TestExpireURLs(t *testing.T) {
+	t.Parallel()
+	srv, ts := newTestServer(t, func(c *Config) { c.TaskDuration = 0 })
+	id := submit(t, ts, `{"model":"videogen-1","prompt":"p"}`)
+	before := getTask(t, ts, id).URL
+
+	srv.ExpireURLs()
+	if res := do(t, ts, http.MethodGet, before, "", ""); res.status != 403 {
+		t.Errorf("old URL after ExpireURLs: status %d", res.status)
+	}
+	after := getTask(t, ts, id).URL
+	if after == before {
+		t.Fatal("GET after ExpireURLs returned the old URL")
+	}
+	if res := do(t, ts, http.MethodGet, after, "", ""); res.status != 200 {
+		t.Errorf("fresh URL: status %d", res.status)
+	}
+	if again := getTask(t, ts, id).URL; again != after {
+		t.Errorf("fresh URL is not stable: %s vs %s", after, again)
+	}
+
+	if res := do(t, ts, http.MethodPost, "/_mock/expire-urls", "", ""); res.status != http.StatusNoContent {
+		t.Fatalf("POST /_mock/expire-urls: status %d", res.status)
+	}
+	if res := do(t, ts, http.MethodGet, after, "", ""); res.status != 403 {
+		t.Errorf("URL after POST /_mock/expire-urls: status %d", res.status)
+	}
+}
+
+func TestURLTTL(t *testing.T) {
+	t.Parallel()
+	_, ts := newTestServer(t, func(c *Config) { c.TaskDuration = 0; c.URLTTL = Duration(time.Second) })
+	v := getTask(t, ts, submit(t, ts, `{"model":"videogen-1","prompt":"p"}`))
+	u, err := url.Parse(v.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	exp, err := strconv.ParseInt(u.Query().Get("expires"), 10, 64)
+	if err != nil || exp < time.Now().Unix() || exp > time.Now().Add(3*time.Second).Unix() {
+		t.Fatalf("expires %q in %s: want about a second from now", u.Query().Get("expires"), v.URL)
+	}
+	if res := do(t, ts, http.MethodGet, v.URL, "", ""); res.status != 200 {
+		t.Fatalf("fresh URL: status %d", res.status)
+	}
+	res := waitFor(t, func() (result, bool) {
+		r := do(t, ts, http.MethodHead, v.URL, "", "")
+		return r, r.status != 200
+	})
+	if res.status != 403 {
+		t.Errorf("expired URL: status %d, want 403", res.status)
+	}
+	if res := do(t, ts, http.MethodGet, v.URL, "", ""); !strings.Contains(string(res.body), "expired") {
+		t.Errorf("expired URL body %s", res.body)
+	}
+	if fresh := getTask(t, ts, v.TaskID).URL; fresh == v.URL || do(t, ts, http.MethodGet, fresh, "", "").status != 200 {
+		t.Errorf("GET after expiry did not give a working fresh URL: %s", fresh)
+	}
+}
+
+func TestClipBytes(t *testing.T) {
+	t.Parallel()
+	n := int64(len(fixtureClip)) + 1000
+	_, ts := newTestServer(t, func(c *Config) { c.TaskDuration = 0; c.ClipBytes = n })
+	v := getTask(t, ts, submit(t, ts, `{"model":"videogen-1","prompt":"p"}`))
+	res := do(t, ts, http.MethodGet, v.URL, "", "")
+	if int64(len(res.body)) != n || res.header.Get("Content-Length") != strconv.FormatInt(n, 10) {
+		t.Fatalf("got %d bytes, Content-Length %s; want %d", len(res.body), res.header.Get("Content-Length"), n)
+	}
+	got := boxes(t, res.body)
+	if !strings.HasPrefix(got[0], "ftyp:") || got[len(got)-1] != "free:1000" {
+		t.Errorf("boxes %v: want ftyp first and free:1000 last", got)
+	}
+	if !bytes.Equal(res.body[:len(fixtureClip)], fixtureClip) {
+		t.Error("padded clip does not start with the fixture")
+	}
+
+	ffprobe, err := exec.LookPath("ffprobe")
+	if err != nil {
+		t.Log("ffprobe not installed; skipping the player check")
+		return
+	}
+	path := filepath.Join(t.TempDir(), "padded.mp4")
+	if err := os.WriteFile(path, res.body, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.CommandContext(t.Context(), ffprobe, "-v", "error", "-show_entries", "format=format_name", "-of", "csv=p=0", path).CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "mp4") {
+		t.Errorf("ffprobe rejects the padded clip: %v: %s", err, out)
+	}
+}
+
+func TestClipHead(t *testing.T) {
+	t.Parallel()
+	f := int64(len(fixtureClip))
+	tests := []struct {
+		name   string
+		size   int64
+		header []byte // after the fixture
+	}{
+		{"fixture only", 0, nil},
+		{"exact fixture size", f, nil},
+		{"smallest padding", f + 8, []byte{0, 0, 0, 8, 'f', 'r', 'e', 'e'}},
+		{"largest 32-bit box", f + 0xFFFFFFFF, []byte{0xFF, 0xFF, 0xFF, 0xFF, 'f', 'r', 'e', 'e'}},
+		{"64-bit box", f + 0x100000000, []byte{0, 0, 0, 1, 'f', 'r', 'e', 'e', 0, 0, 0, 1, 0, 0, 0, 0}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			h := clipHead(tt.size)
+			if !bytes.Equal(h[:f], fixtureClip) || !bytes.Equal(h[f:], tt.header) {
+				t.Errorf("head after fixture = %x, want %x", h[f:], tt.header)
+			}
+		})
+	}
+}
+
+func TestClipReader(t *testing.T) {
+	t.Parallel()
+	const size = 5 << 30 // past 4 GiB, never materialised
+	r := &clipReader{head: clipHead(size), size: size}
+	if end, err := r.Seek(0, io.SeekEnd); err != nil || end != size {
+		t.Fatalf("Seek end = %d, %v", end, err)
+	}
+	if _, err := r.Seek(-10, io.SeekEnd); err != nil {
+		t.Fatal(err)
+	}
+	tail, err := io.ReadAll(r)
+	if err != nil || !bytes.Equal(tail, make([]byte, 10)) {
+		t.Errorf("tail = %x, %v; want 10 zero bytes", tail, err)
+	}
+	if _, err := r.Seek(int64(len(fixtureClip))-2, io.SeekStart); err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 20)
+	if n, err := io.ReadFull(r, buf); err != nil || n != 20 {
+		t.Fatalf("read across the head boundary: %d, %v", n, err)
+	}
+	want := append(append([]byte{}, fixtureClip[len(fixtureClip)-2:]...), 0, 0, 0, 1, 'f', 'r', 'e', 'e')
+	if !bytes.Equal(buf[:10], want) {
+		t.Errorf("boundary bytes %x, want %x", buf[:10], want)
+	}
+	if _, err := r.Seek(-1, io.SeekStart); err == nil {
+		t.Error("negative seek succeeded")
+	}
+}
+
+// TestClipStreamsInFlatMemory is deliberately not parallel: it measures
+// allocations, which other tests running at the same time would inflate.
+func TestClipStreamsInFlatMemory(t *testing.T) {
+	const size = 256 << 20
+	_, ts := newTestServer(t, func(c *Config) { c.TaskDuration = 0; c.ClipBytes = size })
+	v := getTask(t, ts, submit(t, ts, `{"model":"videogen-1","prompt":"p"}`))
+
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, v.URL, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	resp, err := ts.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := io.CopyBuffer(io.Discard, resp.Body, make([]byte, 64<<10))
+	resp.Body.Close()
+	runtime.ReadMemStats(&after)
+	if err != nil || n != size {
+		t.Fatalf("streamed %d bytes, %v; want %d", n, err, size)
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 16<<20 {
+		t.Errorf("serving a %d MiB clip allocated %d MiB; it must stream", size>>20, alloc>>20)
+	}
+}

@@ -1,0 +1,302 @@
+package mockapi
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"slices"
+	"strconv"
+	"time"
+)
+
+// DefaultAPIKey is the only key accepted by DefaultConfig. It is not a secret:
+// the mock never talks to the real service.
+const DefaultAPIKey = "videogen-mock-key" //nolint:gosec // a well-known test key, not a credential
+
+const (
+	defaultTaskDuration   = 2 * time.Second
+	defaultFailMarker     = "[mock:fail]"
+	defaultPricePerSecond = 1
+	defaultSeconds        = 5
+	defaultMaxAttempts    = 5
+	defaultInitialBackoff = 200 * time.Millisecond
+)
+
+// allResolutions is what a model accepts when its config lists none.
+var allResolutions = []string{"480p", "720p", "1080p"}
+
+// Duration is a time.Duration that reads from JSON as a Go duration string
+// ("2s", "500ms") or as a number of seconds, and writes as a string, so that
+// config files stay readable.
+type Duration time.Duration
+
+// MarshalJSON writes the duration as a Go duration string such as "1.5s".
+func (d Duration) MarshalJSON() ([]byte, error) {
+	return json.Marshal(time.Duration(d).String())
+}
+
+// UnmarshalJSON accepts "2s"-style strings and numbers of seconds.
+func (d *Duration) UnmarshalJSON(b []byte) error {
+	b = bytes.TrimSpace(b)
+	if string(b) == "null" {
+		return nil
+	}
+	if len(b) > 0 && b[0] == '"' {
+		var s string
+		if err := json.Unmarshal(b, &s); err != nil {
+			return err
+		}
+		v, err := time.ParseDuration(s)
+		if err != nil {
+			return fmt.Errorf("invalid duration %q: use a Go duration such as \"2s\" or \"500ms\"", s)
+		}
+		*d = Duration(v)
+		return nil
+	}
+	secs, err := strconv.ParseFloat(string(b), 64)
+	if err != nil {
+		return fmt.Errorf("invalid duration %s: use a string such as \"2s\" or a number of seconds", b)
+	}
+	if math.IsNaN(secs) || math.Abs(secs*float64(time.Second)) > math.MaxInt64 {
+		return fmt.Errorf("duration %s seconds is out of range", b)
+	}
+	*d = Duration(secs * float64(time.Second))
+	return nil
+}
+
+// String formats the duration like time.Duration.
+func (d Duration) String() string { return time.Duration(d).String() }
+
+// Config describes the mock's keys, models and simulated behaviour. Zero values
+// of most fields mean "use the default"; TaskDuration and URLTTL are the
+// exceptions, where 0 is meaningful (see the field comments).
+type Config struct {
+	Keys            []Key     `json:"keys"`
+	Models          []Model   `json:"models"`
+	TaskDuration    Duration  `json:"task_duration"`     // time from submission to final state; 0 = final at once (DefaultConfig and LoadConfig use 2s)
+	FailMarker      string    `json:"fail_marker"`       // default "[mock:fail]": a prompt containing it ends failed
+	Seed            int64     `json:"seed"`              // makes task IDs, faults, failures deterministic
+	FaultRate       float64   `json:"fault_rate"`        // fraction of API requests answered 500/502/503 before any effect
+	TaskFailureRate float64   `json:"task_failure_rate"` // fraction of tasks that end failed
+	RateLimit       RateLimit `json:"rate_limit"`        // per key token bucket; RequestsPerSecond 0 = unlimited
+	Webhook         Webhook   `json:"webhook"`
+	ClipBytes       int64     `json:"clip_bytes"`       // 0 = serve the committed fixture; N = synthetic valid MP4 of exactly N bytes
+	URLTTL          Duration  `json:"url_ttl"`          // 0 = clip URLs never expire
+	PricePerSecond  int64     `json:"price_per_second"` // cost units per clip second; 0 = default 1
+}
+
+// Key is an API key the mock accepts, with the limits the console can set.
+type Key struct {
+	Key           string   `json:"key"`
+	AllowedModels []string `json:"allowed_models"` // empty = all models
+	Balance       *int64   `json:"balance"`        // nil = unlimited
+	Revoked       bool     `json:"revoked"`
+}
+
+// Model is a video model the mock offers.
+type Model struct {
+	ID             string   `json:"id"`
+	OwnedBy        string   `json:"owned_by"`
+	Created        int64    `json:"created"`
+	MaxSeconds     int      `json:"max_seconds"`     // 0 = no limit
+	DefaultSeconds int      `json:"default_seconds"` // used for billing when seconds is omitted; default 5 (capped at MaxSeconds)
+	Resolutions    []string `json:"resolutions"`     // empty = all of 480p,720p,1080p
+}
+
+// RateLimit is a per-key token bucket.
+type RateLimit struct {
+	RequestsPerSecond float64 `json:"requests_per_second"` // 0 = unlimited
+	Burst             int     `json:"burst"`               // default max(1, ceil(RequestsPerSecond))
+}
+
+// Webhook controls delivery of task-completion callbacks.
+type Webhook struct {
+	MaxAttempts    int      `json:"max_attempts"`    // default 5
+	InitialBackoff Duration `json:"initial_backoff"` // default 200ms, doubles after each failed attempt
+}
+
+func defaultModels() []Model {
+	return []Model{
+		{ID: "videogen-1", OwnedBy: "videogen", Created: 1735689600, MaxSeconds: 10, DefaultSeconds: defaultSeconds, Resolutions: []string{"480p", "720p"}},
+		{ID: "videogen-1-fast", OwnedBy: "videogen", Created: 1740787200, MaxSeconds: 5, DefaultSeconds: defaultSeconds, Resolutions: []string{"480p", "720p"}},
+		{ID: "videogen-2", OwnedBy: "videogen", Created: 1748736000, MaxSeconds: 12, DefaultSeconds: defaultSeconds, Resolutions: []string{"720p", "1080p"}},
+	}
+}
+
+// DefaultConfig returns one unrestricted key (DefaultAPIKey) with unlimited
+// balance, the three default models, a 2s task duration and no faults.
+func DefaultConfig() Config {
+	return Config{
+		Keys:           []Key{{Key: DefaultAPIKey}},
+		Models:         defaultModels(),
+		TaskDuration:   Duration(defaultTaskDuration),
+		FailMarker:     defaultFailMarker,
+		PricePerSecond: defaultPricePerSecond,
+		Webhook:        Webhook{MaxAttempts: defaultMaxAttempts, InitialBackoff: Duration(defaultInitialBackoff)},
+	}
+}
+
+// LoadConfig reads a JSON Config from path. Unknown fields are an error so that
+// typos don't silently fall back to defaults. Missing fields get the defaults
+// of DefaultConfig, including keys, models and the 2s task duration.
+func LoadConfig(path string) (Config, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return Config{}, fmt.Errorf("mockapi: reading config: %w", err)
+	}
+	// Preset only what a zero value can't express; everything else is filled
+	// by withDefaults, exactly as New would.
+	cfg := Config{TaskDuration: Duration(defaultTaskDuration)}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&cfg); err != nil {
+		return Config{}, fmt.Errorf("mockapi: config %s: %w", path, err)
+	}
+	if dec.More() {
+		return Config{}, fmt.Errorf("mockapi: config %s: unexpected data after the JSON object", path)
+	}
+	if cfg.Keys == nil {
+		cfg.Keys = DefaultConfig().Keys
+	}
+	if cfg.Models == nil {
+		cfg.Models = defaultModels()
+	}
+	return cfg.withDefaults(), nil
+}
+
+// withDefaults returns a deep copy of c with zero values replaced by defaults,
+// so the server never shares slices or balance pointers with its caller.
+func (c Config) withDefaults() Config {
+	out := c
+	if out.FailMarker == "" {
+		out.FailMarker = defaultFailMarker
+	}
+	if out.PricePerSecond == 0 {
+		out.PricePerSecond = defaultPricePerSecond
+	}
+	if out.Webhook.MaxAttempts == 0 {
+		out.Webhook.MaxAttempts = defaultMaxAttempts
+	}
+	if out.Webhook.InitialBackoff == 0 {
+		out.Webhook.InitialBackoff = Duration(defaultInitialBackoff)
+	}
+	if out.RateLimit.Burst == 0 && out.RateLimit.RequestsPerSecond > 0 && !math.IsInf(out.RateLimit.RequestsPerSecond, 0) {
+		out.RateLimit.Burst = int(math.Max(1, math.Ceil(out.RateLimit.RequestsPerSecond)))
+	}
+	out.Keys = make([]Key, len(c.Keys))
+	for i, k := range c.Keys {
+		k.AllowedModels = slices.Clone(k.AllowedModels)
+		if k.Balance != nil {
+			b := *k.Balance
+			k.Balance = &b
+		}
+		out.Keys[i] = k
+	}
+	out.Models = make([]Model, len(c.Models))
+	for i, m := range c.Models {
+		if len(m.Resolutions) == 0 {
+			m.Resolutions = slices.Clone(allResolutions)
+		} else {
+			m.Resolutions = slices.Clone(m.Resolutions)
+		}
+		if m.DefaultSeconds == 0 {
+			m.DefaultSeconds = defaultSeconds
+			if m.MaxSeconds > 0 && m.MaxSeconds < m.DefaultSeconds {
+				m.DefaultSeconds = m.MaxSeconds
+			}
+		}
+		out.Models[i] = m
+	}
+	return out
+}
+
+// validate reports the first problem with a defaults-filled config, naming
+// fields as they are spelled in a config file.
+func (c Config) validate() error {
+	var errs []error
+	add := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
+
+	if len(c.Models) == 0 {
+		add("models: at least one model is required")
+	}
+	modelIDs := map[string]bool{}
+	for i, m := range c.Models {
+		switch {
+		case m.ID == "":
+			add("models[%d].id is empty", i)
+		case modelIDs[m.ID]:
+			add("models[%d].id %q is a duplicate", i, m.ID)
+		}
+		modelIDs[m.ID] = true
+		if m.MaxSeconds < 0 {
+			add("models[%d].max_seconds must be >= 0 (0 = no limit), got %d", i, m.MaxSeconds)
+		}
+		if m.DefaultSeconds < 0 || (m.MaxSeconds > 0 && m.DefaultSeconds > m.MaxSeconds) {
+			add("models[%d].default_seconds %d must be between 1 and max_seconds %d", i, m.DefaultSeconds, m.MaxSeconds)
+		}
+		for _, r := range m.Resolutions {
+			if !slices.Contains(allResolutions, r) {
+				add("models[%d].resolutions: %q is not one of %v", i, r, allResolutions)
+			}
+		}
+	}
+	if len(c.Keys) == 0 {
+		add("keys: at least one key is required")
+	}
+	keys := map[string]bool{}
+	for i, k := range c.Keys {
+		switch {
+		case k.Key == "":
+			add("keys[%d].key is empty", i)
+		case keys[k.Key]:
+			// Don't print the key: config errors end up in CI logs.
+			add("keys[%d].key duplicates an earlier key", i)
+		}
+		keys[k.Key] = true
+		for _, id := range k.AllowedModels {
+			if !modelIDs[id] {
+				add("keys[%d].allowed_models: model %q is not in models", i, id)
+			}
+		}
+		if k.Balance != nil && *k.Balance < 0 {
+			add("keys[%d].balance must be >= 0, got %d", i, *k.Balance)
+		}
+	}
+	if c.TaskDuration < 0 {
+		add("task_duration must be >= 0, got %s", c.TaskDuration)
+	}
+	if c.URLTTL < 0 {
+		add("url_ttl must be >= 0, got %s", c.URLTTL)
+	}
+	if !(c.FaultRate >= 0 && c.FaultRate <= 1) {
+		add("fault_rate must be between 0 and 1, got %v", c.FaultRate)
+	}
+	if !(c.TaskFailureRate >= 0 && c.TaskFailureRate <= 1) {
+		add("task_failure_rate must be between 0 and 1, got %v", c.TaskFailureRate)
+	}
+	if !(c.RateLimit.RequestsPerSecond >= 0) || math.IsInf(c.RateLimit.RequestsPerSecond, 0) {
+		add("rate_limit.requests_per_second must be a finite number >= 0 (0 = unlimited), got %v", c.RateLimit.RequestsPerSecond)
+	}
+	if c.RateLimit.Burst < 0 {
+		add("rate_limit.burst must be >= 0, got %d", c.RateLimit.Burst)
+	}
+	if c.Webhook.MaxAttempts < 0 {
+		add("webhook.max_attempts must be >= 1, got %d", c.Webhook.MaxAttempts)
+	}
+	if c.Webhook.InitialBackoff < 0 {
+		add("webhook.initial_backoff must be >= 0, got %s", c.Webhook.InitialBackoff)
+	}
+	if c.PricePerSecond < 0 {
+		add("price_per_second must be >= 0, got %d", c.PricePerSecond)
+	}
+	if minSize := int64(len(fixtureClip)) + freeBoxHeader; c.ClipBytes != 0 && c.ClipBytes < minSize {
+		add("clip_bytes must be 0 (serve the fixture) or at least %d (fixture plus an 8-byte free box), got %d", minSize, c.ClipBytes)
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("mockapi: invalid config: %w", errors.Join(errs...))
+	}
+	return nil
+}

@@ -1,0 +1,40 @@
+package mockapi
+
+import (
+	"fmt"
+	"net/http"
+)
+
+var faultStatuses = [...]int{http.StatusInternalServerError, http.StatusBadGateway, http.StatusServiceUnavailable}
+
+// injectFault answers the request with a simulated upstream failure with
+// probability FaultRate and reports whether it did. Half of the faults carry
+// an HTML body, as a real gateway in front of the API would send, so clients
+// are tested against error bodies they can't decode.
+func (s *Server) injectFault(w http.ResponseWriter) bool {
+	if s.cfg.FaultRate == 0 {
+		return false
+	}
+	s.mu.Lock()
+	hit := s.faultRNG.Float64() < s.cfg.FaultRate
+	var status int
+	var html bool
+	if hit {
+		status = faultStatuses[s.faultRNG.IntN(len(faultStatuses))]
+		html = s.faultRNG.IntN(2) == 0
+	}
+	s.mu.Unlock()
+	if !hit {
+		return false
+	}
+	if html {
+		w.Header().Set("Content-Type", "text/html")
+		w.WriteHeader(status)
+		fmt.Fprintf(w, "<html><body><h1>%d %s</h1></body></html>\n", status, http.StatusText(status))
+		return true
+	}
+	writeError(w, status, "server_error", "",
+		fmt.Sprintf("the server had an error processing your request (simulated %d %s); retry with exponential back-off",
+			status, http.StatusText(status)))
+	return true
+}

@@ -1,0 +1,93 @@
+package mockapi
+
+import (
+	"encoding/json"
+	"maps"
+	"slices"
+	"time"
+)
+
+// Ledger is what the mock has seen and done, for tests to assert on: tasks
+// received, requests and responses counted, webhook attempts made. It never
+// contains API keys.
+type Ledger struct {
+	Tasks     []LedgerTask     `json:"tasks"`     // in submission order
+	Requests  map[string]int   `json:"requests"`  // per endpoint pattern, e.g. "POST /v1/video/generations"; "unmatched" for unknown paths
+	Responses map[string]int   `json:"responses"` // per status code, e.g. "200", "429"
+	Webhooks  []WebhookAttempt `json:"webhooks"`  // in the order attempts were made
+}
+
+// LedgerTask is one received task as the mock saw it.
+type LedgerTask struct {
+	TaskID          string          `json:"task_id"`
+	Model           string          `json:"model"`
+	Prompt          string          `json:"prompt"`
+	Seconds         string          `json:"seconds,omitempty"`
+	Metadata        json.RawMessage `json:"metadata,omitempty"` // exactly as received
+	Status          string          `json:"status"`             // current, by time; frozen when deleted
+	Billed          bool            `json:"billed"`
+	SubmittedAt     time.Time       `json:"submitted_at"`
+	FinalAt         time.Time       `json:"final_at"`                    // when it becomes or became final
+	FinalObservedAt *time.Time      `json:"final_observed_at,omitempty"` // first GET that returned the final status
+	GetCount        int             `json:"get_count"`                   // GETs of this task, including 404s after deletion
+	Deleted         bool            `json:"deleted,omitempty"`
+}
+
+// WebhookAttempt is one delivery attempt of a task-completion callback.
+type WebhookAttempt struct {
+	TaskID     string    `json:"task_id"`
+	URL        string    `json:"url"`
+	Attempt    int       `json:"attempt"` // 1-based
+	StatusCode int       `json:"status_code,omitempty"`
+	Error      string    `json:"error,omitempty"` // connection error, if no response came
+	At         time.Time `json:"at"`
+}
+
+// Task returns the ledger entry of the task with the given ID.
+func (l Ledger) Task(id string) (LedgerTask, bool) {
+	for _, t := range l.Tasks {
+		if t.TaskID == id {
+			return t, true
+		}
+	}
+	return LedgerTask{}, false
+}
+
+// Ledger returns a snapshot that shares no memory with the server. Tasks
+// whose time has come are finalised first, so Status and Billed agree with
+// what a GET would say now.
+func (s *Server) Ledger() Ledger {
+	now := time.Now()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	l := Ledger{
+		Tasks:     make([]LedgerTask, 0, len(s.order)),
+		Requests:  maps.Clone(s.requests),
+		Responses: maps.Clone(s.responses),
+		Webhooks:  slices.Clone(s.webhooks),
+	}
+	if l.Webhooks == nil {
+		l.Webhooks = []WebhookAttempt{}
+	}
+	for _, t := range s.order {
+		lt := LedgerTask{
+			TaskID:      t.id,
+			Model:       t.model,
+			Prompt:      t.prompt,
+			Seconds:     t.seconds,
+			Metadata:    slices.Clone(t.metadata),
+			Status:      s.observe(t, now),
+			Billed:      t.billed,
+			SubmittedAt: t.submittedAt,
+			FinalAt:     t.finalAt,
+			GetCount:    t.getCount,
+			Deleted:     t.deleted,
+		}
+		if t.finalObservedAt != nil {
+			at := *t.finalObservedAt
+			lt.FinalObservedAt = &at
+		}
+		l.Tasks = append(l.Tasks, lt)
+	}
+	return l
+}

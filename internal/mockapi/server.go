@@ -1,0 +1,390 @@
+package mockapi
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Endpoint patterns, also the keys of Ledger.Requests.
+const (
+	epGenerations = "/v1/video/generations"
+	epTask        = "/v1/video/generations/{task_id}"
+	epModels      = "/v1/models"
+	epClips       = "/_mock/clips"
+	epLedger      = "/_mock/ledger"
+	epMockTask    = "/_mock/tasks/{task_id}"
+	epExpireURLs  = "/_mock/expire-urls"
+
+	// unmatchedEndpoint counts requests to paths the mock doesn't serve,
+	// so arbitrary paths can't grow the ledger without bound.
+	unmatchedEndpoint = "unmatched"
+)
+
+const maxBodyBytes = 1 << 20
+
+// Server is the mock service: an http.Handler plus the hooks tests use to
+// simulate service-side events. Create it with New and release it with Close.
+type Server struct {
+	cfg      Config
+	models   map[string]*Model
+	signKey  []byte
+	clipHead []byte
+	clipSize int64
+	client   *http.Client // webhook deliveries
+
+	ctx    context.Context // cancelled by Close to abort webhook deliveries
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+
+	mu        sync.Mutex // guards everything below
+	closed    bool
+	keys      map[string]*keyState
+	tasks     map[string]*task
+	order     []*task
+	urlEpoch  uint64
+	idRNG     *rand.Rand
+	faultRNG  *rand.Rand
+	failRNG   *rand.Rand
+	requests  map[string]int
+	responses map[string]int
+	webhooks  []WebhookAttempt
+}
+
+type keyState struct {
+	Key
+	bucket tokenBucket
+}
+
+func (k *keyState) allows(model string) bool {
+	if len(k.AllowedModels) == 0 {
+		return true
+	}
+	for _, m := range k.AllowedModels {
+		if m == model {
+			return true
+		}
+	}
+	return false
+}
+
+// New validates cfg, fills in defaults for zero fields and returns a ready
+// server. The server keeps its own copy of cfg.
+func New(cfg Config) (*Server, error) {
+	cfg = cfg.withDefaults()
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	seed := uint64(cfg.Seed) //nolint:gosec // only the bits matter
+	// The signing key comes from the seed so that URLs, like task IDs, repeat
+	// across runs with the same seed.
+	sum := sha256.Sum256(binary.BigEndian.AppendUint64([]byte("videogen-mock url signing\n"), seed))
+	size := cfg.ClipBytes
+	if size == 0 {
+		size = int64(len(fixtureClip))
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	transport := http.DefaultTransport.(*http.Transport).Clone() //nolint:forcetypeassert // the standard library guarantees the type
+	transport.Proxy = nil                                        // callbacks go to local receivers; a proxy would only get in the way
+	s := &Server{
+		cfg:      cfg,
+		models:   make(map[string]*Model, len(cfg.Models)),
+		signKey:  sum[:],
+		clipHead: clipHead(cfg.ClipBytes),
+		clipSize: size,
+		client:   &http.Client{Timeout: 10 * time.Second, Transport: transport},
+		ctx:      ctx,
+		cancel:   cancel,
+		keys:     make(map[string]*keyState, len(cfg.Keys)),
+		tasks:    map[string]*task{},
+		// Separate streams keep task IDs independent of fault and failure
+		// settings, so changing fault_rate doesn't reshuffle IDs.
+		idRNG:     rand.New(rand.NewPCG(seed, 0x7461736b)), // "task"
+		faultRNG:  rand.New(rand.NewPCG(seed, 0x6661756c)), // "faul"
+		failRNG:   rand.New(rand.NewPCG(seed, 0x6661696c)), // "fail"
+		requests:  map[string]int{},
+		responses: map[string]int{},
+	}
+	for i := range cfg.Models {
+		s.models[cfg.Models[i].ID] = &s.cfg.Models[i]
+	}
+	for _, k := range cfg.Keys {
+		s.keys[k.Key] = &keyState{Key: k}
+	}
+	return s, nil
+}
+
+// Close stops task timers and pending webhook deliveries and waits for the
+// goroutines they run. The handler keeps answering afterwards, but tasks no
+// longer trigger webhooks.
+func (s *Server) Close() {
+	s.mu.Lock()
+	s.closed = true
+	for _, t := range s.order {
+		if t.timer != nil {
+			t.timer.Stop()
+		}
+	}
+	s.mu.Unlock()
+	s.cancel()
+	s.wg.Wait()
+	s.client.CloseIdleConnections()
+}
+
+// DeleteTask makes a task vanish service-side: GETs of it then answer 404 and
+// it is never billed or reported by webhook unless it already was. The ledger
+// keeps it, marked deleted. It reports whether the task existed.
+func (s *Server) DeleteTask(id string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t := s.tasks[id]
+	if t == nil {
+		return false
+	}
+	if !t.deleted {
+		t.deletedStatus = s.observe(t, time.Now())
+		t.deleted = true
+		if t.timer != nil {
+			t.timer.Stop()
+		}
+	}
+	return true
+}
+
+// ExpireURLs revokes every clip URL handed out so far: they answer 403, and
+// the next GET of a task returns a fresh URL.
+func (s *Server) ExpireURLs() {
+	s.mu.Lock()
+	s.urlEpoch++
+	s.mu.Unlock()
+}
+
+// ServeHTTP routes a request. API requests pass auth, then the rate limit,
+// then fault injection, so rejected or faulted requests have no effect.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	rec := &statusRecorder{ResponseWriter: w}
+	defer func() { s.countResponse(rec.code()) }()
+
+	ep, id, found := matchPath(r.URL)
+	allowed := allowedMethods(ep)
+	key := unmatchedEndpoint
+	if found {
+		key = r.Method + " " + ep
+	}
+	s.mu.Lock()
+	s.requests[key]++
+	s.mu.Unlock()
+
+	if isAPIPath(r.URL.Path) {
+		ks, ok := s.authenticate(rec, r)
+		if !ok {
+			return
+		}
+		if !s.admit(rec, ks) {
+			return
+		}
+		if s.injectFault(rec) {
+			return
+		}
+		s.route(rec, r, ep, id, found, allowed, ks)
+		return
+	}
+	s.route(rec, r, ep, id, found, allowed, nil)
+}
+
+func (s *Server) route(w http.ResponseWriter, r *http.Request, ep, id string, found bool, allowed []string, ks *keyState) {
+	if !found {
+		writeError(w, http.StatusNotFound, "not_found_error", "",
+			fmt.Sprintf("unknown path %s: the API serves POST %s, GET %s and GET %s", r.URL.Path, epGenerations, epTask, epModels))
+		return
+	}
+	method := r.Method
+	if method == http.MethodHead && ep == epClips {
+		method = http.MethodGet
+	}
+	if !containsString(allowed, method) {
+		w.Header().Set("Allow", strings.Join(allowed, ", "))
+		writeError(w, http.StatusMethodNotAllowed, "invalid_request_error", "",
+			fmt.Sprintf("method %s is not allowed on %s; use %s", r.Method, ep, strings.Join(allowed, " or ")))
+		return
+	}
+	switch ep {
+	case epGenerations:
+		s.handleSubmit(w, r, ks)
+	case epTask:
+		s.handleGetTask(w, r, id)
+	case epModels:
+		s.handleModels(w, ks)
+	case epClips:
+		s.handleClip(w, r, id)
+	case epLedger:
+		writeJSON(w, http.StatusOK, s.Ledger())
+	case epMockTask:
+		if !s.DeleteTask(id) {
+			writeError(w, http.StatusNotFound, "not_found_error", "task_id", fmt.Sprintf("unknown task id %q", id))
+			return
+		}
+		w.WriteHeader(http.StatusNoContent)
+	case epExpireURLs:
+		s.ExpireURLs()
+		w.WriteHeader(http.StatusNoContent)
+	}
+}
+
+func isAPIPath(p string) bool { return p == "/v1" || strings.HasPrefix(p, "/v1/") }
+
+// matchPath maps a URL to an endpoint pattern and its path parameter. IDs are
+// unescaped after splitting, so an escaped "/" stays inside the ID (and then
+// matches no task) instead of changing the route.
+func matchPath(u *url.URL) (ep, id string, ok bool) {
+	p := u.EscapedPath()
+	param := func(prefix, suffix string) (string, bool) {
+		rest, ok := strings.CutPrefix(p, prefix)
+		if !ok {
+			return "", false
+		}
+		if rest, ok = strings.CutSuffix(rest, suffix); !ok || rest == "" || strings.Contains(rest, "/") {
+			return "", false
+		}
+		v, err := url.PathUnescape(rest)
+		if err != nil {
+			// Undecodable escapes can't name a task; keep the raw text so the
+			// handler answers "unknown task id" rather than "unknown path".
+			v = rest
+		}
+		return v, true
+	}
+	switch p {
+	case epGenerations, epModels, epLedger, epExpireURLs:
+		return p, "", true
+	}
+	if v, ok := param(epGenerations+"/", ""); ok {
+		return epTask, v, true
+	}
+	if v, ok := param(clipPathPrefix, clipPathSuffix); ok {
+		return epClips, v, true
+	}
+	if v, ok := param("/_mock/tasks/", ""); ok {
+		return epMockTask, v, true
+	}
+	return "", "", false
+}
+
+func allowedMethods(ep string) []string {
+	switch ep {
+	case epGenerations, epExpireURLs:
+		return []string{http.MethodPost}
+	case epTask, epModels, epLedger:
+		return []string{http.MethodGet}
+	case epClips:
+		return []string{http.MethodGet, http.MethodHead}
+	case epMockTask:
+		return []string{http.MethodDelete}
+	}
+	return nil
+}
+
+func containsString(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+// authenticate resolves the bearer key. Messages never echo the key: it would
+// end up in client logs and Terraform diagnostics.
+func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (*keyState, bool) {
+	h := r.Header.Get("Authorization")
+	scheme, tok, _ := strings.Cut(h, " ")
+	tok = strings.TrimSpace(tok)
+	if h == "" || !strings.EqualFold(scheme, "Bearer") || tok == "" {
+		writeError(w, http.StatusUnauthorized, "authentication_error", "",
+			"missing API key: send it as \"Authorization: Bearer <API_KEY>\"")
+		return nil, false
+	}
+	s.mu.Lock()
+	ks := s.keys[tok]
+	s.mu.Unlock()
+	switch {
+	case ks == nil:
+		writeError(w, http.StatusUnauthorized, "authentication_error", "",
+			"invalid API key: the key is not known to this service; check for typos or create a key in the console")
+		return nil, false
+	case ks.Revoked:
+		writeError(w, http.StatusUnauthorized, "authentication_error", "",
+			"the API key was revoked (deleted in the console); create a new key and use it instead")
+		return nil, false
+	}
+	return ks, true
+}
+
+type errorBody struct {
+	Error apiError `json:"error"`
+}
+
+type apiError struct {
+	Message string `json:"message"`
+	Type    string `json:"type"`
+	Param   string `json:"param,omitempty"`
+}
+
+func writeError(w http.ResponseWriter, status int, typ, param, msg string) {
+	writeJSON(w, status, errorBody{Error: apiError{Message: msg, Type: typ, Param: param}})
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(status)
+	enc := json.NewEncoder(w)
+	// Clip URLs contain "&"; keep them readable for humans and shell scripts.
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v) // the client went away; nothing useful to do
+}
+
+// statusRecorder remembers the status code for the ledger.
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+}
+
+func (r *statusRecorder) WriteHeader(code int) {
+	if r.status == 0 {
+		r.status = code
+	}
+	r.ResponseWriter.WriteHeader(code)
+}
+
+func (r *statusRecorder) Write(b []byte) (int, error) {
+	if r.status == 0 {
+		r.status = http.StatusOK
+	}
+	return r.ResponseWriter.Write(b)
+}
+
+// Unwrap lets http.ResponseController reach the underlying writer.
+func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
+
+func (r *statusRecorder) code() int {
+	if r.status == 0 {
+		return http.StatusOK
+	}
+	return r.status
+}
+
+func (s *Server) countResponse(code int) {
+	s.mu.Lock()
+	s.responses[strconv.Itoa(code)]++
+	s.mu.Unlock()
+}

@@ -1,0 +1,218 @@
+package mockapi
+
+import (
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"regexp"
+	"strings"
+	"time"
+)
+
+const (
+	statusSubmitted = "submitted"
+	statusRunning   = "running"
+	statusSucceeded = "succeeded"
+	statusFailed    = "failed"
+)
+
+var (
+	durationMarker = regexp.MustCompile(`\[mock:duration=([^\]]*)\]`)
+	htmlMarker     = "[mock:html]"
+)
+
+// task is one submitted generation. Fields above the blank line are fixed at
+// submission; the rest are guarded by Server.mu.
+type task struct {
+	id          string
+	model       string
+	prompt      string
+	seconds     string
+	metadata    []byte // exactly as received; nil when absent
+	callbackURL string
+	key         *keyState
+	cost        int64
+	base        string // scheme://host of the submission, for webhook URLs
+	html        bool
+	failReason  string // non-empty when the task is destined to fail
+	submittedAt time.Time
+	runningAt   time.Time
+	finalAt     time.Time
+
+	timer           *time.Timer
+	final           bool
+	finalStatus     string
+	errMsg          string
+	billed          bool
+	deleted         bool
+	deletedStatus   string
+	getCount        int
+	finalObservedAt *time.Time
+}
+
+// observe returns the task's status at now, finalising it first when its time
+// has come. Doing this on every observation, not only from the timer, keeps
+// status, billing and webhooks consistent even if the timer is late.
+// Callers hold s.mu.
+func (s *Server) observe(t *task, now time.Time) string {
+	switch {
+	case t.deleted:
+		return t.deletedStatus
+	case t.final:
+		return t.finalStatus
+	case !now.Before(t.finalAt):
+		s.finalize(t)
+		return t.finalStatus
+	case !now.Before(t.runningAt):
+		return statusRunning
+	default:
+		return statusSubmitted
+	}
+}
+
+// finalize decides the outcome, bills a success and starts the webhook.
+// Callers hold s.mu.
+func (s *Server) finalize(t *task) {
+	if t.final || t.deleted {
+		return
+	}
+	t.final = true
+	switch {
+	case t.failReason != "":
+		t.finalStatus, t.errMsg = statusFailed, t.failReason
+	case t.key.Balance != nil && *t.key.Balance < t.cost:
+		// Balance is checked at submit but not reserved, so concurrent tasks
+		// can exhaust it; the later ones fail unbilled rather than go negative.
+		t.finalStatus = statusFailed
+		t.errMsg = fmt.Sprintf("insufficient balance when the task completed: it costs %d and the key's balance is %d; top up and submit a new task",
+			t.cost, *t.key.Balance)
+	default:
+		t.finalStatus = statusSucceeded
+		t.billed = true
+		if t.key.Balance != nil {
+			*t.key.Balance -= t.cost
+		}
+	}
+	if t.callbackURL != "" && !s.closed {
+		s.startWebhook(t, s.view(t, t.base, time.Now()))
+	}
+}
+
+// onTimer finalises a task when its duration has elapsed without a GET.
+func (s *Server) onTimer(t *task) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.closed {
+		s.finalize(t)
+	}
+}
+
+// taskView is the task object of spec section 2.1, as GET returns it and as
+// webhooks deliver it.
+type taskView struct {
+	TaskID   string          `json:"task_id"`
+	Status   string          `json:"status"`
+	URL      string          `json:"url,omitempty"`
+	Format   string          `json:"format"`
+	Metadata json.RawMessage `json:"metadata,omitempty"`
+	Error    *taskError      `json:"error,omitempty"`
+}
+
+type taskError struct {
+	Message string `json:"message"`
+	Type    string `json:"type"`
+}
+
+// view renders t for base (scheme://host). Callers hold s.mu.
+func (s *Server) view(t *task, base string, now time.Time) taskView {
+	v := taskView{TaskID: t.id, Status: s.observe(t, now), Format: "mp4", Metadata: t.metadata}
+	switch v.Status {
+	case statusSucceeded:
+		v.URL = s.clipURL(base, t.id, now)
+	case statusFailed:
+		v.Error = &taskError{Message: t.errMsg, Type: "generation_failed"}
+	}
+	return v
+}
+
+func (s *Server) handleGetTask(w http.ResponseWriter, r *http.Request, id string) {
+	now := time.Now()
+	s.mu.Lock()
+	t := s.tasks[id]
+	if t == nil || t.deleted {
+		if t != nil {
+			t.getCount++
+		}
+		s.mu.Unlock()
+		writeError(w, http.StatusNotFound, "not_found_error", "task_id",
+			fmt.Sprintf("unknown task id %q: no such task exists (it may have been deleted); submit a new task", id))
+		return
+	}
+	t.getCount++
+	v := s.view(t, baseURL(r), now)
+	if t.final && t.finalObservedAt == nil {
+		at := now
+		t.finalObservedAt = &at
+	}
+	s.mu.Unlock()
+	writeJSON(w, http.StatusOK, v)
+}
+
+type submitResponse struct {
+	TaskID string `json:"task_id"`
+	Status string `json:"status"`
+}
+
+func (s *Server) handleSubmit(w http.ResponseWriter, r *http.Request, ks *keyState) {
+	req, apiErr := s.parseSubmit(w, r, ks)
+	if apiErr != nil {
+		writeError(w, apiErr.status, apiErr.Type, apiErr.Param, apiErr.Message)
+		return
+	}
+	now := time.Now()
+	s.mu.Lock()
+	// Draw for every task, marked or not, so one task's marker doesn't shift
+	// which later tasks fail.
+	if draw := s.failRNG.Float64(); req.failReason == "" && draw < s.cfg.TaskFailureRate {
+		req.failReason = "the video could not be generated (simulated failure, task_failure_rate); submit a new task"
+	}
+	t := &task{
+		id:          s.newTaskID(),
+		model:       req.model,
+		prompt:      req.prompt,
+		seconds:     req.seconds,
+		metadata:    req.metadata,
+		callbackURL: req.callbackURL,
+		key:         ks,
+		cost:        req.cost,
+		base:        baseURL(r),
+		html:        strings.Contains(req.prompt, htmlMarker),
+		failReason:  req.failReason,
+		submittedAt: now,
+		runningAt:   now.Add(req.duration / 4),
+		finalAt:     now.Add(req.duration),
+	}
+	s.tasks[t.id] = t
+	s.order = append(s.order, t)
+	if !s.closed {
+		t.timer = time.AfterFunc(req.duration, func() { s.onTimer(t) })
+	}
+	s.mu.Unlock()
+	writeJSON(w, http.StatusOK, submitResponse{TaskID: t.id, Status: statusSubmitted})
+}
+
+// newTaskID draws from the seeded stream so the same seed gives the same IDs.
+// Callers hold s.mu.
+func (s *Server) newTaskID() string {
+	for {
+		var b [16]byte
+		binary.BigEndian.PutUint64(b[:8], s.idRNG.Uint64())
+		binary.BigEndian.PutUint64(b[8:], s.idRNG.Uint64())
+		id := "task_" + hex.EncodeToString(b[:])
+		if s.tasks[id] == nil {
+			return id
+		}
+	}
+}
