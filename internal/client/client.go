@@ -195,6 +195,10 @@ type attemptCounter struct {
 
 type attemptKey struct{}
 
+// responseHeaderKey carries a *http.Header that doRequest fills with the final
+// response's headers, for callers that read one (the waiter reads Retry-After).
+type responseHeaderKey struct{}
+
 // doRequest is the one place that talks HTTP: it sets the headers, retries through
 // go-retryablehttp, caps and decodes the body, and turns error statuses into *APIError.
 func (c *Client) doRequest(ctx context.Context, method, endpointName, rawURL string, in, out any) error {
@@ -234,6 +238,9 @@ func (c *Client) doRequest(ctx context.Context, method, endpointName, rawURL str
 		return c.transportError(ctx, method, endpointName, err, counter.attempts, elapsed)
 	}
 	defer resp.Body.Close()
+	if sink, ok := ctx.Value(responseHeaderKey{}).(*http.Header); ok {
+		*sink = resp.Header
+	}
 
 	data, readErr := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes+1))
 	// Some gateways quote the rejected key back ("Incorrect API key provided: ...").

@@ -724,3 +724,26 @@ resource "videogen_video" "clip" {
 		}},
 	})
 }
+
+func TestAccVideoResource_noWaitFailureIsReplacedByNextPlan(t *testing.T) {
+	mock := newTestMock(t)
+	config := videoConfig(mock, `
+  model               = "videogen-1"
+  prompt              = "fails later [mock:fail] [mock:duration=1s]"
+  wait_for_completion = false
+`)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: config},
+			{
+				PreConfig: func() { waitUntilFinal(t, mock) },
+				Config:    config,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(videoAddr, plancheck.ResourceActionReplace)},
+				},
+				Check: mock.expectSubmissions(2),
+			},
+		},
+	})
+}
