@@ -28,6 +28,19 @@ resource "videogen_video" "teaser" {
   }
 }
 
+# The clip file, with its SHA-256. scripts/demo.sh runs Terraform on a copy of
+# this directory and passes the absolute path of examples/demo/out here.
+variable "output_dir" {
+  description = "Directory the clips are downloaded to; defaults to out/ beside this file."
+  type        = string
+  default     = ""
+}
+
+resource "videogen_video_file" "teaser" {
+  task_id = videogen_video.teaser.task_id
+  path    = "${var.output_dir != "" ? var.output_dir : "${path.module}/out"}/teaser.mp4"
+}
+
 output "model_ids" {
   description = "Models the API key may use."
   value       = data.videogen_models.available.ids
@@ -48,4 +61,9 @@ output "teaser_url" {
 
 output "teaser_format" {
   value = videogen_video.teaser.format
+}
+
+output "teaser_file" {
+  description = "The downloaded clip and its SHA-256, as sha256sum prints them."
+  value       = "${videogen_video_file.teaser.sha256}  ${videogen_video_file.teaser.path}"
 }

@@ -159,6 +159,7 @@ func (p *videogenProvider) Configure(ctx context.Context, req provider.Configure
 func (p *videogenProvider) Resources(context.Context) []func() resource.Resource {
 	return []func() resource.Resource{
 		NewVideoResource,
+		NewVideoFileResource,
 	}
 }
 
