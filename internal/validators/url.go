@@ -41,7 +41,7 @@ func CheckHTTPURL(raw string) error {
 	}
 	u, err := url.Parse(raw)
 	if err != nil {
-		return fmt.Errorf("must be an absolute http or https URL; %q does not parse: %v", raw, err)
+		return fmt.Errorf("must be an absolute http or https URL; %q does not parse: %w", raw, err)
 	}
 	if u.Scheme != "http" && u.Scheme != "https" {
 		return fmt.Errorf("must be an absolute http or https URL, got %q (scheme %q)", raw, u.Scheme)
