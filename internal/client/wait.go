@@ -11,13 +11,15 @@ import (
 
 // PollPolicy is the waiter's schedule. The default, DefaultPollPolicy, spends a
 // budget of GETs: a fast start of FastPolls looks Initial apart, then one look on
-// every multiple of Max since the wait began. Each interval is jittered so that
-// parallel waits do not poll in lockstep. A Retry-After header on a poll is
-// honoured: on a successful poll it replaces the schedule's next interval (unless
-// Fixed is set), and on a failed poll (429, 503) it is the least the waiter waits.
+// every multiple of Max since the wait began. Each wait shifts all its looks by a
+// random delay of up to Jitter of the interval, drawn once, so that parallel waits
+// do not poll in lockstep while each keeps exact intervals. A Retry-After header on
+// a poll is honoured: on a successful poll it replaces the schedule's next interval
+// (unless Fixed is set), and on a failed poll (429, 503) it is the least the waiter
+// waits.
 type PollPolicy struct {
-	// Initial is the interval of the fast start, and the shortest interval the
-	// adaptive schedule or a Retry-After hint ever gives.
+	// Initial is the interval of the fast start, and the least a Retry-After on a
+	// successful poll can make the waiter wait.
 	Initial time.Duration
 	// FastPolls is how many polls the fast start makes, Initial apart.
 	FastPolls int
@@ -26,7 +28,9 @@ type PollPolicy struct {
 	// interval grows from Initial to Max within one step and a long wait costs one
 	// GET per Max.
 	Max time.Duration
-	// Jitter is the fraction by which each interval may be shortened or lengthened.
+	// Jitter is the largest shift of a wait's looks, as a fraction of the interval:
+	// each wait draws a fraction u in [0, 1) once and looks u*Jitter*Initial after
+	// each mark of the fast start and u*Jitter*Max after each later mark.
 	Jitter float64
 	// Fixed, when positive, replaces the adaptive schedule with a constant interval
 	// (the provider's poll_interval). It also overrides a Retry-After hint on a
@@ -37,14 +41,14 @@ type PollPolicy struct {
 	MaxConsecutiveErrors int
 }
 
-// DefaultPollPolicy is five looks 0.45 s apart, then one look every 4 s, jittered
-// by 10%. The constants come from the two goals of issue 6, stated for every
-// generation time T: notice a finished clip within max(0.5 s, 10% of T), and make
-// at most 1.25 x T/5 s + 6 GETs (25% more than a loop polling every 5 s, plus six
-// for a fast start).
+// DefaultPollPolicy is five looks 0.45 s apart, then one look every 4 s, shifted
+// by up to 10% of the interval. The constants come from the two goals of issue 6,
+// stated for every generation time T: notice a finished clip within max(0.5 s,
+// 10% of T), and make at most 1.25 x T/5 s + 6 GETs (25% more than a loop polling
+// every 5 s, plus six for a fast start).
 //
-//   - Initial 450 ms: the longest interval whose jittered maximum (495 ms) still
-//     notices a short clip within 0.5 s.
+//   - Initial 450 ms: the longest interval that, shifted by up to 10%, still makes
+//     the first look within 0.5 s; later looks are exactly 0.45 s apart.
 //   - FastPolls 5: the six GETs of the allowance, less the one that finds the clip.
 //     The fast start covers the first 2.25 s.
 //   - Max 4 s: the allowance's long-run rate, 1.25 GETs per 5 s. A long clip is
@@ -52,6 +56,7 @@ type PollPolicy struct {
 //     meets the 10% goal from T = 40 s on.
 //   - Polling on the multiples of Max, rather than Max after the fast start, spends
 //     the allowance as soon as it accrues: no schedule within the budget looks sooner.
+//     The shift only ever delays a look, so it never overspends.
 //
 // Between about 2.5 s and 40 s the two goals cannot both hold: noticing a 10 s clip
 // within 1 s needs a look at least every second up to then, about 10 GETs against
@@ -64,52 +69,57 @@ func DefaultPollPolicy() PollPolicy {
 	}
 }
 
-// interval is the schedule before jitter: how long to wait after polls polls,
-// elapsed into the wait.
-func (p PollPolicy) interval(polls int, elapsed time.Duration) time.Duration {
-	if p.Fixed > 0 {
-		return p.Fixed
+// nextMark is the schedule's next poll time, counted from the start of the wait,
+// for a wait whose shift fraction is u: the first mark after last (the mark of the
+// previous poll) that is at least Initial/2 from now. Skipping marks that are too
+// close means that after a slow poll or a long Retry-After the schedule resumes
+// instead of catching up in a burst.
+func (p PollPolicy) nextMark(last, elapsed time.Duration, u float64) time.Duration {
+	earliest := max(last+1, elapsed+p.Initial/2)
+	shift := func(interval time.Duration) time.Duration { return time.Duration(u * p.Jitter * float64(interval)) }
+	fast := shift(p.Initial)
+	if earliest <= time.Duration(p.FastPolls)*p.Initial+fast || p.Max <= 0 {
+		return onGrid(earliest, p.Initial, fast)
 	}
-	if polls < p.FastPolls || p.Max <= 0 {
-		return p.Initial
-	}
-	// The first multiple of Max at least Initial from now: a jittered-early poll
-	// does not get a second look at the same mark, and after a long Retry-After
-	// the schedule resumes at the next mark instead of catching up in a burst.
-	next := (elapsed + p.Initial + p.Max - 1) / p.Max * p.Max
-	return next - elapsed
+	return onGrid(earliest, p.Max, shift(p.Max))
 }
 
-// delay is how long to wait after a poll: the schedule's interval, jittered, or
-// what the service asked for with Retry-After (hint, zero when absent). failed says
-// the poll got an error response rather than a task.
-func (p PollPolicy) delay(polls int, elapsed, hint time.Duration, failed bool) time.Duration {
-	d := p.interval(polls, elapsed)
-	if p.Fixed <= 0 {
-		d = p.jitter(d)
+// onGrid returns the first of unit+offset, 2*unit+offset, ... at or after t.
+func onGrid(t, unit, offset time.Duration) time.Duration {
+	if unit <= 0 {
+		return t
 	}
+	n := max((t-offset+unit-1)/unit, 1)
+	return n*unit + offset
+}
+
+// delay says how long to wait after a poll made elapsed into the wait, and the
+// mark that wait aims at (last is the previous poll's mark, u the wait's shift
+// fraction). hint is the poll's Retry-After (zero when absent), and failed says
+// the poll got an error response rather than a task.
+func (p PollPolicy) delay(last, elapsed time.Duration, u float64, hint time.Duration, failed bool) (time.Duration, time.Duration) {
+	if p.Fixed > 0 {
+		if failed {
+			// A rate limit or an outage: never come back sooner than asked.
+			return max(p.Fixed, hint), last
+		}
+		return p.Fixed, last
+	}
+	mark := p.nextMark(last, elapsed, u)
+	d := mark - elapsed
 	switch {
 	case hint <= 0:
 	case failed:
-		// A rate limit or an outage: never come back sooner than asked.
 		d = max(d, hint)
-	case p.Fixed <= 0:
-		// A hint on a successful poll replaces the schedule, within sane bounds, and
-		// is jittered upwards only, so that it is never undercut.
+	default:
+		// A hint on a successful poll replaces the schedule, within sane bounds, and is
+		// shifted like the schedule's looks, later only, so that it is never undercut.
+		// The schedule then resumes at the first mark after the hinted poll.
 		d = min(max(hint, p.Initial), RetryAfterCeiling)
-		if p.Jitter > 0 {
-			d += time.Duration(rand.Float64() * p.Jitter * float64(d))
-		}
+		d += time.Duration(u * p.Jitter * float64(d))
+		mark = last
 	}
-	return d
-}
-
-func (p PollPolicy) jitter(d time.Duration) time.Duration {
-	if p.Jitter <= 0 || d <= 0 {
-		return d
-	}
-	spread := float64(d) * p.Jitter
-	return time.Duration(float64(d) - spread + rand.Float64()*2*spread)
+	return d, mark
 }
 
 // WaitError says why a wait ended without a final state, and what was last seen.
@@ -172,7 +182,12 @@ func (c *Client) WaitForVideo(ctx context.Context, taskID string) (*Video, error
 		return last, w
 	}
 
-	timer := time.NewTimer(c.poll.delay(0, 0, 0, false))
+	u := 0.0
+	if c.poll.Jitter > 0 {
+		u = rand.Float64()
+	}
+	delay, mark := c.poll.delay(0, 0, u, 0, false)
+	timer := time.NewTimer(delay)
 	defer timer.Stop()
 	for {
 		select {
@@ -200,7 +215,7 @@ func (c *Client) WaitForVideo(ctx context.Context, taskID string) (*Video, error
 				return v, &TaskFailedError{TaskID: taskID, Reason: v.FailureReason}
 			}
 		}
-		delay := c.poll.delay(polls, time.Since(start), hint, err != nil)
+		delay, mark = c.poll.delay(mark, time.Since(start), u, hint, err != nil)
 		c.log(ctx, "videogen wait: polling again", map[string]any{
 			"task_id": taskID, "polls": polls, "next_poll_ms": delay.Milliseconds(), "retry_after_ms": hint.Milliseconds(),
 		})

@@ -226,33 +226,38 @@ func TestWaitForVideoRequestTimeoutsAreNotInterruptions(t *testing.T) {
 	}
 }
 
+// pollTimes runs a policy without a service: the times of its first n polls for a
+// wait with shift fraction u, each poll taking no time.
+func pollTimes(p PollPolicy, u float64, n int) []time.Duration {
+	var out []time.Duration
+	var at, mark time.Duration
+	for range n {
+		var d time.Duration
+		d, mark = p.delay(mark, at, u, 0, false)
+		at += d
+		out = append(out, at)
+	}
+	return out
+}
+
 func TestPollPolicy(t *testing.T) {
 	t.Parallel()
-	within := func(t *testing.T, name string, got, center time.Duration, jitter float64) {
-		t.Helper()
-		lo := time.Duration(float64(center) * (1 - jitter))
-		hi := time.Duration(float64(center) * (1 + jitter))
-		if got < lo || got > hi {
-			t.Fatalf("%s = %s, want within [%s, %s]", name, got, lo, hi)
-		}
-	}
-	noJitter := DefaultPollPolicy()
-	noJitter.Jitter = 0
+	def := DefaultPollPolicy()
 	tests := []struct {
 		name  string
 		p     PollPolicy
 		check func(t *testing.T, p PollPolicy)
 	}{
 		{
-			name: "fixed ignores the schedule, jitter and a hint on a successful poll",
+			name: "fixed ignores the schedule, the shift and a hint on a successful poll",
 			p:    PollPolicy{Initial: time.Second, FastPolls: 3, Max: 5 * time.Second, Jitter: 0.5, Fixed: 3 * time.Second},
 			check: func(t *testing.T, p PollPolicy) {
-				for _, polls := range []int{0, 1, 5, 100} {
-					if got := p.delay(polls, time.Duration(polls)*time.Second, 0, false); got != 3*time.Second {
-						t.Fatalf("delay after %d polls = %s, want the fixed 3s", polls, got)
+				for _, at := range []time.Duration{0, time.Second, 5 * time.Second, time.Hour} {
+					if got, _ := p.delay(0, at, 0.9, 0, false); got != 3*time.Second {
+						t.Fatalf("delay at %s = %s, want the fixed 3s", at, got)
 					}
 				}
-				if got := p.delay(1, time.Second, 30*time.Second, false); got != 3*time.Second {
+				if got, _ := p.delay(0, time.Second, 0.9, 30*time.Second, false); got != 3*time.Second {
 					t.Errorf("delay with a Retry-After on a successful poll = %s, want poll_interval to override it", got)
 				}
 			},
@@ -261,45 +266,54 @@ func TestPollPolicy(t *testing.T) {
 			name: "fixed never undercuts a rate limit",
 			p:    PollPolicy{Fixed: time.Second},
 			check: func(t *testing.T, p PollPolicy) {
-				if got := p.delay(1, time.Second, 7*time.Second, true); got != 7*time.Second {
+				if got, _ := p.delay(0, time.Second, 0, 7*time.Second, true); got != 7*time.Second {
 					t.Errorf("delay after a 429 with Retry-After 7s = %s, want 7s", got)
 				}
-				if got := p.delay(1, time.Second, 0, true); got != time.Second {
+				if got, _ := p.delay(0, time.Second, 0, 0, true); got != time.Second {
 					t.Errorf("delay after an error without Retry-After = %s, want the fixed 1s", got)
 				}
 			},
 		},
 		{
 			name: "default schedule: five quick looks, then every multiple of 4s",
-			p:    noJitter,
+			p:    def,
 			check: func(t *testing.T, p PollPolicy) {
 				want := []time.Duration{450, 900, 1350, 1800, 2250, 4000, 8000, 12000, 16000}
-				var at time.Duration
-				for i, w := range want {
-					at += p.delay(i, at, 0, false)
-					if at != w*time.Millisecond {
-						t.Fatalf("poll %d at %s, want %s", i+1, at, w*time.Millisecond)
+				for i, got := range pollTimes(p, 0, len(want)) {
+					if got != want[i]*time.Millisecond {
+						t.Fatalf("poll %d at %s, want %s", i+1, got, want[i]*time.Millisecond)
 					}
 				}
 			},
 		},
 		{
-			name: "a jittered poll keeps to the marks",
-			p:    noJitter,
+			name: "a wait's shift delays every look by the same fraction of its interval",
+			p:    def,
 			check: func(t *testing.T, p PollPolicy) {
-				// Early by 0.15s before the 4s mark: the next look is at 8s, not a second one at 4s.
-				if got := p.interval(6, 3850*time.Millisecond); got != 4150*time.Millisecond {
-					t.Errorf("interval at 3.85s = %s, want 4.15s (to the 8s mark)", got)
+				// u = 0.5 and Jitter 0.1: 22.5ms after the fast marks, 200ms after the later ones.
+				want := []time.Duration{472500, 922500, 1372500, 1822500, 2272500, 4200000, 8200000, 12200000}
+				for i, got := range pollTimes(p, 0.5, len(want)) {
+					if got != want[i]*time.Microsecond {
+						t.Fatalf("poll %d at %s, want %s", i+1, got, want[i]*time.Microsecond)
+					}
 				}
-				if got := p.interval(6, 4300*time.Millisecond); got != 3700*time.Millisecond {
-					t.Errorf("interval at 4.3s = %s, want 3.7s (to the 8s mark)", got)
+			},
+		},
+		{
+			name: "a slow poll or a long hint resumes at the next mark, without a burst",
+			p:    def,
+			check: func(t *testing.T, p PollPolicy) {
+				cases := []struct{ last, at, want time.Duration }{
+					{900 * time.Millisecond, 1900 * time.Millisecond, 2250 * time.Millisecond}, // skips 1.35s and 1.8s
+					{2250 * time.Millisecond, 2300 * time.Millisecond, 4 * time.Second},
+					{16 * time.Second, 17300 * time.Millisecond, 20 * time.Second},
+					{16 * time.Second, 19800 * time.Millisecond, 24 * time.Second}, // 20s is closer than Initial/2
+					{4 * time.Second, 4001 * time.Millisecond, 8 * time.Second},
 				}
-				// After a long Retry-After the schedule resumes at the next mark, without a burst.
-				if got := p.interval(7, 17300*time.Millisecond); got != 2700*time.Millisecond {
-					t.Errorf("interval at 17.3s = %s, want 2.7s (to the 20s mark)", got)
-				}
-				if got := p.interval(7, 19800*time.Millisecond); got != 4200*time.Millisecond {
-					t.Errorf("interval at 19.8s = %s, want 4.2s (the 20s mark is closer than Initial)", got)
+				for _, c := range cases {
+					if got := p.nextMark(c.last, c.at, 0); got != c.want {
+						t.Errorf("nextMark(last %s, at %s) = %s, want %s", c.last, c.at, got, c.want)
+					}
 				}
 			},
 		},
@@ -307,54 +321,47 @@ func TestPollPolicy(t *testing.T) {
 			name: "no fast start begins on the marks",
 			p:    PollPolicy{Initial: 500 * time.Millisecond, Max: 2 * time.Second},
 			check: func(t *testing.T, p PollPolicy) {
-				if got := p.delay(0, 0, 0, false); got != 2*time.Second {
+				if got, _ := p.delay(0, 0, 0, 0, false); got != 2*time.Second {
 					t.Errorf("first delay = %s, want the first 2s mark", got)
 				}
 			},
 		},
 		{
 			name: "a hint on a successful poll replaces the schedule, within bounds",
-			p:    noJitter,
+			p:    def,
 			check: func(t *testing.T, p PollPolicy) {
-				if got := p.delay(1, 450*time.Millisecond, 10*time.Second, false); got != 10*time.Second {
-					t.Errorf("delay with Retry-After 10s = %s, want 10s", got)
+				cases := []struct {
+					at, hint time.Duration
+					failed   bool
+					want     time.Duration
+				}{
+					{450 * time.Millisecond, 10 * time.Second, false, 10 * time.Second},
+					{4 * time.Second, time.Second, false, time.Second}, // sooner than the schedule
+					{time.Second, time.Millisecond, false, p.Initial},
+					{time.Second, time.Hour, false, RetryAfterCeiling},
+					{4 * time.Second, 30 * time.Second, true, 30 * time.Second},
+					{4 * time.Second, time.Second, true, 4 * time.Second}, // the schedule's next mark is later
 				}
-				if got := p.delay(6, 4*time.Second, time.Second, false); got != time.Second {
-					t.Errorf("delay with Retry-After 1s = %s, want 1s (sooner than the schedule)", got)
-				}
-				if got := p.delay(1, time.Second, time.Millisecond, false); got != p.Initial {
-					t.Errorf("delay with a tiny Retry-After = %s, want Initial", got)
-				}
-				if got := p.delay(1, time.Second, time.Hour, false); got != RetryAfterCeiling {
-					t.Errorf("delay with Retry-After 1h = %s, want the ceiling", got)
-				}
-				if got := p.delay(6, 4*time.Second, 30*time.Second, true); got != 30*time.Second {
-					t.Errorf("delay after a 429 with Retry-After 30s = %s, want 30s", got)
-				}
-				if got := p.delay(6, 4*time.Second, time.Second, true); got != 4*time.Second {
-					t.Errorf("delay after a 429 with Retry-After 1s = %s, want the schedule's 4s", got)
-				}
-			},
-		},
-		{
-			name: "jitter bounds",
-			p:    DefaultPollPolicy(),
-			check: func(t *testing.T, p PollPolicy) {
-				for range 200 {
-					within(t, "first", p.delay(0, 0, 0, false), 450*time.Millisecond, p.Jitter)
-					within(t, "after the fast start", p.delay(5, 2250*time.Millisecond, 0, false), 1750*time.Millisecond, p.Jitter)
-					within(t, "settled", p.delay(9, 16*time.Second, 0, false), 4*time.Second, p.Jitter)
-					if got := p.delay(3, time.Second, 5*time.Second, false); got < 5*time.Second || got > 5500*time.Millisecond {
-						t.Fatalf("hinted delay = %s, want within [5s, 5.5s]: jitter never undercuts a hint", got)
+				for _, c := range cases {
+					if got, _ := p.delay(c.at, c.at, 0, c.hint, c.failed); got != c.want {
+						t.Errorf("delay at %s with Retry-After %s (failed %v) = %s, want %s", c.at, c.hint, c.failed, got, c.want)
 					}
+				}
+				// The shift applies to a hint too, later only.
+				if got, _ := p.delay(time.Second, time.Second, 0.5, 5*time.Second, false); got != 5250*time.Millisecond {
+					t.Errorf("hinted delay with shift 0.5 = %s, want 5.25s", got)
+				}
+				// After a hinted poll the schedule resumes at its next mark.
+				if _, mark := p.delay(8*time.Second, 9*time.Second, 0, 5*time.Second, false); mark != 8*time.Second {
+					t.Errorf("mark after a hint = %s, want the previous mark kept", mark)
 				}
 			},
 		},
 		{
 			name: "default",
-			p:    DefaultPollPolicy(),
+			p:    def,
 			check: func(t *testing.T, p PollPolicy) {
-				if p.Fixed != 0 || p.Initial <= 0 || p.Max < p.Initial || p.FastPolls < 1 || p.MaxConsecutiveErrors < 1 {
+				if p.Fixed != 0 || p.Initial <= 0 || p.Max < p.Initial || p.FastPolls < 1 || p.MaxConsecutiveErrors < 1 || p.Jitter <= 0 {
 					t.Fatalf("DefaultPollPolicy() = %+v", p)
 				}
 			},
@@ -369,37 +376,33 @@ func TestPollPolicy(t *testing.T) {
 }
 
 // The reasoning of DefaultPollPolicy's comment, checked for every generation time T
-// from 0.05 s to 10 min without jitter: the GETs up to and including the one that
-// finds the clip stay within issue 6's 1.25 x T/5 s + 6, a clip is noticed within
-// 0.5 s while the fast start lasts, within 10% of T from 40 s on, and never more
-// than Max late.
+// from 0.05 s to 10 min and for the smallest and largest shifts: the GETs up to and
+// including the one that finds the clip stay within issue 6's 1.25 x T/5 s + 6, a
+// clip is noticed within 0.5 s while the fast start lasts, within 10% of T from 40 s
+// on, and never more than Max late.
 func TestDefaultPollPolicyBudget(t *testing.T) {
 	t.Parallel()
 	p := DefaultPollPolicy()
-	p.Jitter = 0
-	var polls []time.Duration
-	var at time.Duration
-	for at < 11*time.Minute {
-		at += p.delay(len(polls), at, 0, false)
-		polls = append(polls, at)
-	}
-	for T := 50 * time.Millisecond; T <= 10*time.Minute; T += 50 * time.Millisecond {
-		n := 0
-		for polls[n] < T {
-			n++
-		}
-		gets, latency := n+1, polls[n]-T
-		if budget := 1.25*T.Seconds()/5 + 6; float64(gets) > budget {
-			t.Fatalf("T=%s: %d GETs, over the budget of %.2f", T, gets, budget)
-		}
-		if latency > p.Max {
-			t.Fatalf("T=%s: noticed %s late, more than Max", T, latency)
-		}
-		if T <= 2250*time.Millisecond && latency > 500*time.Millisecond {
-			t.Fatalf("T=%s: noticed %s late during the fast start, want at most 0.5s", T, latency)
-		}
-		if T >= 40*time.Second && latency > T/10 {
-			t.Fatalf("T=%s: noticed %s late, want at most 10%% of T", T, latency)
+	for _, u := range []float64{0, 0.5, 0.9999} {
+		polls := pollTimes(p, u, 200)
+		for T := 50 * time.Millisecond; T <= 10*time.Minute; T += 50 * time.Millisecond {
+			n := 0
+			for polls[n] < T {
+				n++
+			}
+			gets, latency := n+1, polls[n]-T
+			if budget := 1.25*T.Seconds()/5 + 6; float64(gets) > budget {
+				t.Fatalf("u=%v, T=%s: %d GETs, over the budget of %.2f", u, T, gets, budget)
+			}
+			if latency > p.Max {
+				t.Fatalf("u=%v, T=%s: noticed %s late, more than Max", u, T, latency)
+			}
+			if T <= 2250*time.Millisecond && latency > 500*time.Millisecond {
+				t.Fatalf("u=%v, T=%s: noticed %s late during the fast start, want at most 0.5s", u, T, latency)
+			}
+			if T >= 40*time.Second && latency > T/10 {
+				t.Fatalf("u=%v, T=%s: noticed %s late, want at most 10%% of T", u, T, latency)
+			}
 		}
 	}
 }

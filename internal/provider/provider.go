@@ -90,7 +90,7 @@ func (p *videogenProvider) Schema(_ context.Context, _ provider.SchemaRequest, r
 				MarkdownDescription: "A fixed interval between status checks while waiting for a task, such as `5s`. It also " +
 					"overrides a `Retry-After` the service sends with a task's status, but never shortens the wait after a rate " +
 					"limit (429). When unset, the provider polls adaptively: five checks 0.45 seconds apart, then one every 4 " +
-					"seconds, each jittered by 10% so that parallel waits spread out, and a `Retry-After` from the service is " +
+					"seconds, jittered by up to 10% so that parallel waits spread out, and a `Retry-After` from the service is " +
 					"honoured.",
 				Optional:   true,
 				Validators: []validator.String{validators.Duration(100 * time.Millisecond)},
