@@ -42,7 +42,7 @@ work=""
 pg_dir=""
 pg_bindir=""
 pg_user=""
-pg_started=""
+pg_pid=""
 mock_pid=""
 bg_pids=()
 policy_rc_created=""
@@ -61,20 +61,20 @@ stop_group() {
   wait "$pid" 2>/dev/null || true
 }
 
+# The server runs in the foreground as this script's child, in a process group
+# of its own: SIGINT is PostgreSQL's fast shutdown, and waiting for it reaps it
+# (pg_ctl would detach it, leaving it to whoever adopts orphans).
 stop_postgres() {
-  [[ -n "$pg_started" ]] || return 0
-  pg_started=""
-  as_pg "$pg_bindir/pg_ctl" -D "$pg_dir/data" -m fast -w -t 30 stop >/dev/null 2>&1 || true
-  # pg_ctl detaches the server, so make sure by its PID file as well.
-  local pid
-  pid="$(head -n 1 "$pg_dir/data/postmaster.pid" 2>/dev/null || true)"
-  if [[ "$pid" =~ ^[0-9]+$ ]] && kill -0 "$pid" 2>/dev/null; then
-    kill -KILL "$pid" 2>/dev/null || true
-    for _ in $(seq 50); do
-      kill -0 "$pid" 2>/dev/null || break
-      sleep 0.1
-    done
-  fi
+  [[ -n "$pg_pid" ]] || return 0
+  local pid=$pg_pid
+  pg_pid=""
+  kill -INT "$pid" 2>/dev/null || true
+  for _ in $(seq 300); do # 30 s
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  kill -KILL -- "-$pid" 2>/dev/null || true
+  wait "$pid" 2>/dev/null || true
 }
 
 cleanup() {
@@ -190,10 +190,12 @@ if is_root; then
       fi
     fi
   fi
-  command -v runuser >/dev/null 2>&1 || die "'runuser' not found (Debian: util-linux)"
-  as_pg() { (cd "$pg_dir" && runuser -u "$pg_user" -- "$@"); }
+  pg_group="$(id -gn "$pg_user")"
+  command -v setpriv >/dev/null 2>&1 || die "'setpriv' not found (Debian: util-linux)"
+  # setpriv execs the command, so the server stays this script's child.
+  as_pg=(setpriv --reuid="$pg_user" --regid="$pg_group" --init-groups --)
 else
-  as_pg() { (cd "$pg_dir" && "$@"); }
+  as_pg=()
 fi
 
 # ---------------------------------------------------------------------------
@@ -238,23 +240,38 @@ printf '%s\n' "$pg_password" >"$pg_dir/pwfile"
 [[ -z "$pg_user" ]] || chown -R "$pg_user" "$pg_dir"
 # Password authentication over TCP; the socket, in the private $pg_dir, is only
 # reachable by the server's own account anyway.
-as_pg "$pg_bindir/initdb" -D "$pg_dir/data" -U videogen_e2e --pwfile="$pg_dir/pwfile" \
-  --auth-host=scram-sha-256 --auth-local=peer -E UTF8 --locale=C >"$pg_dir/initdb.log" 2>&1 ||
+(cd "$pg_dir" && exec ${as_pg[@]+"${as_pg[@]}"} "$pg_bindir/initdb" -D "$pg_dir/data" -U videogen_e2e \
+  --pwfile="$pg_dir/pwfile" --auth-host=scram-sha-256 --auth-local=peer -E UTF8 --locale=C) \
+  >"$pg_dir/initdb.log" 2>&1 ||
   { cat "$pg_dir/initdb.log" >&2; die "initdb failed"; }
 rm -f "$pg_dir/pwfile"
+# True once the server says it accepts connections: line 8 of postmaster.pid
+# (what `pg_ctl -w` waits for). False, at once, if the server has exited.
+pg_ready() {
+  for _ in $(seq 600); do # 60 s
+    kill -0 "$pg_pid" 2>/dev/null || return 1
+    [[ "$(sed -n 8p "$pg_dir/data/postmaster.pid" 2>/dev/null)" == ready* ]] && return 0
+    sleep 0.1
+  done
+  return 1
+}
 pg_port=""
 for _ in $(seq 10); do
   # A random high port; a port taken meanwhile just makes this start fail, and
   # the next attempt picks another.
   port=$((20000 + RANDOM % 40000))
-  pg_started=1
-  if as_pg "$pg_bindir/pg_ctl" -D "$pg_dir/data" -l "$pg_dir/server.log" -w -t 60 \
-    -o "-p $port -c listen_addresses=127.0.0.1 -c unix_socket_directories=$pg_dir -c fsync=off" \
-    start >/dev/null; then
+  (cd "$pg_dir" && exec setsid ${as_pg[@]+"${as_pg[@]}"} "$pg_bindir/postgres" -D "$pg_dir/data" \
+    -p "$port" -c listen_addresses=127.0.0.1 -c unix_socket_directories="$pg_dir" -c fsync=off) \
+    </dev/null >>"$pg_dir/server.log" 2>&1 &
+  pg_pid=$!
+  if pg_ready; then
     pg_port=$port
     break
   fi
   stop_postgres
+  # A server killed outright leaves its PID file, whose "ready" would fool
+  # the next attempt's check.
+  rm -f "$pg_dir/data/postmaster.pid"
 done
 [[ -n "$pg_port" ]] || die "PostgreSQL did not start (see its log below)"
 note "PostgreSQL on 127.0.0.1:$pg_port (data in $pg_dir, run as ${pg_user:-$(id -un)})"
