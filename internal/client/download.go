@@ -23,7 +23,7 @@ const (
 	sniffBytes = 4096
 	// copyBufferBytes is the one buffer a download streams through: large enough
 	// to keep system calls few, small enough that memory stays flat.
-	copyBufferBytes = 256 << 10
+	copyBufferBytes = 1 << 20
 	// maxDownloadErrorBytes caps how much of an error page is read.
 	maxDownloadErrorBytes = 4096
 )
