@@ -69,6 +69,20 @@ func DefaultPollPolicy() PollPolicy {
 	}
 }
 
+// Looks returns when the first n polls of a wait happen, counted from its start,
+// for a wait that is not shifted, gets no Retry-After and whose polls take no time.
+func (p PollPolicy) Looks(n int) []time.Duration {
+	out := make([]time.Duration, 0, n)
+	var at, mark time.Duration
+	for range n {
+		var d time.Duration
+		d, mark = p.delay(mark, at, 0, 0, false)
+		at += d
+		out = append(out, at)
+	}
+	return out
+}
+
 // nextMark is the schedule's next poll time, counted from the start of the wait,
 // for a wait whose shift fraction is u: the first mark after last (the mark of the
 // previous poll) that is at least Initial/2 from now. Skipping marks that are too
@@ -89,8 +103,8 @@ func onGrid(t, unit, offset time.Duration) time.Duration {
 	if unit <= 0 {
 		return t
 	}
-	n := max((t-offset+unit-1)/unit, 1)
-	return n*unit + offset
+	n := max(int64((t-offset+unit-1)/unit), 1)
+	return time.Duration(n)*unit + offset
 }
 
 // delay says how long to wait after a poll made elapsed into the wait, and the

@@ -1,0 +1,123 @@
+package bench
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Every benchmark configuration has one resource address per clip, clip[i],
+// whose prompt carries the index, so that Terraform's events, the mock's
+// ledger and the peer's runs can be matched by index.
+
+const benchModel = "videogen-1"
+
+// Prompt is the prompt of clip i in a case: a readable tag, the index, and the
+// mock's marker for the generation time of this task.
+func Prompt(tag string, i int, generation time.Duration) string {
+	return fmt.Sprintf("bench %s clip %d [mock:duration=%dms]", tag, i, generation.Milliseconds())
+}
+
+// promptIndex finds the clip index in a prompt made by Prompt for tag, or -1.
+func promptIndex(prompt, tag string) int {
+	rest, ok := strings.CutPrefix(prompt, "bench "+tag+" clip ")
+	if !ok {
+		return -1
+	}
+	digits, _, _ := strings.Cut(rest, " ")
+	i, err := strconv.Atoi(digits)
+	if err != nil || i < 0 {
+		return -1
+	}
+	return i
+}
+
+func hclList(prompts []string) string {
+	var b strings.Builder
+	b.WriteString("[\n")
+	for _, p := range prompts {
+		fmt.Fprintf(&b, "    %q,\n", p)
+	}
+	b.WriteString("  ]")
+	return b.String()
+}
+
+// ProviderConfig is n videogen_video resources, one per prompt.
+func ProviderConfig(prompts []string) string {
+	return fmt.Sprintf(`terraform {
+  required_providers {
+    videogen = {
+      source = "videogen/videogen"
+    }
+  }
+}
+
+# base_url and api_key come from VIDEOGEN_BASE_URL and VIDEOGEN_API_KEY.
+provider "videogen" {}
+
+locals {
+  prompts = %s
+}
+
+resource "videogen_video" "clip" {
+  count  = length(local.prompts)
+  model  = %q
+  prompt = local.prompts[count.index]
+}
+`, hclList(prompts), benchModel)
+}
+
+// PeerConfig is the hand-written way: one terraform_data per clip whose
+// local-exec provisioner runs the peer script (curl and sleep 5).
+func PeerConfig(prompts []string, script string) string {
+	return fmt.Sprintf(`locals {
+  prompts = %s
+}
+
+resource "terraform_data" "clip" {
+  count = length(local.prompts)
+  input = local.prompts[count.index]
+
+  provisioner "local-exec" {
+    interpreter = ["bash"]
+    command     = %q
+    environment = {
+      PROMPT = self.input
+      MODEL  = %q
+    }
+  }
+}
+`, hclList(prompts), script, benchModel)
+}
+
+// BaselineConfig is the same number of terraform_data resources doing nothing:
+// Terraform's own time for a configuration of that size.
+func BaselineConfig(prompts []string) string {
+	return fmt.Sprintf(`locals {
+  prompts = %s
+}
+
+resource "terraform_data" "clip" {
+  count = length(local.prompts)
+  input = local.prompts[count.index]
+}
+`, hclList(prompts))
+}
+
+// clipIndex parses the index out of an address such as videogen_video.clip[12], or -1.
+func clipIndex(addr string) int {
+	rest, ok := strings.CutSuffix(addr, "]")
+	if !ok {
+		return -1
+	}
+	name, digits, ok := strings.Cut(rest, ".clip[")
+	if !ok || name == "" || strings.Contains(name, ".") {
+		return -1
+	}
+	i, err := strconv.Atoi(digits)
+	if err != nil || i < 0 {
+		return -1
+	}
+	return i
+}
