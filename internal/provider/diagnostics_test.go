@@ -94,7 +94,8 @@ func TestAddAPIError(t *testing.T) {
 func TestAddAPIErrorAmbiguousSubmission(t *testing.T) {
 	t.Parallel()
 	// A real ambiguous failure: the server read the request, then never answered in time.
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	var lc net.ListenConfig
+	ln, err := lc.Listen(t.Context(), "tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}

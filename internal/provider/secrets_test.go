@@ -33,7 +33,7 @@ func TestAccAPIKeyNeverLeaks(t *testing.T) {
 	t.Cleanup(func() { ts.Close(); srv.Close() })
 
 	bin := t.TempDir()
-	build := exec.Command("go", "build", "-o", filepath.Join(bin, "terraform-provider-videogen"), "../..")
+	build := exec.CommandContext(t.Context(), "go", "build", "-o", filepath.Join(bin, "terraform-provider-videogen"), "../..")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("building the provider: %v\n%s", err, out)
 	}
@@ -48,7 +48,7 @@ func TestAccAPIKeyNeverLeaks(t *testing.T) {
 
 	work := t.TempDir()
 	terraform := func(env []string, args ...string) (stdout, stderr string, err error) {
-		cmd := exec.Command(terraformBinary(), args...)
+		cmd := exec.CommandContext(t.Context(), terraformBinary(), args...)
 		cmd.Dir = work
 		cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+cliConfig, "CHECKPOINT_DISABLE=1", "TF_LOG=TRACE",
 			"TF_IN_AUTOMATION=1", "VIDEOGEN_BASE_URL="+ts.URL)
@@ -118,7 +118,7 @@ resource "videogen_video" "bad" {
 		t.Fatalf("terraform show -json tfplan2: %v\n%s", err, logs)
 	}
 	fmt.Fprintf(&transcript, "\n$ terraform show -json tfplan2 (stdout checked separately)\n%s", logs)
-	if rest := onlyInProviderConfig(t, planJSON, key); strings.Contains(rest, key) {
+	if rest := onlyInProviderConfig(t, planJSON); strings.Contains(rest, key) {
 		t.Errorf("the API key appears in the JSON plan outside configuration.provider_config")
 	}
 
@@ -140,13 +140,13 @@ resource "videogen_video" "bad" {
 		}
 	}
 	if t.Failed() {
-		t.Logf("transcript written to %s", dumpTranscript(t, transcript.String()))
+		t.Logf("transcript written to %s", dumpTranscript(transcript.String()))
 	}
 }
 
 // onlyInProviderConfig removes the provider block's configuration expressions from a
 // JSON plan and returns the rest.
-func onlyInProviderConfig(t *testing.T, planJSON, key string) string {
+func onlyInProviderConfig(t *testing.T, planJSON string) string {
 	t.Helper()
 	var plan map[string]any
 	if err := json.Unmarshal([]byte(planJSON), &plan); err != nil {
@@ -182,7 +182,9 @@ func readFile(t *testing.T, name string) string {
 	return string(data)
 }
 
-func dumpTranscript(t *testing.T, s string) string {
+// dumpTranscript writes the transcript of a failed run where it outlives the
+// test (unlike t.TempDir), so that it can be read afterwards.
+func dumpTranscript(s string) string {
 	f, err := os.CreateTemp("", "videogen-secrets-transcript-*.log")
 	if err != nil {
 		return err.Error()
