@@ -270,7 +270,7 @@ func (c *Client) doRequest(ctx context.Context, method, endpointName, rawURL str
 		return nil
 	}
 	if err := json.NewDecoder(bytes.NewReader(data)).Decode(out); err != nil {
-		return fmt.Errorf("%s %s: the service answered %d with a body that is not the expected JSON (%v): %s",
+		return fmt.Errorf("%s %s: the service answered %d with a body that is not the expected JSON (%w): %s",
 			method, endpointName, resp.StatusCode, err, snippet(data))
 	}
 	return nil

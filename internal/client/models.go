@@ -47,7 +47,7 @@ func decodeModels(raw json.RawMessage) ([]Model, error) {
 			Models []json.RawMessage `json:"models"`
 		}
 		if err := json.Unmarshal(raw, &wrapper); err != nil {
-			return nil, fmt.Errorf("the model list is not the expected JSON list (%v): %s", err, snippet(raw))
+			return nil, fmt.Errorf("the model list is not the expected JSON list (%w): %s", err, snippet(raw))
 		}
 		items = wrapper.Data
 		if items == nil {
@@ -82,7 +82,7 @@ func decodeModel(item json.RawMessage) (Model, error) {
 		Created json.Number `json:"created"`
 	}
 	if err := json.Unmarshal(item, &obj); err != nil {
-		return Model{}, fmt.Errorf("not a model object (%v): %s", err, snippet(item))
+		return Model{}, fmt.Errorf("not a model object (%w): %s", err, snippet(item))
 	}
 	if strings.TrimSpace(obj.ID) == "" {
 		return Model{}, fmt.Errorf("model object without an \"id\": %s", snippet(item))
