@@ -23,7 +23,7 @@ import (
 
 const (
 	envBaseURL = "VIDEOGEN_BASE_URL"
-	envAPIKey  = "VIDEOGEN_API_KEY"
+	envAPIKey  = "VIDEOGEN_API_KEY" //nolint:gosec // G101: the name of an environment variable, not a key
 )
 
 var _ provider.Provider = (*videogenProvider)(nil)
