@@ -8,7 +8,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
@@ -24,6 +23,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/videogen/terraform-provider-videogen/internal/client"
 	"github.com/videogen/terraform-provider-videogen/internal/mockapi"
@@ -73,7 +73,7 @@ func TestAccVideoResource_createImportEmptyPlan(t *testing.T) {
 						}
 						var md map[string]any
 						if err := json.Unmarshal(task.Metadata, &md); err != nil {
-							return fmt.Errorf("metadata %s: %v", task.Metadata, err)
+							return fmt.Errorf("metadata %s: %w", task.Metadata, err)
 						}
 						want := map[string]any{"ratio": "16:9", "resolution": "720p", "generate_audio": false,
 							"callback_url": "https://hooks.example.com/videogen"}
@@ -327,6 +327,8 @@ func TestAccVideoResource_importAdoptsUnechoedValues(t *testing.T) {
 `
 	importBlock := fmt.Sprintf("\nimport {\n  to = %s\n  id = %q\n}\n", videoAddr, taskID)
 	resource.ParallelTest(t, resource.TestCase{
+		// import blocks arrived in Terraform 1.5.
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_5_0)},
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
@@ -358,6 +360,8 @@ func TestAccVideoResource_importWithRealDifferenceReplaces(t *testing.T) {
 		Model: "videogen-1", Prompt: "square clip", Metadata: &client.Metadata{Ratio: "1:1"},
 	})
 	resource.ParallelTest(t, resource.TestCase{
+		// import blocks arrived in Terraform 1.5.
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_5_0)},
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
 			Config: videoConfig(mock, `
@@ -417,10 +421,7 @@ func untaint(t *testing.T, root, addr string) {
 	if len(states) != 1 {
 		t.Fatalf("want one working directory with state under %s, found %v", root, states)
 	}
-	cmd := exec.Command(os.Getenv("TF_ACC_TERRAFORM_PATH"), "untaint", addr)
-	if cmd.Path == "" {
-		cmd = exec.Command("terraform", "untaint", addr)
-	}
+	cmd := exec.CommandContext(t.Context(), terraformBinary(), "untaint", addr)
 	cmd.Dir = filepath.Dir(states[0])
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("terraform untaint: %v\n%s", err, out)
@@ -669,7 +670,7 @@ func TestAccVideoResource_webhookDelivery(t *testing.T) {
 				task := mock.Ledger().Tasks[0]
 				got := map[string]any{}
 				if err := json.Unmarshal(hook, &got); err != nil {
-					return fmt.Errorf("webhook body %s: %v", hook, err)
+					return fmt.Errorf("webhook body %s: %w", hook, err)
 				}
 				want := getTaskJSON(mock, task.TaskID)
 				if !reflect.DeepEqual(got, want) {
@@ -688,7 +689,7 @@ func TestAccVideoResource_webhookDelivery(t *testing.T) {
 
 // getTaskJSON reads a task as the API returns it, for comparison with the webhook.
 func getTaskJSON(mock *testMock, taskID string) map[string]any {
-	req, _ := http.NewRequest(http.MethodGet, mock.URL+"/v1/video/generations/"+taskID, nil)
+	req, _ := http.NewRequestWithContext(context.Background(), http.MethodGet, mock.URL+"/v1/video/generations/"+taskID, nil)
 	req.Header.Set("Authorization", "Bearer "+mockapi.DefaultAPIKey)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
