@@ -16,11 +16,14 @@ import (
 	"github.com/hashicorp/go-retryablehttp"
 )
 
+// MP4SniffBytes is how much of the start of a file LooksLikeMP4 needs.
+const MP4SniffBytes = 4096
+
 const (
 	// downloadEndpoint names clip downloads in errors and logs, beside the API's endpoints.
 	downloadEndpoint = "clip download"
 	// sniffBytes is how far into a download the MP4 signature (an ftyp box) is looked for.
-	sniffBytes = 4096
+	sniffBytes = MP4SniffBytes
 	// copyBufferBytes is the one buffer a download streams through: large enough
 	// to keep system calls few, small enough that memory stays flat.
 	copyBufferBytes = 1 << 20
@@ -224,7 +227,7 @@ func (d *download) attempt(ctx context.Context) (int64, error) {
 	if err != nil && !errors.Is(err, io.EOF) {
 		return 0, d.bodyFailure(ctx, attemptCtx, err)
 	}
-	if !looksLikeMP4(head) {
+	if !LooksLikeMP4(head) {
 		return 0, &NotMP4Error{URL: d.redacted, ContentType: resp.Header.Get("Content-Type"), Start: printable(head, 80)}
 	}
 
@@ -304,9 +307,10 @@ func (b *bodyReader) Read(p []byte) (int, error) {
 
 type readerOnly struct{ io.Reader }
 
-// looksLikeMP4 walks the ISO base media boxes at the start of head and accepts
-// it when an ftyp box comes before anything that is not a box.
-func looksLikeMP4(head []byte) bool {
+// LooksLikeMP4 walks the ISO base media boxes at the start of head (the first
+// MP4SniffBytes are enough) and accepts it when an ftyp box comes before anything
+// that is not a box. It tells a clip from an HTML error page saved in its place.
+func LooksLikeMP4(head []byte) bool {
 	for off := uint64(0); off+8 <= uint64(len(head)); {
 		size := uint64(binary.BigEndian.Uint32(head[off:]))
 		typ := head[off+4 : off+8]

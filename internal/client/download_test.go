@@ -373,8 +373,8 @@ func TestLooksLikeMP4(t *testing.T) {
 		{"box larger than the sniffed head", append(box("free", 16), []byte{0, 1, 0, 0, 'f', 'r', 'e', 'e'}...), false},
 	}
 	for _, tt := range tests {
-		if got := looksLikeMP4(tt.head); got != tt.want {
-			t.Errorf("%s: looksLikeMP4 = %v, want %v", tt.name, got, tt.want)
+		if got := LooksLikeMP4(tt.head); got != tt.want {
+			t.Errorf("%s: LooksLikeMP4 = %v, want %v", tt.name, got, tt.want)
 		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -35,7 +36,10 @@ const (
 	defaultDirectoryPermission = "0755"
 )
 
-var _ resource.ResourceWithConfigure = (*videoFileResource)(nil)
+var (
+	_ resource.ResourceWithConfigure   = (*videoFileResource)(nil)
+	_ resource.ResourceWithImportState = (*videoFileResource)(nil)
+)
 
 type videoFileResource struct {
 	data *providerData
@@ -66,8 +70,8 @@ func (r *videoFileResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 		MarkdownDescription: "The clip of a succeeded video task, downloaded to a local file. State keeps only the path, " +
 			"the size and the SHA-256, never the content. When the file is missing or differs from that checksum (a fresh " +
 			"CI runner, a deleted or edited file), the next plan downloads it again from the same task: the video is never " +
-			"generated, or billed, a second time. Destroying the resource deletes the file. Import is not supported: a " +
-			"new resource simply downloads the clip.",
+			"generated, or billed, a second time. Destroying the resource deletes the file. Import adopts a clip that " +
+			"was already downloaded, as `<task_id>,<path>`.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				MarkdownDescription: "The file's path, same as `path`.",
@@ -127,7 +131,8 @@ func (r *videoFileResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 			},
 			"source_url": schema.StringAttribute{
 				MarkdownDescription: "The URL the clip was downloaded from. Signed URLs expire: this records where the " +
-					"current file came from and is not used again; a new download reads a fresh URL from the task.",
+					"current file came from and is not used again; a new download reads a fresh URL from the task. After an " +
+					"import, it is the task's URL at the time of the import.",
 				Computed:      true,
 				PlanModifiers: keep,
 			},
@@ -186,6 +191,13 @@ func (r *videoFileResource) Read(ctx context.Context, req resource.ReadRequest, 
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	if state.SHA256.IsNull() {
+		r.adoptImported(ctx, &state, &resp.Diagnostics)
+		if !resp.Diagnostics.HasError() {
+			resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+		}
+		return
+	}
 	p := state.Path.ValueString()
 	gone := func(reason string) {
 		tflog.Warn(ctx, "video file "+reason+"; removing it from state so that it is downloaded again (the video is not regenerated)",
@@ -224,6 +236,81 @@ func (r *videoFileResource) Read(ctx context.Context, req resource.ReadRequest, 
 		state.FilePermission = types.StringValue(fmt.Sprintf("%04o", info.Mode().Perm()))
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+// ImportState takes "<task_id>,<path>"; the first Read then adopts the file. A task
+// ID never holds a comma, while a path may.
+func (r *videoFileResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	taskID, p, ok := strings.Cut(req.ID, ",")
+	taskID = strings.TrimSpace(taskID)
+	if !ok || taskID == "" || p == "" {
+		resp.Diagnostics.AddError("Invalid Import ID", fmt.Sprintf("Import a videogen_video_file as <task_id>,<path>, "+
+			"with the path exactly as the path argument gives it, for example: terraform import "+
+			"videogen_video_file.teaser task_abc123,out/teaser.mp4. Got %q.", req.ID))
+		return
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), p)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("path"), p)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("task_id"), taskID)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("directory_permission"), defaultDirectoryPermission)...)
+}
+
+// adoptImported records an existing file as this task's clip, without downloading
+// it: the task must have succeeded and the file must be an MP4 video. Its checksum
+// is taken from the file as it is.
+func (r *videoFileResource) adoptImported(ctx context.Context, state *videoFileResourceModel, diags *diag.Diagnostics) {
+	const summary = "Unable to Import Video File"
+	if r.data == nil {
+		diags.AddError(summary, "The videogen provider is not configured: its base_url or api_key was unknown.")
+		return
+	}
+	video, ok := r.succeededVideo(ctx, state.TaskID.ValueString(), diags)
+	if !ok {
+		return
+	}
+	p := state.Path.ValueString()
+	info, err := os.Stat(p)
+	if err != nil || !info.Mode().IsRegular() {
+		diags.AddAttributeError(path.Root("path"), summary, fmt.Sprintf("Import adopts a clip that was already "+
+			"downloaded, but there is no readable file at %s. Check the path (relative paths are relative to the "+
+			"directory Terraform runs in), or skip the import: applying the resource downloads the clip without "+
+			"regenerating it.\n\nOriginal error: %v", p, err))
+		return
+	}
+	head, err := readHead(p, client.MP4SniffBytes)
+	if err == nil && !client.LooksLikeMP4(head) {
+		err = errors.New("no ftyp box at the start of the file")
+	}
+	if err != nil {
+		diags.AddAttributeError(path.Root("path"), summary, fmt.Sprintf("%s is not an MP4 video clip, so it cannot be "+
+			"adopted as the clip of task %s. Remove it and apply without the import to download the clip.\n\n"+
+			"Original error: %s", p, state.TaskID.ValueString(), err))
+		return
+	}
+	sum, err := fileSHA256(p)
+	if err != nil {
+		diags.AddAttributeError(path.Root("path"), summary, fmt.Sprintf("The file at %s could not be read for its "+
+			"SHA-256.\n\nOriginal error: %s", p, err))
+		return
+	}
+	state.SHA256 = types.StringValue(sum)
+	state.SizeBytes = types.Int64Value(info.Size())
+	state.SourceURL = types.StringValue(video.URL)
+	state.FilePermission = types.StringValue(fmt.Sprintf("%04o", info.Mode().Perm()))
+}
+
+func readHead(p string, n int) ([]byte, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	head := make([]byte, n)
+	read, err := io.ReadFull(f, head)
+	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+		err = nil
+	}
+	return head[:read], err
 }
 
 // Update applies a new file_permission to the file in place; directory_permission

@@ -532,3 +532,51 @@ func TestAccVideoFileResource_invalidPermissions(t *testing.T) {
 		}
 	})
 }
+
+// Import adopts a file that is already on disk: nothing is downloaded or submitted,
+// and the imported state matches what a download recorded.
+func TestAccVideoFileResource_importAdoptsExistingFile(t *testing.T) {
+	mock := newTestMock(t)
+	dir := t.TempDir()
+	clip := filepath.Join(dir, "teaser.mp4")
+	config := videoFileConfig(mock, "import me", clip, "")
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: config, Check: expectClipDownloads(mock, 1)},
+			{
+				ResourceName: fileAddr,
+				ImportState:  true,
+				ImportStateIdFunc: func(s *terraform.State) (string, error) {
+					return s.RootModule().Resources[videoAddr].Primary.ID + "," + clip, nil
+				},
+				ImportStateVerify: true,
+				ImportStateCheck: func([]*terraform.InstanceState) error {
+					if err := expectClipDownloads(mock, 1)(nil); err != nil {
+						return fmt.Errorf("import downloaded the clip again: %w", err)
+					}
+					return mock.expectSubmissions(1)(nil)
+				},
+			},
+			{
+				PreConfig: func() {
+					if err := os.WriteFile(filepath.Join(dir, "page.mp4"), []byte("<html>expired</html>"), 0o600); err != nil {
+						t.Fatal(err)
+					}
+				},
+				ResourceName: fileAddr,
+				ImportState:  true,
+				ImportStateIdFunc: func(s *terraform.State) (string, error) {
+					return s.RootModule().Resources[videoAddr].Primary.ID + "," + filepath.Join(dir, "page.mp4"), nil
+				},
+				ExpectError: regexp.MustCompile(`(?s)Unable to Import Video File.*is\s+not\s+an\s+MP4\s+video\s+clip`),
+			},
+			{
+				ResourceName:  fileAddr,
+				ImportState:   true,
+				ImportStateId: "task_without_path",
+				ExpectError:   regexp.MustCompile(`(?s)Invalid Import ID.*<task_id>,<path>`),
+			},
+		},
+	})
+}
