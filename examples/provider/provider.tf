@@ -15,6 +15,6 @@ provider "videogen" {
   max_retries     = 4     # retries after 429 and 5xx responses, with back-off
   request_timeout = "60s" # per HTTP attempt
 
-  # Leave unset to poll adaptively (about 1s at first, growing to 5s).
+  # Leave unset to poll adaptively: five checks 0.45s apart, then every 4s.
   # poll_interval = "10s"
 }
