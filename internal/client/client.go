@@ -116,18 +116,23 @@ func New(baseURL, apiKey string, options ...Option) (*Client, error) {
 	if c.poll.Fixed <= 0 && (c.poll.Initial <= 0 || c.poll.Max <= 0) {
 		return nil, errors.New("a poll policy needs a fixed interval or a positive initial and maximum interval")
 	}
-	c.http = &retryablehttp.Client{
-		HTTPClient:     c.httpClient,
-		Logger:         nil, // requests are logged through the hooks below, with their context
+	c.http = c.retryingClient(c.httpClient, c.logAttempt)
+	return c, nil
+}
+
+// retryingClient applies this client's retry policy to hc. Requests are logged by
+// the hook, which sees each request's context, rather than by the library's logger.
+func (c *Client) retryingClient(hc *http.Client, hook retryablehttp.RequestLogHook) *retryablehttp.Client {
+	return &retryablehttp.Client{
+		HTTPClient:     hc,
 		RetryWaitMin:   c.retryWaitMin,
 		RetryWaitMax:   c.retryWaitMax,
 		RetryMax:       c.maxRetries,
 		CheckRetry:     checkRetry,
 		Backoff:        backoff,
 		ErrorHandler:   keepLastResponse,
-		RequestLogHook: c.logAttempt,
+		RequestLogHook: hook,
 	}
-	return c, nil
 }
 
 // checkRedirect reports redirects of API calls instead of following them: a followed

@@ -122,21 +122,12 @@ func (c *Client) DownloadClip(ctx context.Context, clipURL string, open func() (
 		start:    time.Now(),
 		buf:      make([]byte, copyBufferBytes),
 	}
-	d.http = &retryablehttp.Client{
-		HTTPClient:   c.downloadHTTPClient(),
-		RetryWaitMin: c.retryWaitMin,
-		RetryWaitMax: c.retryWaitMax,
-		RetryMax:     c.maxRetries,
-		CheckRetry:   checkRetry,
-		Backoff:      backoff,
-		ErrorHandler: keepLastResponse,
-		RequestLogHook: func(_ retryablehttp.Logger, req *http.Request, _ int) {
-			d.attempts++
-			if d.attempts > 1 {
-				c.log(req.Context(), "videogen clip download retry", map[string]any{"url": d.redacted, "attempt": d.attempts})
-			}
-		},
-	}
+	d.http = c.retryingClient(c.downloadHTTPClient(), func(_ retryablehttp.Logger, req *http.Request, _ int) {
+		d.attempts++
+		if d.attempts > 1 {
+			c.log(req.Context(), "videogen clip download retry", map[string]any{"url": d.redacted, "attempt": d.attempts})
+		}
+	})
 	// Failures inside the body are outside go-retryablehttp's reach. They draw on
 	// the same budget of retries, with the same back-off, and restart the output.
 	for {
