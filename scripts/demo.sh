@@ -15,6 +15,8 @@ cd "$root"
 
 header() { printf '\n==> %s\n' "$*"; }
 die() { printf 'demo: error: %s\n' "$*" >&2; exit 1; }
+# shellcheck source=lib/mock.sh
+. "$root/scripts/lib/mock.sh"
 
 command -v "$GO" >/dev/null 2>&1 || die "Go toolchain '$GO' not found (set GO=/path/to/go)"
 command -v "$TERRAFORM" >/dev/null 2>&1 || die "Terraform CLI '$TERRAFORM' not found (set TERRAFORM=/path/to/terraform)"
@@ -56,17 +58,7 @@ addr_file="$work/mock.addr"
   -duration 3s -quiet </dev/null >"$work/mock.log" 2>&1 &
 mock_pid=$!
 
-base_url=""
-for _ in $(seq 300); do # 30 s
-  if [[ -s "$addr_file" ]]; then
-    base_url="$(tr -d '[:space:]' <"$addr_file")"
-    [[ "$base_url" == http://* ]] && break
-    base_url=""
-  fi
-  kill -0 "$mock_pid" 2>/dev/null || die "the mock API exited before it was ready"
-  sleep 0.1
-done
-[[ -n "$base_url" ]] || die "the mock API did not write $addr_file within 30 s"
+base_url="$(wait_for_mock "$addr_file" "$mock_pid")" || die "the mock API did not start"
 echo "mock API listening at $base_url (pid $mock_pid)"
 
 cat >"$work/terraformrc" <<EOF

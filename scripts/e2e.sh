@@ -37,6 +37,8 @@ cd "$root"
 header() { printf '\n==> %s\n' "$*"; }
 note() { printf '    %s\n' "$*"; }
 die() { printf 'e2e: error: %s\n' "$*" >&2; exit 1; }
+# shellcheck source=lib/mock.sh
+. "$root/scripts/lib/mock.sh"
 
 work=""
 pg_dir=""
@@ -218,17 +220,7 @@ addr_file="$work/mock.addr"
 setsid "$work/videogen-mock" -addr 127.0.0.1:0 -addr-file "$addr_file" -api-key "$MOCK_KEY" \
   -duration 2s </dev/null >"$work/mock.log" 2>&1 &
 mock_pid=$!
-base_url=""
-for _ in $(seq 300); do # 30 s
-  if [[ -s "$addr_file" ]]; then
-    base_url="$(tr -d '[:space:]' <"$addr_file")"
-    [[ "$base_url" == http://* ]] && break
-    base_url=""
-  fi
-  kill -0 "$mock_pid" 2>/dev/null || die "the mock API exited before it was ready"
-  sleep 0.1
-done
-[[ -n "$base_url" ]] || die "the mock API did not write $addr_file within 30 s"
+base_url="$(wait_for_mock "$addr_file" "$mock_pid")" || die "the mock API did not start"
 note "mock API at $base_url (pid $mock_pid)"
 
 header "Starting a throwaway PostgreSQL on loopback ($pg_bindir)"
