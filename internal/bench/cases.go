@@ -34,6 +34,7 @@ type Settings struct {
 	SweepTo            Duration   `json:"sweep_to"`
 	StartupRuns        int        `json:"startup_runs"`
 	DownloadBytes      int64      `json:"download_bytes"`
+	DownloadRepeats    int        `json:"download_repeats"`
 }
 
 // DefaultSettings are issue 6's cases.
@@ -46,7 +47,7 @@ func DefaultSettings() Settings {
 		RefreshClips: 500, RefreshRPS: 50, RefreshParallelism: 10, RefreshRepeats: 2,
 		SweepTasks: 40, SweepFrom: Duration(time.Second), SweepTo: Duration(60 * time.Second),
 		StartupRuns:   15,
-		DownloadBytes: 1 << 30,
+		DownloadBytes: 1 << 30, DownloadRepeats: 3,
 	}
 }
 
@@ -59,7 +60,7 @@ func QuickSettings() Settings {
 	s.RefreshClips, s.RefreshRepeats = 100, 1
 	s.SweepTasks, s.SweepTo = 8, Duration(8*time.Second)
 	s.StartupRuns = 3
-	s.DownloadBytes = 64 << 20
+	s.DownloadBytes, s.DownloadRepeats = 64<<20, 1
 	return s
 }
 
@@ -185,7 +186,8 @@ type LatencyResult struct {
 func (r *Runner) Latency(ctx context.Context, gen time.Duration) (*LatencyResult, error) {
 	res := &LatencyResult{Generation: Duration(gen), Tasks: r.Settings.LatencyTasks, Spread: r.Settings.Spread}
 	var err error
-	res.Provider, res.Peer, err = r.parallelClips(ctx, "latency-"+secondsLabel(gen), Spread(gen, r.Settings.Spread, res.Tasks))
+	tag := "latency-" + strconv.FormatFloat(gen.Seconds(), 'f', -1, 64) + "s"
+	res.Provider, res.Peer, err = r.parallelClips(ctx, tag, Spread(gen, r.Settings.Spread, res.Tasks))
 	if err != nil {
 		return nil, err
 	}
@@ -271,7 +273,7 @@ func (r *Runner) parallelClips(ctx context.Context, label string, gens []time.Du
 }
 
 func secondsLabel(d time.Duration) string {
-	return strconv.FormatFloat(d.Seconds(), 'f', -1, 64) + "s"
+	return strconv.FormatFloat(d.Seconds(), 'f', -1, 64) + " s"
 }
 
 // ApplyResult is the apply of ApplyClips clips at ApplyParallelism.

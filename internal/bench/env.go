@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"os"
 	"os/exec"
@@ -303,7 +304,7 @@ type TFOptions struct {
 	SampleMem bool          // sample the provider's and the process tree's memory
 }
 
-// Terraform runs the CLI with -json-capable args in o.Dir and times it from
+// TerraformRun runs the CLI with args in o.Dir and times it from
 // exec to exit. Stdout is parsed as JSON events; the environment is minimal
 // (no TF_* settings of the caller leak in) and never allows a download.
 func (e *Env) TerraformRun(ctx context.Context, o TFOptions, args ...string) (*TFRun, error) {
@@ -407,6 +408,16 @@ type Duration time.Duration
 // MarshalJSON writes seconds with millisecond precision.
 func (d Duration) MarshalJSON() ([]byte, error) {
 	return []byte(fmt.Sprintf("%.3f", time.Duration(d).Seconds())), nil
+}
+
+// UnmarshalJSON reads float seconds.
+func (d *Duration) UnmarshalJSON(b []byte) error {
+	var secs float64
+	if err := json.Unmarshal(b, &secs); err != nil {
+		return err
+	}
+	*d = Duration(time.Duration(math.Round(secs * float64(time.Second))))
+	return nil
 }
 
 // Seconds returns the duration in seconds.

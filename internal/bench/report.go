@@ -225,7 +225,8 @@ func refreshNote(r *RefreshResult) string {
 		gets += run.Gets
 		limited += run.Responses429
 	}
-	return fmt.Sprintf("%d runs: %d GETs, %d answered 429 and retried", len(r.Runs), gets, limited)
+	return fmt.Sprintf("%d runs: %d GETs, %d answered 429 and retried; creating the clips under the same limit took %.1f s, "+
+		"with %d answered 429", len(r.Runs), gets, limited, r.SetupWall.Seconds(), r.Setup429)
 }
 
 func formatValue(v float64, unit string) string {

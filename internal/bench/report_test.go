@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"encoding/json"
 	"math"
 	"strings"
 	"testing"
@@ -64,11 +65,11 @@ func TestRowsAndDocument(t *testing.T) {
 	for _, r := range res.Rows {
 		byFigure[r.Case+"/"+r.Figure] = r
 	}
-	latency := byFigure["10s generation (40 clips, ±10%)/Detection latency p95: mock final → provider returns"]
+	latency := byFigure["10 s generation (40 clips, ±10%)/Detection latency p95: mock final → provider returns"]
 	if latency.Met == nil || *latency.Met || latency.Ratio == nil || math.Abs(*latency.Ratio-0.625) > 1e-9 {
 		t.Errorf("latency row = %+v, want not met with ratio 0.625", latency)
 	}
-	gets := byFigure["10s generation (40 clips, ±10%)/GETs per task, mean (ledger)"]
+	gets := byFigure["10 s generation (40 clips, ±10%)/GETs per task, mean (ledger)"]
 	if gets.Met == nil || !*gets.Met || gets.Target != "≤ 8.50" {
 		t.Errorf("GETs row = %+v, want met against ≤ 8.50", gets)
 	}
@@ -103,5 +104,31 @@ func TestOrdinal(t *testing.T) {
 		if got := ordinal(n); got != want {
 			t.Errorf("ordinal(%d) = %q, want %q", n, got, want)
 		}
+	}
+}
+
+// -render rebuilds the report from the JSON file, so the file must carry every
+// figure the rows are built from.
+func TestResultsRoundTrip(t *testing.T) {
+	t.Parallel()
+	res := &Results{
+		Settings: DefaultSettings(),
+		Latency: []*LatencyResult{{Generation: Duration(2 * time.Second), Tasks: 2, Spread: 0.1,
+			Provider: &TaskStats{ReturnedP95: 0.4, GetsMean: 5, Tasks: []TaskSample{{Index: 0, Generation: 1.9, Returned: 0.3, Gets: 5}}},
+			Peer:     &TaskStats{ReturnedP95: 3, GetsMean: 2}}},
+		Apply: &ApplyResult{Clips: 50, Parallelism: 10, Generation: Duration(2 * time.Second), Provider: Duration(12345 * time.Millisecond),
+			PeerWall: Duration(25 * time.Second), Ideal: Duration(10200 * time.Millisecond), Target: Duration(11730 * time.Millisecond)},
+	}
+	want := Markdown(BuildRows(res))
+	data, err := json.Marshal(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Results
+	if err := json.Unmarshal(data, &back); err != nil {
+		t.Fatal(err)
+	}
+	if got := Markdown(BuildRows(&back)); got != want {
+		t.Errorf("rows after a JSON round trip differ:\n%s\nwant:\n%s", got, want)
 	}
 }

@@ -8,9 +8,12 @@
 //	videogen-bench [-out BENCHMARKS.md] [-results internal/bench/results.json]
 //	               [-quick] [-only startup,latency,sweep,apply,refresh,download]
 //	               [-go go] [-terraform terraform]
+//	videogen-bench -render internal/bench/results.json [-out BENCHMARKS.md]
 //
 // -quick and -only are for trying the harness: unless -out and -results are
 // given too, they write to a temporary directory instead of the committed files.
+// -render measures nothing: it rebuilds the table and the report from a results
+// file, for changes to the report's wording.
 // The exit status is 0 when every case ran (whether or not its targets were
 // met), 1 when a case failed and 130 when interrupted.
 package main
@@ -45,7 +48,11 @@ func run() int {
 	only := flag.String("only", strings.Join(allCases, ","), "comma-separated cases to run")
 	goBin := flag.String("go", "go", "Go toolchain used to build the provider and the mock")
 	terraform := flag.String("terraform", "terraform", "Terraform CLI")
+	render := flag.String("render", "", "measure nothing: rewrite -out from this results file (after changing the report's wording)")
 	flag.Parse()
+	if *render != "" {
+		return rerender(*render, *out)
+	}
 
 	explicit := map[string]bool{}
 	flag.Visit(func(f *flag.Flag) { explicit[f.Name] = true })
@@ -150,7 +157,6 @@ func run() int {
 		res.CaseErrors = nil
 	}
 
-	fmt.Println(bench.Markdown(res.Rows))
 	data, err := json.MarshalIndent(res, "", "  ")
 	if err == nil {
 		err = os.WriteFile(*results, append(data, '\n'), 0o644) //nolint:gosec // a report to commit and read, not a secret
@@ -159,19 +165,51 @@ func run() int {
 		fmt.Fprintln(os.Stderr, "videogen-bench: writing results:", err)
 		return 1
 	}
-	rel, err := filepath.Rel(filepath.Dir(*out), *results)
-	if err != nil {
-		rel = *results
-	}
-	doc := bench.Document(res, filepath.ToSlash(rel))
-	if err := os.WriteFile(*out, []byte(doc), 0o644); err != nil { //nolint:gosec // a report to commit and read, not a secret
-		fmt.Fprintln(os.Stderr, "videogen-bench: writing report:", err)
-		return 1
+	if code := writeDocument(res, *out, *results); code != 0 {
+		return code
 	}
 	fmt.Fprintf(os.Stderr, "videogen-bench: wrote %s and %s in %.1f minutes\n", *out, *results, time.Since(began).Minutes())
 	if failed {
 		return 1
 	}
+	return 0
+}
+
+// rerender rebuilds the table and the document from a results file.
+func rerender(results, out string) int {
+	data, err := os.ReadFile(results)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "videogen-bench:", err)
+		return 1
+	}
+	var res bench.Results
+	if err := json.Unmarshal(data, &res); err != nil {
+		fmt.Fprintln(os.Stderr, "videogen-bench: reading results:", err)
+		return 1
+	}
+	res.Rows = bench.BuildRows(&res)
+	data, err = json.MarshalIndent(&res, "", "  ")
+	if err == nil {
+		err = os.WriteFile(results, append(data, '\n'), 0o644) //nolint:gosec // a report to commit and read, not a secret
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "videogen-bench: writing results:", err)
+		return 1
+	}
+	return writeDocument(&res, out, results)
+}
+
+func writeDocument(res *bench.Results, out, results string) int {
+	rel, err := filepath.Rel(filepath.Dir(out), results)
+	if err != nil {
+		rel = results
+	}
+	doc := bench.Document(res, filepath.ToSlash(rel))
+	if err := os.WriteFile(out, []byte(doc), 0o644); err != nil { //nolint:gosec // a report to commit and read, not a secret
+		fmt.Fprintln(os.Stderr, "videogen-bench: writing report:", err)
+		return 1
+	}
+	fmt.Println(bench.Markdown(res.Rows))
 	return 0
 }
 
