@@ -200,18 +200,16 @@ type attemptCounter struct {
 
 type attemptKey struct{}
 
-// responseHeaderKey carries a *http.Header that doRequest fills with the final
-// response's headers, for callers that read one (the waiter reads Retry-After).
-type responseHeaderKey struct{}
-
 // doRequest is the one place that talks HTTP: it sets the headers, retries through
 // go-retryablehttp, caps and decodes the body, and turns error statuses into *APIError.
-func (c *Client) doRequest(ctx context.Context, method, endpointName, rawURL string, in, out any) error {
+// It returns the final response's headers (nil when no response came), for callers
+// that read one: the waiter reads Retry-After.
+func (c *Client) doRequest(ctx context.Context, method, endpointName, rawURL string, in, out any) (http.Header, error) {
 	var body []byte
 	if in != nil {
 		var err error
 		if body, err = json.Marshal(in); err != nil {
-			return fmt.Errorf("encoding %s request: %w", endpointName, err)
+			return nil, fmt.Errorf("encoding %s request: %w", endpointName, err)
 		}
 	}
 	counter := &attemptCounter{}
@@ -224,7 +222,7 @@ func (c *Client) doRequest(ctx context.Context, method, endpointName, rawURL str
 	}
 	req, err := retryablehttp.NewRequestWithContext(ctx, method, rawURL, reqBody)
 	if err != nil {
-		return fmt.Errorf("building %s request: %w", endpointName, err)
+		return nil, fmt.Errorf("building %s request: %w", endpointName, err)
 	}
 	req.Header.Set("Authorization", "Bearer "+c.apiKey)
 	req.Header.Set("Accept", "application/json")
@@ -240,12 +238,9 @@ func (c *Client) doRequest(ctx context.Context, method, endpointName, rawURL str
 	resp, err := c.http.Do(req)
 	elapsed := time.Since(start)
 	if err != nil {
-		return c.transportError(ctx, method, endpointName, err, counter.attempts, elapsed)
+		return nil, c.transportError(ctx, method, endpointName, err, counter.attempts, elapsed)
 	}
 	defer resp.Body.Close()
-	if sink, ok := ctx.Value(responseHeaderKey{}).(*http.Header); ok {
-		*sink = resp.Header
-	}
 
 	data, readErr := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes+1))
 	// Some gateways quote the rejected key back ("Incorrect API key provided: ...").
@@ -255,11 +250,11 @@ func (c *Client) doRequest(ctx context.Context, method, endpointName, rawURL str
 		"duration_ms": elapsed.Milliseconds(), "body": truncate(string(data), 4096),
 	})
 	if readErr != nil {
-		return &TransportError{Method: method, Endpoint: endpointName, Attempts: counter.attempts, Elapsed: elapsed,
+		return resp.Header, &TransportError{Method: method, Endpoint: endpointName, Attempts: counter.attempts, Elapsed: elapsed,
 			Err: fmt.Errorf("reading response body: %w", readErr), sent: true}
 	}
 	if len(data) > maxResponseBytes {
-		return fmt.Errorf("%s %s: the response body exceeds %d bytes; the service at %s may not be a video generation API",
+		return resp.Header, fmt.Errorf("%s %s: the response body exceeds %d bytes; the service at %s may not be a video generation API",
 			method, endpointName, maxResponseBytes, c.baseURL)
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
@@ -269,16 +264,16 @@ func (c *Client) doRequest(ctx context.Context, method, endpointName, rawURL str
 		if loc := resp.Header.Get("Location"); resp.StatusCode >= 300 && resp.StatusCode < 400 && loc != "" {
 			apiErr.Message = fmt.Sprintf("the service redirects to %s; set the base URL to the address it redirects to", loc)
 		}
-		return apiErr
+		return resp.Header, apiErr
 	}
 	if out == nil {
-		return nil
+		return resp.Header, nil
 	}
 	if err := json.NewDecoder(bytes.NewReader(data)).Decode(out); err != nil {
-		return fmt.Errorf("%s %s: the service answered %d with a body that is not the expected JSON (%w): %s",
+		return resp.Header, fmt.Errorf("%s %s: the service answered %d with a body that is not the expected JSON (%w): %s",
 			method, endpointName, resp.StatusCode, err, snippet(data))
 	}
-	return nil
+	return resp.Header, nil
 }
 
 func (c *Client) transportError(ctx context.Context, method, endpointName string, err error, attempts int, elapsed time.Duration) error {

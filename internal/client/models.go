@@ -22,7 +22,7 @@ const modelsPath = "/models"
 // ListModels returns the models this key may use, in the service's order.
 func (c *Client) ListModels(ctx context.Context) ([]Model, error) {
 	var raw json.RawMessage
-	if err := c.doRequest(ctx, http.MethodGet, modelsPath, c.endpoint("models"), nil, &raw); err != nil {
+	if _, err := c.doRequest(ctx, http.MethodGet, modelsPath, c.endpoint("models"), nil, &raw); err != nil {
 		return nil, err
 	}
 	models, err := decodeModels(raw)

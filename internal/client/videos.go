@@ -189,7 +189,7 @@ func (c *Client) SubmitVideo(ctx context.Context, req VideoRequest) (*Video, err
 		req.Metadata = nil
 	}
 	var wire videoWire
-	if err := c.doRequest(ctx, http.MethodPost, generationsPath, c.endpoint("video", "generations"), req, &wire); err != nil {
+	if _, err := c.doRequest(ctx, http.MethodPost, generationsPath, c.endpoint("video", "generations"), req, &wire); err != nil {
 		return nil, err
 	}
 	v, err := wire.toVideo()
@@ -201,19 +201,26 @@ func (c *Client) SubmitVideo(ctx context.Context, req VideoRequest) (*Video, err
 
 // GetVideo reads the current state of a task.
 func (c *Client) GetVideo(ctx context.Context, taskID string) (*Video, error) {
+	v, _, err := c.getVideo(ctx, taskID)
+	return v, err
+}
+
+// getVideo is GetVideo that also returns the response's headers, for the waiter.
+func (c *Client) getVideo(ctx context.Context, taskID string) (*Video, http.Header, error) {
 	if strings.TrimSpace(taskID) == "" {
-		return nil, errors.New("a task ID is required")
+		return nil, nil, errors.New("a task ID is required")
 	}
 	var wire videoWire
-	if err := c.doRequest(ctx, http.MethodGet, taskPath, c.endpoint("video", "generations", taskID), nil, &wire); err != nil {
-		return nil, err
+	header, err := c.doRequest(ctx, http.MethodGet, taskPath, c.endpoint("video", "generations", taskID), nil, &wire)
+	if err != nil {
+		return nil, header, err
 	}
 	if wire.TaskID == "" && wire.ID == "" {
 		wire.TaskID = taskID
 	}
 	v, err := wire.toVideo()
 	if err != nil {
-		return nil, fmt.Errorf("GET %s for task %q: %w", taskPath, taskID, err)
+		return nil, header, fmt.Errorf("GET %s for task %q: %w", taskPath, taskID, err)
 	}
-	return v, nil
+	return v, header, nil
 }

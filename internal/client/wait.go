@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"net/http"
 	"time"
 )
 
@@ -240,13 +239,10 @@ func (c *Client) WaitForVideo(ctx context.Context, taskID string) (*Video, error
 // getVideoWithHint is GetVideo that also returns the response's Retry-After, or
 // zero when it had none.
 func (c *Client) getVideoWithHint(ctx context.Context, taskID string) (*Video, time.Duration, error) {
-	var header http.Header
-	v, err := c.GetVideo(context.WithValue(ctx, responseHeaderKey{}, &header), taskID)
+	v, header, err := c.getVideo(ctx, taskID)
 	var hint time.Duration
-	if header != nil {
-		if d, ok := parseRetryAfter(header.Get("Retry-After"), time.Now()); ok {
-			hint = d
-		}
+	if d, ok := parseRetryAfter(header.Get("Retry-After"), time.Now()); ok {
+		hint = d
 	}
 	return v, hint, err
 }

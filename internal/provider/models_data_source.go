@@ -78,8 +78,7 @@ func (d *modelsDataSource) Configure(_ context.Context, req datasource.Configure
 
 func (d *modelsDataSource) Read(ctx context.Context, _ datasource.ReadRequest, resp *datasource.ReadResponse) {
 	const summary = "Unable to List Models"
-	if d.data == nil {
-		resp.Diagnostics.AddError(summary, "The videogen provider is not configured: its base_url or api_key was unknown.")
+	if !requireConfigured(d.data, &resp.Diagnostics, summary) {
 		return
 	}
 	models, err := d.data.client.ListModels(ctx)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
@@ -198,6 +199,17 @@ func (l clientLogger) Debug(ctx context.Context, msg string, fields map[string]a
 	ctx = tflog.MaskAllFieldValuesStrings(ctx, l.secret)
 	ctx = tflog.MaskMessageStrings(ctx, l.secret)
 	tflog.Debug(ctx, msg, fields)
+}
+
+// requireConfigured reports whether the provider handed over a client. It has not
+// when base_url or api_key were unknown while the provider was configured.
+func requireConfigured(data *providerData, diags *diag.Diagnostics, summary string) bool {
+	if data == nil {
+		diags.AddError(summary, "The videogen provider is not configured: its base_url or api_key was unknown. "+
+			"Make sure the provider configuration does not depend on values that are only known after apply.")
+		return false
+	}
+	return true
 }
 
 // configuredData extracts the provider data handed to a resource or data source.

@@ -88,8 +88,7 @@ func (d *videoDataSource) Read(ctx context.Context, req datasource.ReadRequest, 
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if d.data == nil {
-		resp.Diagnostics.AddError(summary, "The videogen provider is not configured: its base_url or api_key was unknown.")
+	if !requireConfigured(d.data, &resp.Diagnostics, summary) {
 		return
 	}
 	video, err := d.data.client.GetVideo(ctx, cfg.TaskID.ValueString())

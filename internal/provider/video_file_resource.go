@@ -156,9 +156,7 @@ func (r *videoFileResource) Create(ctx context.Context, req resource.CreateReque
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if r.data == nil {
-		resp.Diagnostics.AddError(summary, "The videogen provider is not configured: its base_url or api_key was unknown. "+
-			"Make sure the provider configuration does not depend on values that are only known after apply.")
+	if !requireConfigured(r.data, &resp.Diagnostics, summary) {
 		return
 	}
 	target, diags := plan.target()
@@ -167,7 +165,7 @@ func (r *videoFileResource) Create(ctx context.Context, req resource.CreateReque
 		return
 	}
 	taskID := plan.TaskID.ValueString()
-	video, ok := r.succeededVideo(ctx, taskID, &resp.Diagnostics)
+	video, ok := r.succeededVideo(ctx, taskID, summary, &resp.Diagnostics)
 	if !ok {
 		return
 	}
@@ -260,11 +258,10 @@ func (r *videoFileResource) ImportState(ctx context.Context, req resource.Import
 // is taken from the file as it is.
 func (r *videoFileResource) adoptImported(ctx context.Context, state *videoFileResourceModel, diags *diag.Diagnostics) {
 	const summary = "Unable to Import Video File"
-	if r.data == nil {
-		diags.AddError(summary, "The videogen provider is not configured: its base_url or api_key was unknown.")
+	if !requireConfigured(r.data, diags, summary) {
 		return
 	}
-	video, ok := r.succeededVideo(ctx, state.TaskID.ValueString(), diags)
+	video, ok := r.succeededVideo(ctx, state.TaskID.ValueString(), summary, diags)
 	if !ok {
 		return
 	}
@@ -364,11 +361,12 @@ func (r *videoFileResource) Delete(ctx context.Context, req resource.DeleteReque
 	}
 }
 
-// succeededVideo reads the task and insists that it succeeded with a URL.
-func (r *videoFileResource) succeededVideo(ctx context.Context, taskID string, diags *diag.Diagnostics) (*client.Video, bool) {
+// succeededVideo reads the task and insists that it succeeded with a URL; summary
+// heads the diagnostic when the task cannot be read.
+func (r *videoFileResource) succeededVideo(ctx context.Context, taskID, summary string, diags *diag.Diagnostics) (*client.Video, bool) {
 	video, err := r.data.client.GetVideo(ctx, taskID)
 	if err != nil {
-		addAPIError(diags, "Unable to Download Video File", opGet, err)
+		addAPIError(diags, summary, opGet, err)
 		return nil, false
 	}
 	switch {

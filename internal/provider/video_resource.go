@@ -40,15 +40,18 @@ const (
 )
 
 var (
-	_                    resource.ResourceWithConfigure      = (*videoResource)(nil)
-	_                    resource.ResourceWithImportState    = (*videoResource)(nil)
-	_                    resource.ResourceWithModifyPlan     = (*videoResource)(nil)
-	_                    resource.ResourceWithValidateConfig = (*videoResource)(nil)
-	secondsPattern                                           = regexp.MustCompile(`^0*[1-9][0-9]*$`)
-	ratioPattern                                             = regexp.MustCompile(`^0*[1-9][0-9]*:0*[1-9][0-9]*$`)
-	imageCitationPattern                                     = regexp.MustCompile(`@image([0-9]+)`)
-	notBlankPattern                                          = regexp.MustCompile(`\S`)
-	resolutions                                              = []string{"480p", "720p", "1080p"}
+	_ resource.ResourceWithConfigure      = (*videoResource)(nil)
+	_ resource.ResourceWithImportState    = (*videoResource)(nil)
+	_ resource.ResourceWithModifyPlan     = (*videoResource)(nil)
+	_ resource.ResourceWithValidateConfig = (*videoResource)(nil)
+)
+
+var (
+	secondsPattern       = regexp.MustCompile(`^0*[1-9][0-9]*$`)
+	ratioPattern         = regexp.MustCompile(`^0*[1-9][0-9]*:0*[1-9][0-9]*$`)
+	imageCitationPattern = regexp.MustCompile(`@image([0-9]+)`)
+	notBlankPattern      = regexp.MustCompile(`\S`)
+	resolutions          = []string{"480p", "720p", "1080p"}
 )
 
 type videoResource struct {
@@ -201,7 +204,15 @@ func (r *videoResource) Schema(ctx context.Context, _ resource.SchemaRequest, re
 			},
 		},
 		Blocks: map[string]schema.Block{
-			"timeouts": timeouts.Block(ctx, timeouts.Opts{Create: true, Update: true}),
+			"timeouts": timeouts.Block(ctx, timeouts.Opts{
+				Create: true,
+				CreateDescription: "How long create waits for the task to succeed or fail, as a duration such as `45m`. " +
+					"Defaults to `30m`. When it runs out the task is kept in state (tainted): untaint and apply to wait for " +
+					"the same task.",
+				Update: true,
+				UpdateDescription: "How long an in-place update that resumes an unfinished wait waits for the same task, " +
+					"as a duration such as `45m`. Defaults to `30m`.",
+			}),
 		},
 	}
 }
@@ -311,7 +322,7 @@ func unknownModelDetail(want string, ids []string) string {
 func (r *videoResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan videoResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() || !r.requireClient(&resp.Diagnostics, "Unable to Create Video") {
+	if resp.Diagnostics.HasError() || !requireConfigured(r.data, &resp.Diagnostics, "Unable to Create Video") {
 		return
 	}
 	timeout, diags := plan.Timeouts.Create(ctx, defaultWaitTimeout)
@@ -345,7 +356,7 @@ func (r *videoResource) Create(ctx context.Context, req resource.CreateRequest, 
 func (r *videoResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state videoResourceModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !r.requireClient(&resp.Diagnostics, "Unable to Read Video") {
+	if resp.Diagnostics.HasError() || !requireConfigured(r.data, &resp.Diagnostics, "Unable to Read Video") {
 		return
 	}
 	video, err := r.data.client.GetVideo(ctx, state.TaskID.ValueString())
@@ -371,7 +382,7 @@ func (r *videoResource) Update(ctx context.Context, req resource.UpdateRequest, 
 	var plan, state videoResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !r.requireClient(&resp.Diagnostics, "Unable to Update Video") {
+	if resp.Diagnostics.HasError() || !requireConfigured(r.data, &resp.Diagnostics, "Unable to Update Video") {
 		return
 	}
 	timeout, diags := plan.Timeouts.Update(ctx, defaultWaitTimeout)
@@ -403,15 +414,6 @@ func (r *videoResource) ImportState(ctx context.Context, req resource.ImportStat
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), id)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("task_id"), id)...)
-}
-
-func (r *videoResource) requireClient(diags *diag.Diagnostics, summary string) bool {
-	if r.data == nil {
-		diags.AddError(summary, "The videogen provider is not configured: its base_url or api_key was unknown. "+
-			"Make sure the provider configuration does not depend on values that are only known after apply.")
-		return false
-	}
-	return true
 }
 
 // wait polls until the task is final or the timeout passes, recording in m whatever
