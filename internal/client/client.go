@@ -30,6 +30,11 @@ const (
 	// RetryAfterCeiling bounds a server's Retry-After so that one response cannot
 	// stall an apply for an arbitrary time.
 	RetryAfterCeiling = 60 * time.Second
+	// DefaultSubmitGatewayRetries is how many times one submission is repeated after
+	// a gateway error that may have followed the service's acceptance of the task:
+	// once, so that a gateway that always fails after forwarding bills at most two
+	// tasks per clip, while a single blip still gets through.
+	DefaultSubmitGatewayRetries = 1
 	// maxResponseBytes caps every JSON body read from the service.
 	maxResponseBytes = 1 << 20
 )
@@ -52,7 +57,10 @@ type Client struct {
 	httpClient     *http.Client
 	logger         Logger
 	poll           PollPolicy
-	http           *retryablehttp.Client
+	// submitGatewayRetries bounds the retries of a submission after answers that a
+	// gateway may have sent after the service acted (see checkRetry).
+	submitGatewayRetries int
+	http                 *retryablehttp.Client
 }
 
 // Option customises a Client.
@@ -79,6 +87,11 @@ func WithHTTPClient(hc *http.Client) Option { return func(c *Client) { c.httpCli
 // WithLogger routes request and response logs to l.
 func WithLogger(l Logger) Option { return func(c *Client) { c.logger = l } }
 
+// WithSubmitGatewayRetries sets how many times a submission is repeated after a
+// 502, a 504 or a non-JSON 5xx, each of which may hide a task the service created.
+// Zero never repeats such a submission.
+func WithSubmitGatewayRetries(n int) Option { return func(c *Client) { c.submitGatewayRetries = n } }
+
 // WithPollPolicy replaces the waiter's polling schedule.
 func WithPollPolicy(p PollPolicy) Option { return func(c *Client) { c.poll = p } }
 
@@ -101,9 +114,14 @@ func New(baseURL, apiKey string, options ...Option) (*Client, error) {
 		retryWaitMin:   DefaultRetryWaitMin,
 		retryWaitMax:   DefaultRetryWaitMax,
 		poll:           DefaultPollPolicy(),
+
+		submitGatewayRetries: DefaultSubmitGatewayRetries,
 	}
 	for _, o := range options {
 		o(c)
+	}
+	if c.submitGatewayRetries < 0 {
+		return nil, fmt.Errorf("submission gateway retries must be zero or more, got %d", c.submitGatewayRetries)
 	}
 	if c.maxRetries < 0 {
 		return nil, fmt.Errorf("max retries must be zero or more, got %d", c.maxRetries)
@@ -128,7 +146,7 @@ func (c *Client) retryingClient(hc *http.Client, hook retryablehttp.RequestLogHo
 		RetryWaitMin:   c.retryWaitMin,
 		RetryWaitMax:   c.retryWaitMax,
 		RetryMax:       c.maxRetries,
-		CheckRetry:     checkRetry,
+		CheckRetry:     c.checkRetry,
 		Backoff:        backoff,
 		ErrorHandler:   keepLastResponse,
 		RequestLogHook: hook,
@@ -291,6 +309,9 @@ func (c *Client) transportError(ctx context.Context, method, endpointName string
 func (c *Client) logAttempt(_ retryablehttp.Logger, req *http.Request, retry int) {
 	if counter, ok := req.Context().Value(attemptKey{}).(*attemptCounter); ok {
 		counter.attempts = retry + 1
+	}
+	if rec, ok := req.Context().Value(submitRecordKey{}).(*submitRecord); ok {
+		rec.attempts = retry + 1
 	}
 	if retry > 0 {
 		c.log(req.Context(), "videogen API retry", map[string]any{"method": req.Method, "url": req.URL.String(), "attempt": retry + 1})

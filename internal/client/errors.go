@@ -198,9 +198,31 @@ func IsTransient(err error) bool {
 	return errors.As(err, &tErr) && !isPermanentTransportError(tErr.Err)
 }
 
+// AmbiguousSubmitError is a submission that ended without a task ID although the
+// service may have created (and will bill) a task: a gateway failed after
+// forwarding it (Doubts says which attempts), the run was interrupted while it was
+// in flight, or the service's success answer held no readable task.
+type AmbiguousSubmitError struct {
+	Doubts []string
+	Err    error
+}
+
+func (e *AmbiguousSubmitError) Error() string {
+	if len(e.Doubts) == 0 {
+		return e.Err.Error()
+	}
+	return fmt.Sprintf("%v (%s, after the service may have accepted the task)", e.Err, strings.Join(e.Doubts, "; "))
+}
+
+func (e *AmbiguousSubmitError) Unwrap() error { return e.Err }
+
 // IsAmbiguousSubmit reports a submission that failed after its body may have reached
 // the service: a task may exist and be billed although no task ID came back.
 func IsAmbiguousSubmit(err error) bool {
+	var ambiguous *AmbiguousSubmitError
+	if errors.As(err, &ambiguous) {
+		return true
+	}
 	var tErr *TransportError
 	return errors.As(err, &tErr) && tErr.Method == http.MethodPost && tErr.MaybeSent()
 }

@@ -1,9 +1,13 @@
 package client
 
 import (
+	"bytes"
 	"context"
 	"crypto/tls"
+	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
 	"math/rand/v2"
 	"net"
 	"net/http"
@@ -13,11 +17,15 @@ import (
 )
 
 // checkRetry decides whether go-retryablehttp tries again. A GET may always be
-// repeated. A POST creates a billed task, so it is repeated only when the service
-// answered with an error status (the spec says such a request creates nothing) or
-// when the request provably never left this machine (a failed dial). Any other
-// failure after the body may have been sent is ambiguous and is never retried.
-func checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
+// repeated. A POST creates a billed task, so it is repeated only when the
+// attempt provably created nothing: the request never left this machine (a failed
+// dial), the service rate-limited it (429), or the service itself answered with its
+// own JSON error (a 5xx other than 502 and 504; the service bills no failed request).
+// A 502, a 504 or a 5xx that is not the service's JSON (a gateway's page) may have
+// come after the service accepted the task: such an attempt is recorded as a doubt
+// and repeated at most submitGatewayRetries times. Any other failure after the body
+// may have been sent is ambiguous and is never retried.
+func (c *Client) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
 	if ctxErr := ctx.Err(); ctxErr != nil {
 		return false, ctxErr
 	}
@@ -31,8 +39,58 @@ func checkRetry(ctx context.Context, resp *http.Response, err error) (bool, erro
 		}
 		return false, &ambiguousSendError{err: err}
 	}
-	return retryableStatus(resp.StatusCode), nil
+	if !retryableStatus(resp.StatusCode) {
+		return false, nil
+	}
+	if idempotent || resp.StatusCode == http.StatusTooManyRequests || !mayHaveActed(resp) {
+		return true, nil
+	}
+	rec, _ := ctx.Value(submitRecordKey{}).(*submitRecord)
+	if rec == nil {
+		return false, nil
+	}
+	rec.doubts = append(rec.doubts, describeDoubt(ctx, resp))
+	return len(rec.doubts) <= c.submitGatewayRetries, nil
 }
+
+// mayHaveActed reports an error response that a gateway in front of the service
+// may have sent after forwarding the request: 502 and 504 always, and any other 5xx
+// whose body is not the service's own {"error": ...} JSON. It peeks at the body and
+// puts it back for doRequest to read.
+func mayHaveActed(resp *http.Response) bool {
+	if resp.StatusCode == http.StatusBadGateway || resp.StatusCode == http.StatusGatewayTimeout {
+		return true
+	}
+	head, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes))
+	resp.Body = struct {
+		io.Reader
+		io.Closer
+	}{io.MultiReader(bytes.NewReader(head), resp.Body), resp.Body}
+	if err != nil {
+		return true
+	}
+	var body struct {
+		Error json.RawMessage `json:"error"`
+	}
+	return json.Unmarshal(head, &body) != nil || len(body.Error) == 0 || string(body.Error) == "null"
+}
+
+func describeDoubt(ctx context.Context, resp *http.Response) string {
+	attempt := 1
+	if counter, ok := ctx.Value(attemptKey{}).(*attemptCounter); ok && counter.attempts > 0 {
+		attempt = counter.attempts
+	}
+	return fmt.Sprintf("attempt %d was answered HTTP %d %s", attempt, resp.StatusCode, http.StatusText(resp.StatusCode))
+}
+
+// submitRecord collects, for one submission, the attempts that failed after the
+// service may already have created the task.
+type submitRecord struct {
+	attempts int
+	doubts   []string
+}
+
+type submitRecordKey struct{}
 
 func retryableStatus(code int) bool {
 	return code == http.StatusTooManyRequests || (code >= 500 && code != http.StatusNotImplemented)

@@ -89,7 +89,6 @@ func TestPostRetriedOnErrorStatuses(t *testing.T) {
 	}{
 		{status: http.StatusTooManyRequests, wantHits: 3},
 		{status: http.StatusInternalServerError, wantHits: 3},
-		{status: http.StatusBadGateway, wantHits: 3},
 		{status: http.StatusServiceUnavailable, wantHits: 3},
 		{status: http.StatusBadRequest, wantHits: 1, wantErr: IsBadRequest},
 		{status: http.StatusForbidden, wantHits: 1, wantErr: IsForbidden},
@@ -124,6 +123,113 @@ func TestPostRetriedOnErrorStatuses(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A gateway that fails after forwarding a submission may hide a task the service
+// created: such answers are retried at most submitGatewayRetries times, and every
+// one of them is reported, on success as on failure.
+func TestPostAfterGatewayFailure(t *testing.T) {
+	t.Parallel()
+	gatewayPage := reply{status: http.StatusGatewayTimeout, body: "<html><body>504 Gateway Time-out</body></html>",
+		header: map[string]string{"Content-Type": "text/html"}}
+	accepted := okReply(`{"task_id":"t9","status":"submitted"}`)
+	tests := []struct {
+		name           string
+		replies        []reply
+		gatewayRetries int
+		wantHits       int
+		wantDoubts     int
+		wantSuccess    bool
+	}{
+		{name: "504 every time", replies: []reply{gatewayPage, gatewayPage, gatewayPage, gatewayPage}, gatewayRetries: 1,
+			wantHits: 2, wantDoubts: 2},
+		{name: "504 once, then success", replies: []reply{gatewayPage, accepted}, gatewayRetries: 1,
+			wantHits: 2, wantDoubts: 1, wantSuccess: true},
+		{name: "502 with the service's JSON is still a gateway status", replies: []reply{errReply(http.StatusBadGateway, "upstream"),
+			errReply(http.StatusBadGateway, "upstream"), accepted}, gatewayRetries: 1, wantHits: 2, wantDoubts: 2},
+		{name: "500 with an HTML page", replies: []reply{{status: http.StatusInternalServerError, body: "<h1>oops</h1>"}, accepted},
+			gatewayRetries: 1, wantHits: 2, wantDoubts: 1, wantSuccess: true},
+		{name: "strict: never repeated", replies: []reply{gatewayPage, accepted}, gatewayRetries: 0, wantHits: 1, wantDoubts: 1},
+		{name: "the service's own 503 first", replies: []reply{errReply(http.StatusServiceUnavailable, "busy"), gatewayPage,
+			gatewayPage, accepted}, gatewayRetries: 1, wantHits: 3, wantDoubts: 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			srv, s := newScriptServer(t, tt.replies...)
+			c := newTestClient(t, srv.URL, WithMaxRetries(5), WithSubmitGatewayRetries(tt.gatewayRetries))
+			v, err := c.SubmitVideo(t.Context(), VideoRequest{Model: "m", Prompt: "p"})
+			if s.hits() != tt.wantHits {
+				t.Fatalf("server hits = %d, want %d", s.hits(), tt.wantHits)
+			}
+			var doubts []string
+			if tt.wantSuccess {
+				if err != nil {
+					t.Fatalf("SubmitVideo: %v", err)
+				}
+				doubts = v.UncertainAttempts
+			} else {
+				var ambiguous *AmbiguousSubmitError
+				if !errors.As(err, &ambiguous) || !IsAmbiguousSubmit(err) {
+					t.Fatalf("error = %v (%T), want an *AmbiguousSubmitError", err, err)
+				}
+				if !IsServerError(err) {
+					t.Errorf("IsServerError(%v) = false: the last answer's status must stay readable", err)
+				}
+				doubts = ambiguous.Doubts
+			}
+			if len(doubts) != tt.wantDoubts {
+				t.Fatalf("doubts = %q, want %d", doubts, tt.wantDoubts)
+			}
+			if !strings.Contains(doubts[0], "attempt ") || !strings.Contains(doubts[0], "HTTP 5") {
+				t.Errorf("doubt %q does not name the attempt and its status", doubts[0])
+			}
+		})
+	}
+}
+
+// A success status whose body is not a task, and an interrupt while the submission
+// is in flight, both leave a task that may exist without its ID.
+func TestPostAmbiguousWithoutTaskID(t *testing.T) {
+	t.Parallel()
+	for name, r := range map[string]reply{
+		"HTML with 200":      {status: http.StatusOK, body: "<html>ok</html>"},
+		"JSON without an ID": okReply(`{"status":"submitted"}`),
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			srv, s := newScriptServer(t, r)
+			c := newTestClient(t, srv.URL, WithMaxRetries(3))
+			_, err := c.SubmitVideo(t.Context(), VideoRequest{Model: "m", Prompt: "p"})
+			if !IsAmbiguousSubmit(err) {
+				t.Fatalf("IsAmbiguousSubmit(%v) = false", err)
+			}
+			if s.hits() != 1 {
+				t.Errorf("server hits = %d, want 1", s.hits())
+			}
+		})
+	}
+	t.Run("interrupted in flight", func(t *testing.T) {
+		t.Parallel()
+		srv, _ := newScriptServer(t, reply{hang: true})
+		c := newTestClient(t, srv.URL, WithMaxRetries(3))
+		ctx, cancel := context.WithCancel(t.Context())
+		c.logger = cancelOnRequest{cancel}
+		_, err := c.SubmitVideo(ctx, VideoRequest{Model: "m", Prompt: "p"})
+		if !IsAmbiguousSubmit(err) || !errors.Is(err, context.Canceled) {
+			t.Fatalf("error = %v, want an ambiguous submission wrapping context.Canceled", err)
+		}
+	})
+}
+
+// cancelOnRequest cancels the call's context as soon as the request is logged, that
+// is, once it is on its way.
+type cancelOnRequest struct{ cancel context.CancelFunc }
+
+func (l cancelOnRequest) Debug(_ context.Context, msg string, _ map[string]any) {
+	if msg == "videogen API request" {
+		l.cancel()
 	}
 }
 
@@ -206,7 +312,7 @@ func TestRetriesExhausted(t *testing.T) {
 			call: func(ctx context.Context, c *Client) error { _, err := c.ListModels(ctx); return err },
 		},
 		{
-			name: "POST 502", status: http.StatusBadGateway, pred: IsServerError,
+			name: "POST 503", status: http.StatusServiceUnavailable, pred: IsServerError,
 			call: func(ctx context.Context, c *Client) error {
 				_, err := c.SubmitVideo(ctx, VideoRequest{Model: "m", Prompt: "p"})
 				return err
@@ -459,7 +565,7 @@ func TestCheckRetryPermanentTransportErrors(t *testing.T) {
 		errors.New(`Get "http://x": stopped after 10 redirects`),
 		errors.New(`net/http: invalid header field value for "Authorization"`),
 	} {
-		retry, _ := checkRetry(ctx, nil, err)
+		retry, _ := (&Client{}).checkRetry(ctx, nil, err)
 		if retry {
 			t.Errorf("checkRetry retries the permanent error %q", err)
 		}

@@ -120,6 +120,10 @@ type Video struct {
 	URL      string
 	Format   string
 	Metadata *Metadata
+	// UncertainAttempts lists, for a submission, the earlier attempts that a gateway
+	// failed after the service may already have accepted them: each may have created
+	// another task, billed and tracked by nobody.
+	UncertainAttempts []string
 	// FailureReason is whatever explanation the service gave for a failed task; the
 	// spec does not show its fields, so several common shapes are read.
 	FailureReason string
@@ -184,19 +188,40 @@ const (
 )
 
 // SubmitVideo submits a generation task and returns its ID and initial status.
+// When the submission may have created a task although no task ID came back (the
+// request was cut off after it was sent, a gateway failed after forwarding it, or
+// the service's success answer cannot be read), the error is an
+// *AmbiguousSubmitError. A success after such gateway failures lists them in
+// Video.UncertainAttempts.
 func (c *Client) SubmitVideo(ctx context.Context, req VideoRequest) (*Video, error) {
 	if req.Metadata.isEmpty() {
 		req.Metadata = nil
 	}
+	rec := &submitRecord{}
+	ctx = context.WithValue(ctx, submitRecordKey{}, rec)
 	var wire videoWire
-	if _, err := c.doRequest(ctx, http.MethodPost, generationsPath, c.endpoint("video", "generations"), req, &wire); err != nil {
+	_, err := c.doRequest(ctx, http.MethodPost, generationsPath, c.endpoint("video", "generations"), req, &wire)
+	if err == nil {
+		var v *Video
+		if v, err = wire.toVideo(); err == nil {
+			v.UncertainAttempts = rec.doubts
+			return v, nil
+		}
+		// A success status means the service most likely created the task.
+		return nil, &AmbiguousSubmitError{Doubts: rec.doubts, Err: fmt.Errorf("POST %s: %w", generationsPath, err)}
+	}
+	var apiErr *APIError
+	var tErr *TransportError
+	switch {
+	case len(rec.doubts) > 0, rec.attempts > 0 && ctx.Err() != nil:
+		return nil, &AmbiguousSubmitError{Doubts: rec.doubts, Err: err}
+	case errors.As(err, &apiErr), errors.As(err, &tErr):
 		return nil, err
+	case rec.attempts > 0:
+		// The service answered with a success status and a body that is not a task.
+		return nil, &AmbiguousSubmitError{Err: err}
 	}
-	v, err := wire.toVideo()
-	if err != nil {
-		return nil, fmt.Errorf("POST %s: %w", generationsPath, err)
-	}
-	return v, nil
+	return nil, err
 }
 
 // GetVideo reads the current state of a task.
