@@ -9,8 +9,8 @@ import (
 	"strings"
 )
 
-// Model is one entry of GET /v1/models. The spec does not show the record's fields;
-// the OpenAI list shape is read, and OwnedBy and Created are zero when absent.
+// Model is one entry of GET /v1/models. The service does not publish the record's
+// fields (CONTRIBUTING.md, "Model list"); OwnedBy and Created are zero when absent.
 type Model struct {
 	ID      string
 	OwnedBy string
@@ -33,7 +33,8 @@ func (c *Client) ListModels(ctx context.Context) ([]Model, error) {
 }
 
 // decodeModels accepts the OpenAI list {"object":"list","data":[...]}, a {"models":[...]}
-// wrapper, or a bare array, whose items are objects with an "id" or plain strings.
+// wrapper, or a bare array, whose items are objects with an "id" or plain strings,
+// because the list's shape is not published (CONTRIBUTING.md, "Model list").
 func decodeModels(raw json.RawMessage) ([]Model, error) {
 	raw = bytes.TrimSpace(raw)
 	var items []json.RawMessage
