@@ -82,8 +82,8 @@ func (p *videogenProvider) Schema(_ context.Context, _ provider.SchemaRequest, r
 				Validators: []validator.Int64{int64validator.Between(0, 50)},
 			},
 			"request_timeout": schema.StringAttribute{
-				MarkdownDescription: fmt.Sprintf("Time limit of one HTTP attempt, as a duration such as `30s`. Defaults to `%s`.",
-					client.DefaultRequestTimeout),
+				MarkdownDescription: fmt.Sprintf("Time limit of one HTTP attempt, as a duration such as `30s`. Defaults to `%gs`.",
+					client.DefaultRequestTimeout.Seconds()),
 				Optional:   true,
 				Validators: []validator.String{validators.Duration(time.Second)},
 			},
