@@ -1,0 +1,111 @@
+package journal
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestJournalSurvivesANewProcess(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), ".terraform", "videogen", "pending-tasks.json")
+	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+	j := New(path, time.Hour)
+	j.now = func() time.Time { return now }
+	for _, e := range []Entry{
+		{TaskID: "t2", Fingerprint: "fp", SubmittedAt: now.Add(-time.Minute)},
+		{TaskID: "t1", Fingerprint: "fp", SubmittedAt: now.Add(-2 * time.Minute)},
+		{TaskID: "other", Fingerprint: "fp2", SubmittedAt: now},
+	} {
+		if err := j.Add(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	info, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.Mode().Perm() != 0o600 {
+		t.Errorf("journal mode = %v, want 0600", info.Mode().Perm())
+	}
+
+	// A later process sees the same entries, oldest first.
+	again := New(path, time.Hour)
+	again.now = j.now
+	got, err := again.Matching("fp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[0].TaskID != "t1" || got[1].TaskID != "t2" {
+		t.Fatalf("Matching = %+v, want t1 then t2", got)
+	}
+	if err := again.Remove("t1"); err != nil {
+		t.Fatal(err)
+	}
+	third := New(path, time.Hour)
+	third.now = j.now
+	if got, _ := third.Matching("fp"); len(got) != 1 || got[0].TaskID != "t2" {
+		t.Fatalf("after Remove, Matching = %+v, want only t2", got)
+	}
+}
+
+func TestJournalExpiresOldEntries(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "j.json")
+	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+	j := New(path, time.Hour)
+	j.now = func() time.Time { return now }
+	if err := j.Add(Entry{TaskID: "old", Fingerprint: "fp", SubmittedAt: now.Add(-30 * time.Minute)}); err != nil {
+		t.Fatal(err)
+	}
+	now = now.Add(time.Hour)
+	if got, _ := j.Matching("fp"); len(got) != 0 {
+		t.Fatalf("an entry older than the maximum age is still offered: %+v", got)
+	}
+	if err := j.Add(Entry{TaskID: "new", Fingerprint: "fp", SubmittedAt: now}); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(data), `"old"`) {
+		t.Errorf("the expired entry was written back:\n%s", data)
+	}
+}
+
+func TestJournalRemovingAnUnknownTaskWritesNothing(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "absent", "j.json")
+	if err := New(path, time.Hour).Remove("t"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Dir(path)); !os.IsNotExist(err) {
+		t.Errorf("Remove of an unknown task created %s", filepath.Dir(path))
+	}
+}
+
+func TestJournalCorruptFileIsAnError(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "j.json")
+	if err := os.WriteFile(path, []byte("{not json"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err := New(path, time.Hour).Matching("fp")
+	if err == nil || !strings.Contains(err.Error(), path) {
+		t.Fatalf("error = %v, want one that names the file", err)
+	}
+}
+
+func TestDefaultPathFollowsTFDataDir(t *testing.T) {
+	t.Setenv("TF_DATA_DIR", "/tmp/tfdata")
+	if got := DefaultPath(); got != filepath.Join("/tmp/tfdata", "videogen", "pending-tasks.json") {
+		t.Errorf("DefaultPath() = %q", got)
+	}
+	t.Setenv("TF_DATA_DIR", "")
+	if got := DefaultPath(); got != filepath.Join(".terraform", "videogen", "pending-tasks.json") {
+		t.Errorf("DefaultPath() = %q", got)
+	}
+}
