@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
+	"github.com/videogen/terraform-provider-videogen/internal/acctest"
 	"github.com/videogen/terraform-provider-videogen/internal/mockapi"
 )
 
@@ -28,6 +29,7 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, "CI is set but TF_ACC is not: the acceptance tests would be skipped. Run `make test`.")
 		os.Exit(1)
 	}
+	acctest.SetupCLI() // TF_ACC_TERRAFORM_PATH, and OpenTofu's registry host when the CLI is OpenTofu
 	os.Exit(m.Run())
 }
 

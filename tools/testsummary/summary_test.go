@@ -1,0 +1,193 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// stream turns events into `go test -json` lines.
+func stream(t *testing.T, events ...map[string]string) []string {
+	t.Helper()
+	lines := make([]string, 0, len(events))
+	for _, e := range events {
+		b, err := json.Marshal(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines = append(lines, string(b))
+	}
+	return lines
+}
+
+func ev(action, pkg, test, output string) map[string]string {
+	e := map[string]string{"Action": action, "Package": pkg}
+	if test != "" {
+		e["Test"] = test
+	}
+	if output != "" {
+		e["Output"] = output
+	}
+	return e
+}
+
+func summarise(lines []string) (string, bool) {
+	var buf bytes.Buffer
+	s := newSummary(&buf)
+	for _, l := range lines {
+		s.line([]byte(l))
+	}
+	s.report()
+	return buf.String(), s.ok()
+}
+
+func lastLine(out string) string {
+	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
+	return lines[len(lines)-1]
+}
+
+const pkg = "example.com/p"
+
+func TestSummaryCountsAcceptanceAndUnitTestsApart(t *testing.T) {
+	lines := stream(t,
+		ev("start", pkg, "", ""),
+		ev("run", pkg, "TestUnit", ""),
+		ev("output", pkg, "TestUnit", "=== RUN   TestUnit\n"),
+		ev("run", pkg, "TestUnit/sub", ""),
+		ev("pass", pkg, "TestUnit/sub", ""),
+		ev("pass", pkg, "TestUnit", ""),
+		ev("run", pkg, "TestAccA", ""),
+		ev("pass", pkg, "TestAccA", ""),
+		ev("run", pkg, "TestAccOld", ""),
+		ev("output", pkg, "TestAccOld", "=== RUN   TestAccOld\n"),
+		ev("output", pkg, "TestAccOld", "    video_test.go:331: Terraform CLI version 1.0.11 is below minimum version 1.5.0: skipping test\n"),
+		ev("output", pkg, "TestAccOld", "--- SKIP: TestAccOld (0.01s)\n"),
+		ev("skip", pkg, "TestAccOld", ""),
+		ev("output", pkg, "", "PASS\n"),
+		ev("output", pkg, "", "ok  \texample.com/p\t0.1s\n"),
+		ev("pass", pkg, "", ""),
+	)
+	out, ok := summarise(lines)
+	if !ok {
+		t.Fatalf("a passing run reported as failed:\n%s", out)
+	}
+	for _, want := range []string{
+		"ok  \texample.com/p\t0.1s\n",
+		"acceptance tests (TestAcc*): 1 passed, 0 failed, 1 skipped",
+		"unit tests:                  1 passed, 0 failed, 0 skipped",
+		"TestAccOld: Terraform CLI version 1.0.11 is below minimum version 1.5.0: skipping test",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "=== RUN") || strings.Contains(out, "PASS\n") {
+		t.Errorf("a passing run printed verbose output:\n%s", out)
+	}
+	if got, want := lastLine(out), "2 passed, 0 failed, 1 skipped"; got != want {
+		t.Errorf("last line %q, want %q", got, want)
+	}
+}
+
+func TestSummaryPrintsFailures(t *testing.T) {
+	lines := stream(t,
+		ev("run", pkg, "TestAccBroken", ""),
+		ev("output", pkg, "TestAccBroken", "=== RUN   TestAccBroken\n"),
+		ev("output", pkg, "TestAccBroken", "    x_test.go:10: the refresh plan was not empty\n"),
+		ev("output", pkg, "TestAccBroken", "--- FAIL: TestAccBroken (1.00s)\n"),
+		ev("fail", pkg, "TestAccBroken", ""),
+		ev("run", pkg, "TestFine", ""),
+		ev("output", pkg, "TestFine", "    y_test.go:3: chatter\n"),
+		ev("pass", pkg, "TestFine", ""),
+		ev("output", pkg, "", "FAIL\n"),
+		ev("output", pkg, "", "FAIL\texample.com/p\t1.2s\n"),
+		ev("fail", pkg, "", ""),
+	)
+	out, ok := summarise(lines)
+	if ok {
+		t.Fatalf("a failing run reported as passed:\n%s", out)
+	}
+	for _, want := range []string{"the refresh plan was not empty", "--- FAIL: TestAccBroken", "FAIL\texample.com/p", "Failed:\n    TestAccBroken (example.com/p)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "chatter") {
+		t.Errorf("a passing test's output was printed:\n%s", out)
+	}
+	if got, want := lastLine(out), "1 passed, 1 failed, 0 skipped"; got != want {
+		t.Errorf("last line %q, want %q", got, want)
+	}
+}
+
+// A panic or timeout ends the package with tests still running: they count as
+// failed, and a package failing with no failed test (a build error, TestMain)
+// still fails the run.
+func TestSummaryCountsUnfinishedTestsAndPackageFailures(t *testing.T) {
+	lines := stream(t,
+		ev("run", pkg, "TestHangs", ""),
+		ev("output", pkg, "TestHangs", "panic: test timed out after 30m0s\n"),
+		ev("output", pkg, "", "FAIL\texample.com/p\t1800.0s\n"),
+		ev("fail", pkg, "", ""),
+		ev("output", "example.com/q", "", "CI is set but TF_ACC is not\n"),
+		ev("output", "example.com/q", "", "FAIL\texample.com/q\t0.0s\n"),
+		ev("fail", "example.com/q", "", ""),
+	)
+	out, ok := summarise(lines)
+	if ok {
+		t.Fatalf("a failing run reported as passed:\n%s", out)
+	}
+	for _, want := range []string{"panic: test timed out", "CI is set but TF_ACC is not", "outside any test", "    example.com/q\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "    example.com/p\n") {
+		t.Errorf("a package whose failure is a failed test is listed as failing outside tests:\n%s", out)
+	}
+	if got, want := lastLine(out), "0 passed, 1 failed, 0 skipped"; got != want {
+		t.Errorf("last line %q, want %q", got, want)
+	}
+}
+
+func TestSummaryGroupsSkipsByReason(t *testing.T) {
+	var events []map[string]string
+	for _, name := range []string{"TestAccA", "TestAccB", "TestAccC", "TestAccD", "TestAccE", "TestAccF"} {
+		events = append(events,
+			ev("run", pkg, name, ""),
+			ev("output", pkg, name, "    helper.go:12: Acceptance tests skipped unless env 'TF_ACC' set\n"),
+			ev("output", pkg, name, "--- SKIP: "+name+" (0.00s)\n"),
+			ev("skip", pkg, name, ""),
+		)
+	}
+	out, _ := summarise(stream(t, events...))
+	if !strings.Contains(out, "    6 tests: Acceptance tests skipped unless env 'TF_ACC' set\n") {
+		t.Errorf("skips not grouped:\n%s", out)
+	}
+}
+
+func TestSummaryPassesOtherLinesThrough(t *testing.T) {
+	out, ok := summarise([]string{"# example.com/p", "p.go:3:1: syntax error"})
+	if !strings.Contains(out, "p.go:3:1: syntax error\n") {
+		t.Errorf("non-JSON line dropped:\n%s", out)
+	}
+	if !ok {
+		t.Errorf("stray lines alone must not fail the run; go test's exit status does")
+	}
+}
+
+func TestRunReturnsTheCommandsFailure(t *testing.T) {
+	var buf bytes.Buffer
+	if got := run("sh", []string{"-c", "exit 3"}, &buf); got != 3 {
+		t.Fatalf("exit status %d, want 3", got)
+	}
+	if got, want := lastLine(buf.String()), "0 passed, 0 failed, 0 skipped"; got != want {
+		t.Fatalf("last line %q, want %q", got, want)
+	}
+	buf.Reset()
+	line := `{"Action":"fail","Package":"p","Test":"TestX"}`
+	if got := run("sh", []string{"-c", "echo '" + line + "'"}, &buf); got != 1 {
+		t.Fatalf("exit status %d for a failed test with a zero exit, want 1", got)
+	}
+}
