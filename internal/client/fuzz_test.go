@@ -23,6 +23,11 @@ func decodeSeeds() []string {
 		`{"task_id":"t","status":5}`,
 		`{"task_id":["t"],"status":"running"}`,
 		`{"task_id":"t","status":"paused"}`,
+		`{"task_id":"t","status":"expired","url":"https://cdn/old.mp4"}`,
+		`{"task_id":"t","status":"Cancelled_By_User","error":{"message":"m"}}`,
+		`{"task_id":"t","status":"  "}`,
+		`{"task_id":"t","status":"\u0000on\nhold\ud800"}`,
+		`{"task_id":"t","status":"` + strings.Repeat("deleted", 100) + `"}`,
 		`{"task_id":"t","status":"failed","error":{"message":"m","type":"x"}}`,
 		`{"task_id":"t","status":"failed","error":"boom"}`,
 		`{"task_id":"t","status":"failed","error":[1,2]}`,
@@ -77,13 +82,18 @@ func FuzzDecodeVideo(f *testing.F) {
 		if v.TaskID == "" {
 			t.Fatalf("video without a task ID from %q", data)
 		}
-		switch v.Status {
-		case StatusSubmitted, StatusRunning, StatusSucceeded, StatusFailed:
-		default:
-			t.Fatalf("status %q is not one of the four states", v.Status)
+		// Any status string is data: it lands in a class and is kept as said.
+		if !v.Status.Known() && v.Status != StatusUnknown {
+			t.Fatalf("status %q is not a class", v.Status)
 		}
-		if v.Status != StatusFailed && v.FailureReason != "" {
+		if v.Status != ParseStatus(w.Status) || v.RawStatus != cleanRawStatus(w.Status) || v.RawStatus == "" {
+			t.Fatalf("status %q read as %q (raw %q)", w.Status, v.Status, v.RawStatus)
+		}
+		if (!v.Status.Final() || v.Status.Usable()) && v.FailureReason != "" {
 			t.Fatalf("failure reason %q on a %s task", v.FailureReason, v.Status)
+		}
+		if v.Status.Gone() && !strings.Contains(v.FailureReason, v.RawStatus) {
+			t.Fatalf("failure reason %q of a %s task does not name the status %q", v.FailureReason, v.Status, v.RawStatus)
 		}
 	})
 }

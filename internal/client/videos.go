@@ -9,36 +9,6 @@ import (
 	"strings"
 )
 
-// Status is a task state of spec section 3.
-type Status string
-
-const (
-	StatusSubmitted Status = "submitted"
-	StatusRunning   Status = "running"
-	StatusSucceeded Status = "succeeded"
-	StatusFailed    Status = "failed"
-)
-
-// Final reports whether no further transition can happen.
-func (s Status) Final() bool { return s == StatusSucceeded || s == StatusFailed }
-
-// statusAliases maps the spellings that other OpenAI-style video APIs use onto the
-// spec's four states, so that a gateway's variant does not break a wait.
-var statusAliases = map[string]Status{
-	"submitted": StatusSubmitted, "queued": StatusSubmitted, "pending": StatusSubmitted,
-	"running": StatusRunning, "in_progress": StatusRunning, "processing": StatusRunning,
-	"succeeded": StatusSucceeded, "completed": StatusSucceeded, "success": StatusSucceeded,
-	"failed": StatusFailed, "failure": StatusFailed, "error": StatusFailed, "cancelled": StatusFailed, "canceled": StatusFailed,
-}
-
-// ParseStatus normalizes a status string, failing on one it cannot place.
-func ParseStatus(s string) (Status, error) {
-	if st, ok := statusAliases[strings.ToLower(strings.TrimSpace(s))]; ok {
-		return st, nil
-	}
-	return "", fmt.Errorf("the service reported an unknown task status %q (expected submitted, running, succeeded or failed)", s)
-}
-
 // Media roles and types of metadata.content[] (spec 2.3).
 const (
 	ContentImage = "image_url"
@@ -115,17 +85,23 @@ type VideoRequest struct {
 
 // Video is a task as the service reports it (spec 2.1).
 type Video struct {
-	TaskID   string
-	Status   Status
-	URL      string
-	Format   string
-	Metadata *Metadata
+	TaskID string
+	// Status is the provider's reading of RawStatus (see Status for the mapping).
+	Status Status
+	// RawStatus is the status exactly as the service sent it, trimmed and cut to a
+	// safe length, for messages that say what the service said.
+	RawStatus string
+	URL       string
+	Format    string
+	Metadata  *Metadata
 	// UncertainAttempts lists, for a submission, the earlier attempts that a gateway
 	// failed after the service may already have accepted them: each may have created
 	// another task, billed and tracked by nobody.
 	UncertainAttempts []string
-	// FailureReason is whatever explanation the service gave for a failed task; the
-	// spec does not show its fields, so several common shapes are read.
+	// FailureReason is whatever explanation the service gave for a task that ended
+	// without a clip (Status is final but not usable); the spec does not show its
+	// fields, so several common shapes are read. For a cancelled or expired task it
+	// also names the status the service reported.
 	FailureReason string
 }
 
@@ -149,13 +125,21 @@ func (w *videoWire) toVideo() (*Video, error) {
 	if w.TaskID == "" {
 		return nil, errors.New("the service's task object has no task_id")
 	}
-	status, err := ParseStatus(w.Status)
-	if err != nil {
-		return nil, err
+	// A missing status is a malformed answer, not an odd state: nothing says what
+	// became of the task.
+	if strings.TrimSpace(w.Status) == "" {
+		return nil, errors.New("the service's task object has no status")
 	}
-	v := &Video{TaskID: w.TaskID, Status: status, URL: w.URL, Format: w.Format, Metadata: w.Metadata}
-	if status == StatusFailed {
+	status := ParseStatus(w.Status)
+	v := &Video{TaskID: w.TaskID, Status: status, RawStatus: cleanRawStatus(w.Status), URL: w.URL, Format: w.Format, Metadata: w.Metadata}
+	switch {
+	case status == StatusFailed:
 		v.FailureReason = w.failureReason()
+	case status.Gone():
+		v.FailureReason = fmt.Sprintf("the service reports the task as %q", v.RawStatus)
+		if reason := w.failureReason(); reason != "" {
+			v.FailureReason += ": " + reason
+		}
 	}
 	return v, nil
 }

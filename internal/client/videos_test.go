@@ -132,11 +132,12 @@ func TestSubmitVideoResponse(t *testing.T) {
 		want    *Video
 		wantErr string
 	}{
-		{name: "spec", body: `{"task_id":"vid_1","status":"submitted"}`, want: &Video{TaskID: "vid_1", Status: StatusSubmitted}},
-		{name: "id and queued", body: `{"id":"vid_2","status":"queued","object":"video"}`, want: &Video{TaskID: "vid_2", Status: StatusSubmitted}},
-		{name: "task_id wins over id", body: `{"task_id":"a","id":"b","status":"submitted"}`, want: &Video{TaskID: "a", Status: StatusSubmitted}},
+		{name: "spec", body: `{"task_id":"vid_1","status":"submitted"}`, want: &Video{TaskID: "vid_1", Status: StatusSubmitted, RawStatus: "submitted"}},
+		{name: "id and queued", body: `{"id":"vid_2","status":"queued","object":"video"}`, want: &Video{TaskID: "vid_2", Status: StatusSubmitted, RawStatus: "queued"}},
+		{name: "task_id wins over id", body: `{"task_id":"a","id":"b","status":"submitted"}`, want: &Video{TaskID: "a", Status: StatusSubmitted, RawStatus: "submitted"}},
 		{name: "no task id", body: `{"status":"submitted"}`, wantErr: "no task_id"},
-		{name: "unknown status", body: `{"task_id":"x","status":"on_hold"}`, wantErr: `unknown task status "on_hold"`},
+		{name: "unknown status", body: `{"task_id":"x","status":"on_hold"}`, want: &Video{TaskID: "x", Status: StatusUnknown, RawStatus: "on_hold"}},
+		{name: "no status", body: `{"task_id":"x"}`, wantErr: "has no status"},
 		{name: "not json", body: `<html>ok</html>`, wantErr: "not the expected JSON"},
 		{name: "wrong type", body: `{"task_id":5,"status":"submitted"}`, wantErr: "not the expected JSON"},
 	}
@@ -208,84 +209,95 @@ func TestGetVideoDecoding(t *testing.T) {
 		want    *Video
 		wantErr []string
 	}{
-		{name: "submitted", body: `{"task_id":"t","status":"submitted"}`, want: &Video{TaskID: "t", Status: StatusSubmitted}},
-		{name: "running", body: `{"task_id":"t","status":"running"}`, want: &Video{TaskID: "t", Status: StatusRunning}},
+		{name: "submitted", body: `{"task_id":"t","status":"submitted"}`, want: &Video{TaskID: "t", Status: StatusSubmitted, RawStatus: "submitted"}},
+		{name: "running", body: `{"task_id":"t","status":"running"}`, want: &Video{TaskID: "t", Status: StatusRunning, RawStatus: "running"}},
 		{
 			name: "succeeded",
 			body: `{"task_id":"t","status":"succeeded","url":"https://cdn.example.com/t.mp4","format":"mp4"}`,
-			want: &Video{TaskID: "t", Status: StatusSucceeded, URL: "https://cdn.example.com/t.mp4", Format: "mp4"},
+			want: &Video{TaskID: "t", Status: StatusSucceeded, RawStatus: "succeeded", URL: "https://cdn.example.com/t.mp4", Format: "mp4"},
 		},
-		{name: "failed without reason", body: `{"task_id":"t","status":"failed"}`, want: &Video{TaskID: "t", Status: StatusFailed}},
-		{name: "queued", body: `{"task_id":"t","status":"queued"}`, want: &Video{TaskID: "t", Status: StatusSubmitted}},
-		{name: "pending", body: `{"task_id":"t","status":"pending"}`, want: &Video{TaskID: "t", Status: StatusSubmitted}},
-		{name: "in_progress", body: `{"task_id":"t","status":"in_progress"}`, want: &Video{TaskID: "t", Status: StatusRunning}},
-		{name: "processing", body: `{"task_id":"t","status":"processing"}`, want: &Video{TaskID: "t", Status: StatusRunning}},
-		{name: "completed", body: `{"task_id":"t","status":"completed","url":"u"}`, want: &Video{TaskID: "t", Status: StatusSucceeded, URL: "u"}},
-		{name: "success", body: `{"task_id":"t","status":"success"}`, want: &Video{TaskID: "t", Status: StatusSucceeded}},
-		{name: "upper case", body: `{"task_id":"t","status":" SUCCEEDED "}`, want: &Video{TaskID: "t", Status: StatusSucceeded}},
-		{name: "failure", body: `{"task_id":"t","status":"failure"}`, want: &Video{TaskID: "t", Status: StatusFailed}},
-		{name: "error", body: `{"task_id":"t","status":"error"}`, want: &Video{TaskID: "t", Status: StatusFailed}},
-		{name: "cancelled", body: `{"task_id":"t","status":"cancelled"}`, want: &Video{TaskID: "t", Status: StatusFailed}},
-		{name: "canceled", body: `{"task_id":"t","status":"canceled"}`, want: &Video{TaskID: "t", Status: StatusFailed}},
+		{name: "failed without reason", body: `{"task_id":"t","status":"failed"}`, want: &Video{TaskID: "t", Status: StatusFailed, RawStatus: "failed"}},
+		{name: "queued", body: `{"task_id":"t","status":"queued"}`, want: &Video{TaskID: "t", Status: StatusSubmitted, RawStatus: "queued"}},
+		{name: "pending", body: `{"task_id":"t","status":"pending"}`, want: &Video{TaskID: "t", Status: StatusSubmitted, RawStatus: "pending"}},
+		{name: "in_progress", body: `{"task_id":"t","status":"in_progress"}`, want: &Video{TaskID: "t", Status: StatusRunning, RawStatus: "in_progress"}},
+		{name: "processing", body: `{"task_id":"t","status":"processing"}`, want: &Video{TaskID: "t", Status: StatusRunning, RawStatus: "processing"}},
+		{name: "completed", body: `{"task_id":"t","status":"completed","url":"u"}`, want: &Video{TaskID: "t", Status: StatusSucceeded, RawStatus: "completed", URL: "u"}},
+		{name: "success", body: `{"task_id":"t","status":"success"}`, want: &Video{TaskID: "t", Status: StatusSucceeded, RawStatus: "success"}},
+		{name: "upper case", body: `{"task_id":"t","status":" SUCCEEDED "}`, want: &Video{TaskID: "t", Status: StatusSucceeded, RawStatus: "SUCCEEDED"}},
+		{name: "failure", body: `{"task_id":"t","status":"failure"}`, want: &Video{TaskID: "t", Status: StatusFailed, RawStatus: "failure"}},
+		{name: "error", body: `{"task_id":"t","status":"error"}`, want: &Video{TaskID: "t", Status: StatusFailed, RawStatus: "error"}},
+		{name: "cancelled", body: `{"task_id":"t","status":"cancelled"}`, want: &Video{TaskID: "t", Status: StatusCancelled, RawStatus: "cancelled",
+			FailureReason: `the service reports the task as "cancelled"`}},
+		{name: "canceled with reason", body: `{"task_id":"t","status":"Canceled","message":"stopped by an operator"}`,
+			want: &Video{TaskID: "t", Status: StatusCancelled, RawStatus: "Canceled",
+				FailureReason: `the service reports the task as "Canceled": stopped by an operator`}},
+		{name: "expired", body: `{"task_id":"t","status":"expired","url":"https://cdn.example.com/old.mp4"}`,
+			want: &Video{TaskID: "t", Status: StatusExpired, RawStatus: "expired", URL: "https://cdn.example.com/old.mp4",
+				FailureReason: `the service reports the task as "expired"`}},
+		{name: "deleted", body: `{"task_id":"t","status":"deleted"}`, want: &Video{TaskID: "t", Status: StatusExpired, RawStatus: "deleted",
+			FailureReason: `the service reports the task as "deleted"`}},
+		{name: "unknown status is data", body: `{"task_id":"t","status":"paused"}`, want: &Video{TaskID: "t", Status: StatusUnknown, RawStatus: "paused"}},
+		{name: "unknown status keeps no stale reason", body: `{"task_id":"t","status":"on_hold","fail_reason":"stale"}`,
+			want: &Video{TaskID: "t", Status: StatusUnknown, RawStatus: "on_hold"}},
 		{
 			name: "error object",
 			body: `{"task_id":"t","status":"failed","error":{"message":"prompt rejected by the safety filter","type":"content_policy"}}`,
-			want: &Video{TaskID: "t", Status: StatusFailed, FailureReason: "prompt rejected by the safety filter (content_policy)"},
+			want: &Video{TaskID: "t", Status: StatusFailed, RawStatus: "failed", FailureReason: "prompt rejected by the safety filter (content_policy)"},
 		},
 		{
 			name: "error object without type",
 			body: `{"task_id":"t","status":"failed","error":{"message":"out of GPUs"}}`,
-			want: &Video{TaskID: "t", Status: StatusFailed, FailureReason: "out of GPUs"},
+			want: &Video{TaskID: "t", Status: StatusFailed, RawStatus: "failed", FailureReason: "out of GPUs"},
 		},
 		{
 			name: "error string",
 			body: `{"task_id":"t","status":"failed","error":"upstream timeout"}`,
-			want: &Video{TaskID: "t", Status: StatusFailed, FailureReason: "upstream timeout"},
+			want: &Video{TaskID: "t", Status: StatusFailed, RawStatus: "failed", FailureReason: "upstream timeout"},
 		},
 		{
 			name: "fail_reason",
 			body: `{"task_id":"t","status":"failed","fail_reason":"image could not be downloaded"}`,
-			want: &Video{TaskID: "t", Status: StatusFailed, FailureReason: "image could not be downloaded"},
+			want: &Video{TaskID: "t", Status: StatusFailed, RawStatus: "failed", FailureReason: "image could not be downloaded"},
 		},
 		{
 			name: "failure_reason",
 			body: `{"task_id":"t","status":"failed","failure_reason":"bad ratio"}`,
-			want: &Video{TaskID: "t", Status: StatusFailed, FailureReason: "bad ratio"},
+			want: &Video{TaskID: "t", Status: StatusFailed, RawStatus: "failed", FailureReason: "bad ratio"},
 		},
 		{
 			name: "message",
 			body: `{"task_id":"t","status":"failed","message":"generic failure"}`,
-			want: &Video{TaskID: "t", Status: StatusFailed, FailureReason: "generic failure"},
+			want: &Video{TaskID: "t", Status: StatusFailed, RawStatus: "failed", FailureReason: "generic failure"},
 		},
 		{
 			name: "null error falls back to fail_reason",
 			body: `{"task_id":"t","status":"failed","error":null,"fail_reason":"x"}`,
-			want: &Video{TaskID: "t", Status: StatusFailed, FailureReason: "x"},
+			want: &Video{TaskID: "t", Status: StatusFailed, RawStatus: "failed", FailureReason: "x"},
 		},
 		{
 			name: "error object without message falls back",
 			body: `{"task_id":"t","status":"failed","error":{"code":"E1"},"fail_reason":"y"}`,
-			want: &Video{TaskID: "t", Status: StatusFailed, FailureReason: "y"},
+			want: &Video{TaskID: "t", Status: StatusFailed, RawStatus: "failed", FailureReason: "y"},
 		},
 		{
 			name: "no failure reason on success",
 			body: `{"task_id":"t","status":"succeeded","fail_reason":"stale"}`,
-			want: &Video{TaskID: "t", Status: StatusSucceeded},
+			want: &Video{TaskID: "t", Status: StatusSucceeded, RawStatus: "succeeded"},
 		},
 		{
 			name: "metadata echo",
 			body: `{"task_id":"t","status":"running","metadata":{"ratio":"9:16","resolution":"720p","generate_audio":false,
 				"callback_url":"https://hooks.example.com/x","content":[{"type":"image_url","image_url":{"url":"https://i/1"},"role":"reference_image"}]}}`,
-			want: &Video{TaskID: "t", Status: StatusRunning, Metadata: &Metadata{
+			want: &Video{TaskID: "t", Status: StatusRunning, RawStatus: "running", Metadata: &Metadata{
 				Ratio: "9:16", Resolution: "720p", GenerateAudio: boolPtr(false), CallbackURL: "https://hooks.example.com/x",
 				Content: []ContentEntry{NewContentEntry(ContentImage, "https://i/1")},
 			}},
 		},
-		{name: "id instead of task_id", body: `{"id":"vid_9","status":"running"}`, want: &Video{TaskID: "vid_9", Status: StatusRunning}},
-		{name: "no id uses the requested one", body: `{"status":"running"}`, want: &Video{TaskID: "t", Status: StatusRunning}},
-		{name: "unknown fields ignored", body: `{"task_id":"t","status":"running","progress":42,"object":"video"}`, want: &Video{TaskID: "t", Status: StatusRunning}},
-		{name: "unknown status", body: `{"task_id":"t","status":"paused"}`, wantErr: []string{`unknown task status "paused"`, `task "t"`}},
-		{name: "missing status", body: `{"task_id":"t"}`, wantErr: []string{`unknown task status ""`}},
+		{name: "id instead of task_id", body: `{"id":"vid_9","status":"running"}`, want: &Video{TaskID: "vid_9", Status: StatusRunning, RawStatus: "running"}},
+		{name: "no id uses the requested one", body: `{"status":"running"}`, want: &Video{TaskID: "t", Status: StatusRunning, RawStatus: "running"}},
+		{name: "unknown fields ignored", body: `{"task_id":"t","status":"running","progress":42,"object":"video"}`, want: &Video{TaskID: "t", Status: StatusRunning, RawStatus: "running"}},
+		{name: "missing status", body: `{"task_id":"t"}`, wantErr: []string{"has no status", `task "t"`}},
+		{name: "blank status", body: `{"task_id":"t","status":"  "}`, wantErr: []string{"has no status"}},
 		{name: "numeric status", body: `{"task_id":"t","status":5}`, wantErr: []string{"not the expected JSON"}},
 		{name: "array", body: `[]`, wantErr: []string{"not the expected JSON"}},
 		{name: "truncated", body: `{"task_id":"t","sta`, wantErr: []string{"not the expected JSON"}},
@@ -316,39 +328,6 @@ func TestGetVideoDecoding(t *testing.T) {
 			}
 			if !reflect.DeepEqual(got, tt.want) {
 				t.Fatalf("GetVideo = %+v (metadata %+v)\nwant       %+v (metadata %+v)", got, got.Metadata, tt.want, tt.want.Metadata)
-			}
-		})
-	}
-}
-
-func TestParseStatusAndFinal(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		in        string
-		want      Status
-		wantFinal bool
-		wantErr   bool
-	}{
-		{in: "submitted", want: StatusSubmitted},
-		{in: "running", want: StatusRunning},
-		{in: "succeeded", want: StatusSucceeded, wantFinal: true},
-		{in: "failed", want: StatusFailed, wantFinal: true},
-		{in: "Completed", want: StatusSucceeded, wantFinal: true},
-		{in: "", wantErr: true},
-		{in: "done-ish", wantErr: true},
-	}
-	for _, tt := range tests {
-		t.Run(tt.in, func(t *testing.T) {
-			t.Parallel()
-			got, err := ParseStatus(tt.in)
-			if tt.wantErr {
-				if err == nil || !strings.Contains(err.Error(), "expected submitted, running, succeeded or failed") {
-					t.Fatalf("ParseStatus(%q) = %q, %v; want a clear error", tt.in, got, err)
-				}
-				return
-			}
-			if err != nil || got != tt.want || got.Final() != tt.wantFinal {
-				t.Fatalf("ParseStatus(%q) = %q (final %v), %v", tt.in, got, got.Final(), err)
 			}
 		})
 	}

@@ -221,10 +221,12 @@ func (c *Client) WaitForVideo(ctx context.Context, taskID string) (*Video, error
 		default:
 			consecutiveErrors = 0
 			last = v
-			switch v.Status {
-			case StatusSucceeded:
+			// Cancelled and expired tasks end the wait like failed ones; an unknown
+			// status does not, since the clip may yet arrive.
+			switch {
+			case v.Status.Usable():
 				return v, nil
-			case StatusFailed:
+			case v.Status.Final():
 				return v, &TaskFailedError{TaskID: taskID, Reason: v.FailureReason}
 			}
 		}

@@ -103,13 +103,37 @@ func TestWaitForVideo(t *testing.T) {
 			},
 		},
 		{
-			name:     "unknown status stops",
-			replies:  []reply{task("running"), task("paused")},
-			maxErrs:  5,
+			name: "unknown status keeps waiting",
+			replies: []reply{task("running"), task("paused"), task("paused"),
+				okReply(`{"task_id":"task-1","status":"succeeded","url":"https://cdn.example.com/1.mp4"}`)},
+			wantURL:  "https://cdn.example.com/1.mp4",
+			wantHits: 4,
+		},
+		{
+			name:     "expired stops",
+			replies:  []reply{task("running"), task("expired"), task("succeeded")},
 			wantHits: 2,
-			check: func(t *testing.T, _ *Video, err error) {
-				if err == nil || !strings.Contains(err.Error(), `"paused"`) {
-					t.Fatalf("error = %v, want the unknown status named", err)
+			check: func(t *testing.T, v *Video, err error) {
+				var failed *TaskFailedError
+				if !errors.As(err, &failed) || !strings.Contains(err.Error(), `"expired"`) {
+					t.Fatalf("error = %v (%T), want a *TaskFailedError naming the status", err, err)
+				}
+				if v == nil || v.Status != StatusExpired || v.RawStatus != "expired" {
+					t.Errorf("returned video = %+v, want the expired task", v)
+				}
+			},
+		},
+		{
+			name:     "cancelled stops",
+			replies:  []reply{task("submitted"), task("CANCELED"), task("succeeded")},
+			wantHits: 2,
+			check: func(t *testing.T, v *Video, err error) {
+				var failed *TaskFailedError
+				if !errors.As(err, &failed) || !strings.Contains(err.Error(), `"CANCELED"`) {
+					t.Fatalf("error = %v (%T), want a *TaskFailedError naming the status", err, err)
+				}
+				if v == nil || v.Status != StatusCancelled {
+					t.Errorf("returned video = %+v, want the cancelled task", v)
 				}
 			},
 		},
