@@ -14,9 +14,14 @@
 //	videogen-mock [-addr 127.0.0.1:8080] [-config mock.json] [-api-key KEY]
 //	              [-duration 2s] [-models videogen-1,videogen-2] [-seed 0]
 //	              [-clip-bytes 0] [-fault-rate 0] [-task-failure-rate 0]
-//	              [-rate-limit 0] [-url-ttl 0] [-addr-file FILE] [-quiet]
+//	              [-rate-limit 0] [-url-ttl 0] [-hold] [-gateway-failures-after-submit 0]
+//	              [-addr-file FILE] [-quiet]
 //
-// Flags given on the command line override the -config file. With
+// Flags given on the command line override the -config file. With -hold every
+// task stays running until released with POST /_mock/tasks/{task_id}/finish
+// or .../fail; -gateway-failures-after-submit N answers the next N accepted
+// submissions 504 after creating their task (-1: every one), as a gateway
+// that times out in front of the service would. With
 // "-addr 127.0.0.1:0" a free port is picked; -addr-file then tells scripts
 // where: once listening, the base URL (http://127.0.0.1:PORT) is written to
 // FILE atomically. The server stops gracefully on SIGINT or SIGTERM.
@@ -80,6 +85,9 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	failureRate := fs.Float64("task-failure-rate", 0, "fraction of tasks that end failed")
 	rateLimit := fs.Float64("rate-limit", 0, "requests per second per key, burst ceil(rate) (0 = unlimited)")
 	urlTTL := fs.Duration("url-ttl", 0, "lifetime of clip URLs (0 = never expire)")
+	hold := fs.Bool("hold", false, "keep every task running until POST /_mock/tasks/{task_id}/finish or /fail")
+	gatewayFailures := fs.Int("gateway-failures-after-submit", 0,
+		"answer the next N accepted submissions 504 after creating their task (-1 = every one)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
@@ -119,6 +127,10 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 			o.cfg.RateLimit = mockapi.RateLimit{RequestsPerSecond: *rateLimit}
 		case "url-ttl":
 			o.cfg.URLTTL = mockapi.Duration(*urlTTL)
+		case "hold":
+			o.cfg.HoldTasks = *hold
+		case "gateway-failures-after-submit":
+			o.cfg.GatewayFailuresAfterSubmit = *gatewayFailures
 		}
 	})
 	return o, err

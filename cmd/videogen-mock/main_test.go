@@ -16,6 +16,10 @@ import (
 	"github.com/videogen/terraform-provider-videogen/internal/mockapi"
 )
 
+// livenessBound only turns a hang into a readable failure on a loaded
+// machine; the waits end as soon as the server is ready or has stopped.
+const livenessBound = 2 * time.Minute
+
 // syncBuffer is written by server goroutines while the test reads it.
 type syncBuffer struct {
 	mu  sync.Mutex
@@ -46,7 +50,7 @@ func TestRun(t *testing.T) {
 	}()
 
 	var base string
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(livenessBound)
 	for base == "" {
 		if b, err := os.ReadFile(addrFile); err == nil {
 			base = strings.TrimSpace(string(b))
@@ -58,7 +62,7 @@ func TestRun(t *testing.T) {
 		case <-time.After(10 * time.Millisecond):
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("no address file after 10s; stderr:\n%s", stderr.String())
+			t.Fatalf("no address file after %s; stderr:\n%s", livenessBound, stderr.String())
 		}
 	}
 
@@ -88,7 +92,7 @@ func TestRun(t *testing.T) {
 		if err != nil {
 			t.Fatalf("run: %v", err)
 		}
-	case <-time.After(10 * time.Second):
+	case <-time.After(livenessBound):
 		t.Fatal("run did not return after cancel")
 	}
 	out := stderr.String()
@@ -139,11 +143,12 @@ func TestParseFlags(t *testing.T) {
 				t.Errorf("models: %+v", o.cfg.Models)
 			}
 		}},
-		{"rates and sizes", []string{"-rate-limit", "3", "-url-ttl", "1m", "-clip-bytes", "10000", "-task-failure-rate", "0.25", "-duration", "0s"},
+		{"rates and sizes", []string{"-rate-limit", "3", "-url-ttl", "1m", "-clip-bytes", "10000", "-task-failure-rate", "0.25", "-duration", "0s",
+			"-hold", "-gateway-failures-after-submit", "-1"},
 			func(t *testing.T, o options) {
 				c := o.cfg
 				if c.RateLimit.RequestsPerSecond != 3 || time.Duration(c.URLTTL) != time.Minute || c.ClipBytes != 10000 ||
-					c.TaskFailureRate != 0.25 || c.TaskDuration != 0 {
+					c.TaskFailureRate != 0.25 || c.TaskDuration != 0 || !c.HoldTasks || c.GatewayFailuresAfterSubmit != -1 {
 					t.Errorf("config: %+v", c)
 				}
 				if _, err := mockapi.New(c); err != nil {
@@ -162,7 +167,7 @@ func TestParseFlags(t *testing.T) {
 		})
 	}
 
-	for _, args := range [][]string{{"-models", ","}, {"-config", "/does/not/exist.json"}, {"stray"}, {"-nope"}} {
+	for _, args := range [][]string{{"-models", ","}, {"-config", "/does/not/exist.json"}, {"stray"}, {"-nope"}, {"-hold=maybe"}} {
 		if _, err := parseFlags(args, &bytes.Buffer{}); err == nil {
 			t.Errorf("parseFlags(%q) succeeded, want an error", args)
 		}

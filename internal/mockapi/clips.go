@@ -146,7 +146,7 @@ func (s *Server) handleClip(w http.ResponseWriter, r *http.Request, id string) {
 		}
 		expires = v
 	}
-	now := time.Now()
+	now := s.now()
 
 	s.mu.Lock()
 	want := s.signClip(id, expires, s.urlEpoch)

@@ -151,24 +151,24 @@ func TestExpireURLs(t *testing.T) {
 
 func TestURLTTL(t *testing.T) {
 	t.Parallel()
-	_, ts := newTestServer(t, func(c *Config) { c.TaskDuration = 0; c.URLTTL = Duration(time.Second) })
+	srv, ts, clock := newClockedTestServer(t, func(c *Config) { c.TaskDuration = 0; c.URLTTL = Duration(time.Second) })
 	v := getTask(t, ts, submit(t, ts, `{"model":"videogen-1","prompt":"p"}`))
 	u, err := url.Parse(v.URL)
 	if err != nil {
 		t.Fatal(err)
 	}
-	exp, err := strconv.ParseInt(u.Query().Get("expires"), 10, 64)
-	if err != nil || exp < time.Now().Unix() || exp > time.Now().Add(3*time.Second).Unix() {
-		t.Fatalf("expires %q in %s: want about a second from now", u.Query().Get("expires"), v.URL)
+	if exp, err := strconv.ParseInt(u.Query().Get("expires"), 10, 64); err != nil || exp != clock.Now().Unix()+1 {
+		t.Fatalf("expires %q in %s: want %d, a second from now", u.Query().Get("expires"), v.URL, clock.Now().Unix()+1)
 	}
 	if res := do(t, ts, http.MethodGet, v.URL, "", ""); res.status != 200 {
 		t.Fatalf("fresh URL: status %d", res.status)
 	}
-	res := waitFor(t, func() (result, bool) {
-		r := do(t, ts, http.MethodHead, v.URL, "", "")
-		return r, r.status != 200
-	})
-	if res.status != 403 {
+	clock.Add(999 * time.Millisecond)
+	if res := do(t, ts, http.MethodHead, v.URL, "", ""); res.status != 200 {
+		t.Fatalf("URL just before its expiry: status %d", res.status)
+	}
+	clock.Add(time.Millisecond)
+	if res := do(t, ts, http.MethodHead, v.URL, "", ""); res.status != 403 {
 		t.Errorf("expired URL: status %d, want 403", res.status)
 	}
 	if res := do(t, ts, http.MethodGet, v.URL, "", ""); !strings.Contains(string(res.body), "expired") {
@@ -176,6 +176,9 @@ func TestURLTTL(t *testing.T) {
 	}
 	if fresh := getTask(t, ts, v.TaskID).URL; fresh == v.URL || do(t, ts, http.MethodGet, fresh, "", "").status != 200 {
 		t.Errorf("GET after expiry did not give a working fresh URL: %s", fresh)
+	}
+	if lt, _ := srv.Ledger().Task(v.TaskID); !lt.Billed {
+		t.Errorf("task %+v: an expired URL must not change billing", lt)
 	}
 }
 

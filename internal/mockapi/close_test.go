@@ -41,16 +41,20 @@ func TestCloseLeavesNoGoroutines(t *testing.T) {
 	submit(t, ts, `{"model":"videogen-1","prompt":"hangs","metadata":{"callback_url":"`+slow.URL+`"}}`)
 	failedID := submit(t, ts, `{"model":"videogen-1","prompt":"backs off","metadata":{"callback_url":"`+failing.URL+`"}}`)
 	submit(t, ts, `{"model":"videogen-1","prompt":"timer pending [mock:duration=1h]","metadata":{"callback_url":"`+failing.URL+`"}}`)
+	submit(t, ts, `{"model":"videogen-1","prompt":"held [mock:hold]","metadata":{"callback_url":"`+failing.URL+`"}}`)
 	<-inFlight
-	waitFor(t, func() (int, bool) { n := len(webhooksOf(srv, failedID)); return n, n == 1 })
+	awaitWebhookAttempts(t, srv, failedID, 1)
 
 	ts.Close()
 	srv.Close()
 	slow.Close()
 	failing.Close()
 
+	// Goroutines end asynchronously after Close returns (connection
+	// readers, for one); look again until they are gone or the liveness
+	// bound is reached.
 	var stacks string
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(livenessBound)
 	for {
 		var b strings.Builder
 		if err := pprof.Lookup("goroutine").WriteTo(&b, 1); err != nil {

@@ -86,6 +86,15 @@ type Config struct {
 	ClipBytes       int64     `json:"clip_bytes"`       // 0 = serve the committed fixture; N = synthetic valid MP4 of exactly N bytes
 	URLTTL          Duration  `json:"url_ttl"`          // 0 = clip URLs never expire
 	PricePerSecond  int64     `json:"price_per_second"` // cost units per clip second; 0 = default 1
+	// HoldTasks keeps every task running until Server.FinishTask or
+	// Server.FailTask releases it, as the [mock:hold] prompt marker does for
+	// one task.
+	HoldTasks bool `json:"hold_tasks"`
+	// GatewayFailuresAfterSubmit simulates a gateway that times out after
+	// forwarding a submission: the next N accepted submissions create their
+	// task and are then answered 504 with an HTML page; -1 means every one.
+	// Server.SetGatewayFailuresAfterSubmit changes it while serving.
+	GatewayFailuresAfterSubmit int `json:"gateway_failures_after_submit"`
 }
 
 // Key is an API key the mock accepts, with the limits the console can set.
@@ -288,6 +297,9 @@ func (c Config) validate() error {
 	}
 	if c.Webhook.InitialBackoff < 0 {
 		add("webhook.initial_backoff must be >= 0, got %s", c.Webhook.InitialBackoff)
+	}
+	if c.GatewayFailuresAfterSubmit < -1 {
+		add("gateway_failures_after_submit must be -1 (every submission), 0 (none) or a count, got %d", c.GatewayFailuresAfterSubmit)
 	}
 	if c.PricePerSecond < 0 {
 		add("price_per_second must be >= 0, got %d", c.PricePerSecond)

@@ -71,6 +71,7 @@ func TestLoadConfig(t *testing.T) {
 			"keys": [{"key": "a", "allowed_models": ["m"], "balance": 0, "revoked": true}],
 			"models": [{"id": "m", "max_seconds": 3}],
 			"task_duration": 0, "url_ttl": "10m", "clip_bytes": 100000, "fault_rate": 0.1,
+			"hold_tasks": true, "gateway_failures_after_submit": -1,
 			"webhook": {"max_attempts": 2, "initial_backoff": "1s"}}`))
 		if err != nil {
 			t.Fatal(err)
@@ -78,7 +79,8 @@ func TestLoadConfig(t *testing.T) {
 		k, m := cfg.Keys[0], cfg.Models[0]
 		if k.Key != "a" || k.Balance == nil || *k.Balance != 0 || !k.Revoked || cfg.TaskDuration != 0 ||
 			time.Duration(cfg.URLTTL) != 10*time.Minute || cfg.ClipBytes != 100000 || cfg.Webhook.MaxAttempts != 2 ||
-			m.DefaultSeconds != 3 || strings.Join(m.Resolutions, ",") != "480p,720p,1080p" {
+			m.DefaultSeconds != 3 || strings.Join(m.Resolutions, ",") != "480p,720p,1080p" ||
+			!cfg.HoldTasks || cfg.GatewayFailuresAfterSubmit != -1 {
 			t.Errorf("config %+v", cfg)
 		}
 		if _, err := New(cfg); err != nil {
@@ -132,6 +134,7 @@ func TestNewValidates(t *testing.T) {
 		{"negative price", func(c *Config) { c.PricePerSecond = -1 }, "price_per_second"},
 		{"clip too small", func(c *Config) { c.ClipBytes = int64(len(fixtureClip)) + 7 }, "clip_bytes"},
 		{"clip negative", func(c *Config) { c.ClipBytes = -1 }, "clip_bytes"},
+		{"gateway failures below -1", func(c *Config) { c.GatewayFailuresAfterSubmit = -2 }, "gateway_failures_after_submit"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

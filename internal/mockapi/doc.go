@@ -1,23 +1,49 @@
 // Package mockapi is an offline, faithful stand-in for the asynchronous
-// video-generation API described in the API spec. It is an http.Handler that
-// provider acceptance tests run in-process (httptest.NewServer(srv)) and that
-// cmd/videogen-mock serves on its own.
+// video-generation API the provider talks to (the contract as this project
+// understands it is written down in CONTRIBUTING.md). It is an http.Handler
+// that provider acceptance tests run in-process (internal/acctest.NewMock) and
+// that cmd/videogen-mock serves on its own.
 //
-// Endpoints follow the spec: POST /v1/video/generations, GET
-// /v1/video/generations/{task_id} and GET /v1/models, all behind bearer
-// authentication. Tasks move from submitted to running at 25% of their
-// duration and to succeeded or failed at 100%; only successes are billed.
+// Endpoints: POST /v1/video/generations, GET /v1/video/generations/{task_id}
+// and GET /v1/models, all behind bearer authentication. Tasks move from
+// submitted to running at 25% of their duration and to succeeded or failed at
+// 100%; only successes are billed.
 //
 // Prompts may carry markers that steer one task:
 //
 //	[mock:fail]            the task ends failed (Config.FailMarker)
 //	[mock:duration=30s]    the task takes this long instead of Config.TaskDuration
+//	[mock:hold]            the task stays running until FinishTask or FailTask (Config.HoldTasks: every task)
 //	[mock:html]            the clip URL serves an HTML page instead of an MP4
+//
+// # Driving tasks from tests
+//
+// Tests must not depend on the clock or the machine's load, so they steer
+// tasks explicitly instead of choosing short durations and sleeping:
+//
+//   - FinishTask(id) makes a pending task succeed (and be billed) now;
+//     FailTask(id, reason) makes it fail now. Together with [mock:hold] or
+//     Config.HoldTasks, a test decides exactly when a task ends, for example
+//     between two Terraform steps.
+//   - AwaitTasks(ctx, n) returns once n tasks were submitted, and
+//     AwaitGets(ctx, id, n) once a task was read n times, so a test can act
+//     at the moment the provider is waiting rather than after a guessed delay.
+//   - DeleteTask(id) makes a task vanish service-side; ExpireURLs revokes every
+//     clip URL handed out so far.
+//   - Config.GatewayFailuresAfterSubmit (or SetGatewayFailuresAfterSubmit)
+//     simulates a gateway that times out after forwarding a submission: the
+//     task is created, billed when it succeeds, yet the client gets a 504 with
+//     an HTML page. LedgerTask.SubmitStatus records which tasks were hidden so.
+//
+// The Ledger is the bill: every task received, requests and responses counted,
+// webhook attempts made. It never contains API keys.
 //
 // Endpoints outside /v1 need no key:
 //
 //	GET    /_mock/clips/{task_id}.mp4?sig=...   signed clip download (GET, HEAD, Range)
 //	GET    /_mock/ledger                        the Ledger as JSON
 //	DELETE /_mock/tasks/{task_id}               Server.DeleteTask
+//	POST   /_mock/tasks/{task_id}/finish        Server.FinishTask (204; 404 unknown; 409 already final)
+//	POST   /_mock/tasks/{task_id}/fail          Server.FailTask; optional body {"reason": "..."}
 //	POST   /_mock/expire-urls                   Server.ExpireURLs
 package mockapi

@@ -38,3 +38,22 @@ func (s *Server) injectFault(w http.ResponseWriter) bool {
 			status, http.StatusText(status)))
 	return true
 }
+
+// gatewayTimeoutPage is what a reverse proxy in front of the service sends
+// when it gives up waiting for the answer: HTML, not the API's JSON.
+const gatewayTimeoutPage = `<html>
+<head><title>504 Gateway Time-out</title></head>
+<body>
+<center><h1>504 Gateway Time-out</h1></center>
+</body>
+</html>
+`
+
+// writeGatewayTimeout answers a submission whose task was already created,
+// the "acted, then failed" fault: a client cannot tell from this answer
+// whether a task exists, and a blind retry creates another one.
+func writeGatewayTimeout(w http.ResponseWriter) {
+	w.Header().Set("Content-Type", "text/html")
+	w.WriteHeader(http.StatusGatewayTimeout)
+	fmt.Fprint(w, gatewayTimeoutPage)
+}

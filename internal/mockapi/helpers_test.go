@@ -2,11 +2,14 @@ package mockapi
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -120,29 +123,106 @@ func getTask(t *testing.T, ts *httptest.Server, id string) taskJSON {
 	return v
 }
 
-// waitFinal polls a task until it is final, failing after a generous deadline
-// rather than sleeping a fixed time.
-func waitFinal(t *testing.T, ts *httptest.Server, id string) taskJSON {
+// livenessBound only turns a hang into a readable failure; waits end as
+// soon as the server reports the change, so it is no timing assertion.
+const livenessBound = 2 * time.Minute
+
+// awaitServer blocks until cond, evaluated with srv.mu held, is true. It
+// wakes on every change the server notifies instead of sleeping or polling.
+func awaitServer(t *testing.T, srv *Server, what string, cond func() bool) {
 	t.Helper()
-	return waitFor(t, func() (taskJSON, bool) {
-		v := getTask(t, ts, id)
-		return v, v.Status == statusSucceeded || v.Status == statusFailed
+	ctx, cancel := context.WithTimeout(t.Context(), livenessBound)
+	defer cancel()
+	if err := srv.await(ctx, cond); err != nil {
+		t.Fatalf("waiting until %s: %v", what, err)
+	}
+}
+
+// awaitFinal waits until a task is final by its own timer, without reading
+// it (a GET would finalise it early), and returns it as GET shows it.
+func awaitFinal(t *testing.T, srv *Server, ts *httptest.Server, id string) taskJSON {
+	t.Helper()
+	awaitServer(t, srv, "task "+id+" is final", func() bool {
+		tk := srv.tasks[id]
+		return tk != nil && tk.final
+	})
+	return getTask(t, ts, id)
+}
+
+// awaitWebhookAttempts waits until n delivery attempts for a task are in
+// the ledger and returns them.
+func awaitWebhookAttempts(t *testing.T, srv *Server, id string, n int) []WebhookAttempt {
+	t.Helper()
+	awaitServer(t, srv, fmt.Sprintf("%d webhook attempts for %s", n, id), func() bool {
+		have := 0
+		for _, a := range srv.webhooks {
+			if a.TaskID == id {
+				have++
+			}
+		}
+		return have >= n
+	})
+	return webhooksOf(srv, id)
+}
+
+// awaitDeliveriesDone waits until every webhook delivery started so far has
+// given up or succeeded, after which no further attempt can come.
+func awaitDeliveriesDone(t *testing.T, srv *Server) {
+	t.Helper()
+	awaitServer(t, srv, "no webhook delivery is in flight", func() bool {
+		return srv.deliveriesStarted == srv.deliveriesEnded
 	})
 }
 
-func waitFor[T any](t *testing.T, cond func() (T, bool)) T {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		v, ok := cond()
-		if ok {
-			return v
+// webhooksOf lists the ledger's delivery attempts for one task.
+func webhooksOf(srv *Server, id string) []WebhookAttempt {
+	var out []WebhookAttempt
+	for _, a := range srv.Ledger().Webhooks {
+		if a.TaskID == id {
+			out = append(out, a)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("condition not met after 10s; last value %+v", v)
-		}
-		time.Sleep(10 * time.Millisecond)
 	}
+	return out
+}
+
+// fakeClock is the mock's clock in tests that step a task through its
+// states; the tasks' timers still run on real time, so such tests use
+// durations far longer than the test.
+type fakeClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *fakeClock) Add(d time.Duration) {
+	c.mu.Lock()
+	c.now = c.now.Add(d)
+	c.mu.Unlock()
+}
+
+// newClockedTestServer is newTestServer on a fake clock, set before the
+// listener starts so that no handler sees the real one.
+func newClockedTestServer(t *testing.T, mutate func(*Config)) (*Server, *httptest.Server, *fakeClock) {
+	t.Helper()
+	cfg := testConfig()
+	if mutate != nil {
+		mutate(&cfg)
+	}
+	srv, err := New(cfg)
+	if err != nil {
+		t.Fatalf("New: %v", err)
+	}
+	t.Cleanup(srv.Close)
+	clock := &fakeClock{now: time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)}
+	srv.now = clock.Now
+	ts := httptest.NewServer(srv)
+	t.Cleanup(ts.Close)
+	return srv, ts, clock
 }
 
 func mustDecode(t *testing.T, b []byte, v any) {

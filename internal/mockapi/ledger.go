@@ -26,8 +26,10 @@ type LedgerTask struct {
 	Metadata        json.RawMessage `json:"metadata,omitempty"` // exactly as received
 	Status          string          `json:"status"`             // current, by time; frozen when deleted
 	Billed          bool            `json:"billed"`
+	Held            bool            `json:"held,omitempty"` // waiting for FinishTask or FailTask
 	SubmittedAt     time.Time       `json:"submitted_at"`
-	FinalAt         time.Time       `json:"final_at"`                    // when it becomes or became final
+	SubmitStatus    int             `json:"submit_status"`               // answer to the submission: 200, or 504 from the gateway fault
+	FinalAt         time.Time       `json:"final_at"`                    // when it becomes or became final; zero while held
 	FinalObservedAt *time.Time      `json:"final_observed_at,omitempty"` // first GET that returned the final status
 	GetCount        int             `json:"get_count"`                   // GETs of this task, including 404s after deletion
 	Deleted         bool            `json:"deleted,omitempty"`
@@ -57,7 +59,7 @@ func (l Ledger) Task(id string) (LedgerTask, bool) {
 // whose time has come are finalised first, so Status and Billed agree with
 // what a GET would say now.
 func (s *Server) Ledger() Ledger {
-	now := time.Now()
+	now := s.now()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	l := Ledger{
@@ -71,17 +73,19 @@ func (s *Server) Ledger() Ledger {
 	}
 	for _, t := range s.order {
 		lt := LedgerTask{
-			TaskID:      t.id,
-			Model:       t.model,
-			Prompt:      t.prompt,
-			Seconds:     t.seconds,
-			Metadata:    slices.Clone(t.metadata),
-			Status:      s.observe(t, now),
-			Billed:      t.billed,
-			SubmittedAt: t.submittedAt,
-			FinalAt:     t.finalAt,
-			GetCount:    t.getCount,
-			Deleted:     t.deleted,
+			TaskID:       t.id,
+			Model:        t.model,
+			Prompt:       t.prompt,
+			Seconds:      t.seconds,
+			Metadata:     slices.Clone(t.metadata),
+			Status:       s.observe(t, now),
+			Billed:       t.billed,
+			Held:         t.held && !t.final && !t.deleted,
+			SubmittedAt:  t.submittedAt,
+			SubmitStatus: t.submitStatus,
+			FinalAt:      t.finalAt,
+			GetCount:     t.getCount,
+			Deleted:      t.deleted,
 		}
 		if t.finalObservedAt != nil {
 			at := *t.finalObservedAt

@@ -15,7 +15,7 @@ func TestLedger(t *testing.T) {
 	id := submit(t, ts, `{"model":"videogen-1","prompt":"a cat","seconds":"3","metadata":`+md+`}`)
 	start := time.Now()
 	getTask(t, ts, id)
-	waitFinal(t, ts, id)
+	awaitFinal(t, srv, ts, id)
 	getTask(t, ts, id)
 	do(t, ts, http.MethodGet, "/v1/models", "", "")
 	do(t, ts, http.MethodPost, "/v1/video/generations", DefaultAPIKey, `{"model":"videogen-1"}`)
@@ -97,7 +97,10 @@ func TestLedgerJSONShape(t *testing.T) {
 	t.Parallel()
 	at := time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
 	l := Ledger{
-		Tasks:     []LedgerTask{{TaskID: "task_1", Model: "m", Prompt: "p", Status: "running", SubmittedAt: at, FinalAt: at}},
+		Tasks: []LedgerTask{
+			{TaskID: "task_1", Model: "m", Prompt: "p", Status: "running", SubmittedAt: at, SubmitStatus: 200, FinalAt: at},
+			{TaskID: "task_2", Model: "m", Prompt: "p", Status: "running", Held: true, SubmittedAt: at, SubmitStatus: 504},
+		},
 		Requests:  map[string]int{"GET /v1/models": 1},
 		Responses: map[string]int{"200": 1},
 		Webhooks:  []WebhookAttempt{{TaskID: "task_1", URL: "http://x", Attempt: 1, StatusCode: 200, At: at}},
@@ -107,7 +110,9 @@ func TestLedgerJSONShape(t *testing.T) {
 		t.Fatal(err)
 	}
 	const want = `{"tasks":[{"task_id":"task_1","model":"m","prompt":"p","status":"running","billed":false,` +
-		`"submitted_at":"2025-01-02T03:04:05Z","final_at":"2025-01-02T03:04:05Z","get_count":0}],` +
+		`"submitted_at":"2025-01-02T03:04:05Z","submit_status":200,"final_at":"2025-01-02T03:04:05Z","get_count":0},` +
+		`{"task_id":"task_2","model":"m","prompt":"p","status":"running","billed":false,"held":true,` +
+		`"submitted_at":"2025-01-02T03:04:05Z","submit_status":504,"final_at":"0001-01-01T00:00:00Z","get_count":0}],` +
 		`"requests":{"GET /v1/models":1},"responses":{"200":1},` +
 		`"webhooks":[{"task_id":"task_1","url":"http://x","attempt":1,"status_code":200,"at":"2025-01-02T03:04:05Z"}]}`
 	if string(b) != want {

@@ -14,8 +14,8 @@ type modelObject struct {
 	OwnedBy string `json:"owned_by"`
 }
 
-// handleModels lists only the models the key may use: the spec says the list
-// "serves to check which models a key may use".
+// handleModels lists only the models the key may use: the list is how a
+// client checks, before submitting, which models its key may use.
 func (s *Server) handleModels(w http.ResponseWriter, ks *keyState) {
 	out := modelList{Object: "list", Data: []modelObject{}}
 	for _, m := range s.cfg.Models {

@@ -39,7 +39,7 @@ func (s *Server) admit(w http.ResponseWriter, ks *keyState) bool {
 		return true
 	}
 	s.mu.Lock()
-	ok, wait := ks.bucket.take(time.Now(), rl.RequestsPerSecond, rl.Burst)
+	ok, wait := ks.bucket.take(s.now(), rl.RequestsPerSecond, rl.Burst)
 	s.mu.Unlock()
 	if ok {
 		return true

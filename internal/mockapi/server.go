@@ -23,6 +23,8 @@ const (
 	epClips       = "/_mock/clips"
 	epLedger      = "/_mock/ledger"
 	epMockTask    = "/_mock/tasks/{task_id}"
+	epMockFinish  = "/_mock/tasks/{task_id}/finish"
+	epMockFail    = "/_mock/tasks/{task_id}/fail"
 	epExpireURLs  = "/_mock/expire-urls"
 
 	// unmatchedEndpoint counts requests to paths the mock doesn't serve,
@@ -42,6 +44,10 @@ type Server struct {
 	clipSize int64
 	client   *http.Client // webhook deliveries
 
+	// now is the mock's clock. Package tests replace it to step a task
+	// through its states without waiting; timers still run on real time.
+	now func() time.Time
+
 	ctx    context.Context // cancelled by Close to abort webhook deliveries
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
@@ -58,6 +64,16 @@ type Server struct {
 	requests  map[string]int
 	responses map[string]int
 	webhooks  []WebhookAttempt
+	// changed is closed and replaced whenever a task, a GET count or a
+	// webhook attempt changes, waking AwaitTasks, AwaitGets and friends.
+	changed chan struct{}
+	// gatewayFailures is how many more accepted submissions are answered
+	// 504; negative means every one.
+	gatewayFailures int
+	// deliveriesStarted and deliveriesEnded count webhook deliveries, so
+	// tests can wait until none is in flight instead of sleeping.
+	deliveriesStarted int
+	deliveriesEnded   int
 }
 
 type keyState struct {
@@ -102,6 +118,7 @@ func New(cfg Config) (*Server, error) {
 		clipHead: clipHead(cfg.ClipBytes),
 		clipSize: size,
 		client:   &http.Client{Timeout: 10 * time.Second, Transport: transport},
+		now:      time.Now,
 		ctx:      ctx,
 		cancel:   cancel,
 		keys:     make(map[string]*keyState, len(cfg.Keys)),
@@ -113,6 +130,9 @@ func New(cfg Config) (*Server, error) {
 		failRNG:   rand.New(rand.NewPCG(seed, 0x6661696c)), // "fail"
 		requests:  map[string]int{},
 		responses: map[string]int{},
+		changed:   make(chan struct{}),
+
+		gatewayFailures: cfg.GatewayFailuresAfterSubmit,
 	}
 	for i := range cfg.Models {
 		s.models[cfg.Models[i].ID] = &s.cfg.Models[i]
@@ -151,11 +171,12 @@ func (s *Server) DeleteTask(id string) bool {
 		return false
 	}
 	if !t.deleted {
-		t.deletedStatus = s.observe(t, time.Now())
+		t.deletedStatus = s.observe(t, s.now())
 		t.deleted = true
 		if t.timer != nil {
 			t.timer.Stop()
 		}
+		s.notify()
 	}
 	return true
 }
@@ -234,6 +255,8 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, ep, id string, fo
 			return
 		}
 		w.WriteHeader(http.StatusNoContent)
+	case epMockFinish, epMockFail:
+		s.handleRelease(w, r, ep, id)
 	case epExpireURLs:
 		s.ExpireURLs()
 		w.WriteHeader(http.StatusNoContent)
@@ -276,12 +299,18 @@ func matchPath(u *url.URL) (ep, id string, ok bool) {
 	if v, ok := param("/_mock/tasks/", ""); ok {
 		return epMockTask, v, true
 	}
+	if v, ok := param("/_mock/tasks/", "/finish"); ok {
+		return epMockFinish, v, true
+	}
+	if v, ok := param("/_mock/tasks/", "/fail"); ok {
+		return epMockFail, v, true
+	}
 	return "", "", false
 }
 
 func allowedMethods(ep string) []string {
 	switch ep {
-	case epGenerations, epExpireURLs:
+	case epGenerations, epExpireURLs, epMockFinish, epMockFail:
 		return []string{http.MethodPost}
 	case epTask, epModels, epLedger:
 		return []string{http.MethodGet}

@@ -46,7 +46,8 @@ type contentRule struct {
 	limit int
 }
 
-// contentRules are spec section 2.3, in the order messages list them.
+// contentRules are the reference media kinds, the role each must declare and
+// how many a request may carry, in the order messages list them.
 var (
 	contentTypes = []string{"image_url", "video_url", "audio_url"}
 	contentRules = map[string]contentRule{
@@ -303,7 +304,7 @@ func parseMetadata(raw json.RawMessage) (resolution, callbackURL string, _ *requ
 	return resolution, callbackURL, nil
 }
 
-// checkContent enforces spec section 2.3: each entry is exactly
+// checkContent enforces the reference media rules: each entry is exactly
 // {"type": T, T: {"url": ...}, "role": R} with R matching T, within limits.
 func checkContent(raw json.RawMessage) *requestError {
 	const param = "metadata.content"

@@ -21,6 +21,7 @@ const (
 var (
 	durationMarker = regexp.MustCompile(`\[mock:duration=([^\]]*)\]`)
 	htmlMarker     = "[mock:html]"
+	holdMarker     = "[mock:hold]"
 )
 
 // task is one submitted generation. Fields above the blank line are fixed at
@@ -38,9 +39,13 @@ type task struct {
 	html        bool
 	failReason  string // non-empty when the task is destined to fail
 	submittedAt time.Time
-	runningAt   time.Time
-	finalAt     time.Time
+	// submitStatus is the status the submission was answered with: 200, or
+	// 504 when the gateway fault swallowed the answer.
+	submitStatus int
 
+	runningAt       time.Time
+	finalAt         time.Time // zero while held
+	held            bool      // waits for FinishTask or FailTask instead of finalAt
 	timer           *time.Timer
 	final           bool
 	finalStatus     string
@@ -62,7 +67,7 @@ func (s *Server) observe(t *task, now time.Time) string {
 		return t.deletedStatus
 	case t.final:
 		return t.finalStatus
-	case !now.Before(t.finalAt):
+	case !t.held && !now.Before(t.finalAt):
 		s.finalize(t)
 		return t.finalStatus
 	case !now.Before(t.runningAt):
@@ -96,8 +101,9 @@ func (s *Server) finalize(t *task) {
 		}
 	}
 	if t.callbackURL != "" && !s.closed {
-		s.startWebhook(t, s.view(t, t.base, time.Now()))
+		s.startWebhook(t, s.view(t, t.base, s.now()))
 	}
+	s.notify()
 }
 
 // onTimer finalises a task when its duration has elapsed without a GET.
@@ -105,12 +111,11 @@ func (s *Server) onTimer(t *task) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if !s.closed {
-		s.finalize(t)
+		s.observe(t, s.now())
 	}
 }
 
-// taskView is the task object of spec section 2.1, as GET returns it and as
-// webhooks deliver it.
+// taskView is the task object, as GET returns it and as webhooks deliver it.
 type taskView struct {
 	TaskID   string          `json:"task_id"`
 	Status   string          `json:"status"`
@@ -138,12 +143,13 @@ func (s *Server) view(t *task, base string, now time.Time) taskView {
 }
 
 func (s *Server) handleGetTask(w http.ResponseWriter, r *http.Request, id string) {
-	now := time.Now()
+	now := s.now()
 	s.mu.Lock()
 	t := s.tasks[id]
 	if t == nil || t.deleted {
 		if t != nil {
 			t.getCount++
+			s.notify()
 		}
 		s.mu.Unlock()
 		writeError(w, http.StatusNotFound, "not_found_error", "task_id",
@@ -156,6 +162,7 @@ func (s *Server) handleGetTask(w http.ResponseWriter, r *http.Request, id string
 		at := now
 		t.finalObservedAt = &at
 	}
+	s.notify()
 	s.mu.Unlock()
 	writeJSON(w, http.StatusOK, v)
 }
@@ -171,7 +178,7 @@ func (s *Server) handleSubmit(w http.ResponseWriter, r *http.Request, ks *keySta
 		writeError(w, apiErr.status, apiErr.Type, apiErr.Param, apiErr.Message)
 		return
 	}
-	now := time.Now()
+	now := s.now()
 	s.mu.Lock()
 	// Draw for every task, marked or not, so one task's marker doesn't shift
 	// which later tasks fail.
@@ -179,27 +186,42 @@ func (s *Server) handleSubmit(w http.ResponseWriter, r *http.Request, ks *keySta
 		req.failReason = "the video could not be generated (simulated failure, task_failure_rate); submit a new task"
 	}
 	t := &task{
-		id:          s.newTaskID(),
-		model:       req.model,
-		prompt:      req.prompt,
-		seconds:     req.seconds,
-		metadata:    req.metadata,
-		callbackURL: req.callbackURL,
-		key:         ks,
-		cost:        req.cost,
-		base:        baseURL(r),
-		html:        strings.Contains(req.prompt, htmlMarker),
-		failReason:  req.failReason,
-		submittedAt: now,
-		runningAt:   now.Add(req.duration / 4),
-		finalAt:     now.Add(req.duration),
+		id:           s.newTaskID(),
+		model:        req.model,
+		prompt:       req.prompt,
+		seconds:      req.seconds,
+		metadata:     req.metadata,
+		callbackURL:  req.callbackURL,
+		key:          ks,
+		cost:         req.cost,
+		base:         baseURL(r),
+		html:         strings.Contains(req.prompt, htmlMarker),
+		failReason:   req.failReason,
+		submittedAt:  now,
+		submitStatus: http.StatusOK,
+		runningAt:    now.Add(req.duration / 4),
+		held:         s.cfg.HoldTasks || strings.Contains(req.prompt, holdMarker),
+	}
+	if s.gatewayFailures != 0 {
+		if s.gatewayFailures > 0 {
+			s.gatewayFailures--
+		}
+		t.submitStatus = http.StatusGatewayTimeout
+	}
+	if !t.held {
+		t.finalAt = now.Add(req.duration)
+		if !s.closed {
+			t.timer = time.AfterFunc(req.duration, func() { s.onTimer(t) })
+		}
 	}
 	s.tasks[t.id] = t
 	s.order = append(s.order, t)
-	if !s.closed {
-		t.timer = time.AfterFunc(req.duration, func() { s.onTimer(t) })
-	}
+	s.notify()
 	s.mu.Unlock()
+	if t.submitStatus == http.StatusGatewayTimeout {
+		writeGatewayTimeout(w)
+		return
+	}
 	writeJSON(w, http.StatusOK, submitResponse{TaskID: t.id, Status: statusSubmitted})
 }
 

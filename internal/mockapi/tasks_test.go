@@ -11,31 +11,34 @@ import (
 
 func TestLifecycle(t *testing.T) {
 	t.Parallel()
-	_, ts := newTestServer(t, nil)
+	// An hour-long task on a fake clock: its timer never fires during the
+	// test, so only the clock decides what each GET sees.
+	_, ts, clock := newClockedTestServer(t, nil)
 	const md = `{"resolution":"720p","ratio":"9:16"}`
-	// One second leaves a 750ms running window, wide enough to observe on a
-	// loaded machine.
-	id := submit(t, ts, `{"model":"videogen-1","prompt":"a cat [mock:duration=1s]","seconds":"4","metadata":`+md+`}`)
+	id := submit(t, ts, `{"model":"videogen-1","prompt":"a cat [mock:duration=1h]","seconds":"4","metadata":`+md+`}`)
 
-	order := []string{statusSubmitted, statusRunning, statusSucceeded}
-	var seen []string
-	final := waitFor(t, func() (taskJSON, bool) {
+	steps := []struct {
+		advance time.Duration
+		want    string
+	}{
+		{0, statusSubmitted},
+		{15*time.Minute - time.Nanosecond, statusSubmitted},
+		{time.Nanosecond, statusRunning},                  // 25% of the duration
+		{45*time.Minute - time.Nanosecond, statusRunning}, // just before the end
+		{time.Nanosecond, statusSucceeded},
+		{time.Hour, statusSucceeded},
+	}
+	var final taskJSON
+	for i, st := range steps {
+		clock.Add(st.advance)
 		v := getTask(t, ts, id)
-		if len(seen) == 0 || seen[len(seen)-1] != v.Status {
-			seen = append(seen, v.Status)
+		if v.Status != st.want {
+			t.Fatalf("step %d: status %s, want %s", i, v.Status, st.want)
 		}
 		if v.Status != statusSucceeded && v.URL != "" {
 			t.Errorf("status %s carries a url", v.Status)
 		}
-		return v, v.Status == statusSucceeded
-	})
-	if !slices.Contains(seen, statusRunning) {
-		t.Errorf("never saw running; statuses %v", seen)
-	}
-	for i := 1; i < len(seen); i++ {
-		if slices.Index(order, seen[i]) <= slices.Index(order, seen[i-1]) {
-			t.Errorf("statuses went backwards: %v", seen)
-		}
+		final = v
 	}
 	if final.TaskID != id || final.Format != "mp4" || final.Error != nil || string(final.Metadata) != md {
 		t.Errorf("final task %+v", final)
@@ -44,7 +47,8 @@ func TestLifecycle(t *testing.T) {
 		t.Errorf("url %q is not an absolute clip URL on %s", final.URL, ts.URL)
 	}
 
-	// The task object is spec 2.1 only: no echo of model, prompt or seconds.
+	// The task object carries only what the service returns: no echo of
+	// model, prompt or seconds, which clients must keep themselves.
 	res := do(t, ts, http.MethodGet, "/v1/video/generations/"+id, DefaultAPIKey, "")
 	var raw map[string]json.RawMessage
 	mustDecode(t, res.body, &raw)
@@ -136,16 +140,18 @@ func TestTaskFailureRate(t *testing.T) {
 func TestBilling(t *testing.T) {
 	t.Parallel()
 	srv, ts := newTestServer(t, func(c *Config) {
-		c.TaskDuration = Duration(50 * time.Millisecond)
+		c.TaskDuration = 0
 		c.Keys = append(c.Keys, Key{Key: "k", Balance: ptr[int64](12)})
 	})
-	ok := submitAs(t, ts, "k", `{"model":"videogen-1","prompt":"p","seconds":"5"}`)
+	ok := submitAs(t, ts, "k", `{"model":"videogen-1","prompt":"p [mock:hold]","seconds":"5"}`)
 	failed := submitAs(t, ts, "k", `{"model":"videogen-1","prompt":"p [mock:fail]","seconds":"5"}`)
-	if lt, _ := srv.Ledger().Task(ok); lt.Billed {
-		t.Errorf("task billed before it finished")
+	if lt, _ := srv.Ledger().Task(ok); lt.Billed || lt.Status != statusRunning {
+		t.Errorf("held task %+v: want running and not billed before it finished", lt)
 	}
-	waitFinal(t, ts, ok)
-	waitFinal(t, ts, failed)
+	if !srv.FinishTask(ok) {
+		t.Fatal("FinishTask of the held task returned false")
+	}
+	awaitFinal(t, srv, ts, failed)
 	l := srv.Ledger()
 	if lt, _ := l.Task(ok); !lt.Billed || lt.Status != statusSucceeded {
 		t.Errorf("succeeded task: %+v", lt)
@@ -159,7 +165,7 @@ func TestBilling(t *testing.T) {
 	if e := apiErr(t, res); res.status != 403 || !strings.Contains(e.Message, "balance is 7") {
 		t.Fatalf("status %d, error %+v; want 403 with balance 7", res.status, e)
 	}
-	waitFinal(t, ts, submitAs(t, ts, "k", `{"model":"videogen-1","prompt":"p","seconds":"7"}`))
+	awaitFinal(t, srv, ts, submitAs(t, ts, "k", `{"model":"videogen-1","prompt":"p","seconds":"7"}`))
 	res = do(t, ts, http.MethodPost, "/v1/video/generations", "k", `{"model":"videogen-1","prompt":"p","seconds":"1"}`)
 	if e := apiErr(t, res); res.status != 403 || e.Type != "insufficient_quota" {
 		t.Fatalf("status %d, error %+v; want insufficient_quota", res.status, e)
@@ -169,38 +175,38 @@ func TestBilling(t *testing.T) {
 func TestBillingNotReserved(t *testing.T) {
 	t.Parallel()
 	srv, ts := newTestServer(t, func(c *Config) {
-		c.TaskDuration = Duration(100 * time.Millisecond)
+		c.HoldTasks = true
 		c.Keys = append(c.Keys, Key{Key: "k", Balance: ptr[int64](5)})
 	})
-	// Both pass the submit check; only one can be paid for at completion.
+	// Both pass the submit check; only the first to finish can be paid for.
 	a := submitAs(t, ts, "k", `{"model":"videogen-1","prompt":"p"}`)
 	b := submitAs(t, ts, "k", `{"model":"videogen-1","prompt":"p"}`)
-	waitFor(t, func() (Ledger, bool) {
-		l := srv.Ledger()
-		ta, _ := l.Task(a)
-		tb, _ := l.Task(b)
-		return l, ta.FinalAt.Before(time.Now()) && tb.FinalAt.Before(time.Now())
-	})
+	if !srv.FinishTask(a) || !srv.FinishTask(b) {
+		t.Fatal("FinishTask of a held task returned false")
+	}
 	l := srv.Ledger()
-	ta, _ := l.Task(a)
-	tb, _ := l.Task(b)
-	if ta.Billed == tb.Billed || (ta.Status == statusSucceeded) != ta.Billed || (tb.Status == statusSucceeded) != tb.Billed {
-		t.Errorf("want exactly one billed success and one unbilled failure: %+v / %+v", ta, tb)
+	if ta, _ := l.Task(a); !ta.Billed || ta.Status != statusSucceeded {
+		t.Errorf("first task %+v: want a billed success", ta)
 	}
-	loser := b
-	if tb.Billed {
-		loser = a
+	if tb, _ := l.Task(b); tb.Billed || tb.Status != statusFailed {
+		t.Errorf("second task %+v: want an unbilled failure", tb)
 	}
-	if v := getTask(t, ts, loser); v.Error == nil || !strings.Contains(v.Error.Message, "insufficient balance") {
+	if v := getTask(t, ts, b); v.Error == nil || !strings.Contains(v.Error.Message, "insufficient balance") {
 		t.Errorf("unpaid task %+v", v)
+	}
+	srv.mu.Lock()
+	balance := *srv.keys["k"].Balance
+	srv.mu.Unlock()
+	if balance != 0 {
+		t.Errorf("balance %d after one paid task, want 0", balance)
 	}
 }
 
 func TestDeleteTask(t *testing.T) {
 	t.Parallel()
-	srv, ts := newTestServer(t, func(c *Config) { c.TaskDuration = Duration(50 * time.Millisecond) })
+	srv, ts := newTestServer(t, func(c *Config) { c.TaskDuration = 0 })
 	viaGo := submit(t, ts, `{"model":"videogen-1","prompt":"p [mock:duration=1h]"}`)
-	viaHTTP := waitFinal(t, ts, submit(t, ts, `{"model":"videogen-1","prompt":"p"}`))
+	viaHTTP := getTask(t, ts, submit(t, ts, `{"model":"videogen-1","prompt":"p"}`))
 
 	if !srv.DeleteTask(viaGo) {
 		t.Fatal("DeleteTask of an existing task returned false")

@@ -21,10 +21,19 @@ func (s *Server) startWebhook(t *task, v taskView) {
 		return // taskView always marshals; nothing sensible to record otherwise
 	}
 	s.wg.Add(1)
+	s.deliveriesStarted++
 	go func() {
 		defer s.wg.Done()
+		defer s.endDelivery()
 		s.deliver(t.id, t.callbackURL, body)
 	}()
+}
+
+func (s *Server) endDelivery() {
+	s.mu.Lock()
+	s.deliveriesEnded++
+	s.notify()
+	s.mu.Unlock()
 }
 
 // deliver POSTs body until the receiver answers 2xx, MaxAttempts is reached
@@ -42,7 +51,7 @@ func (s *Server) deliver(taskID, target string, body []byte) {
 			}
 			backoff = min(2*backoff, maxWebhookBackoff)
 		}
-		start := time.Now()
+		start := s.now()
 		code, err := s.post(target, body)
 		if s.ctx.Err() != nil {
 			return // cancelled by Close: not an attempt the receiver saw through
@@ -53,6 +62,7 @@ func (s *Server) deliver(taskID, target string, body []byte) {
 		}
 		s.mu.Lock()
 		s.webhooks = append(s.webhooks, rec)
+		s.notify()
 		s.mu.Unlock()
 		if err == nil && code >= 200 && code < 300 {
 			return

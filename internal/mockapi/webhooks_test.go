@@ -49,16 +49,6 @@ func startReceiver(t *testing.T, statuses ...int) (*receiver, string) {
 	return rc, hook.URL + "/hook?token=abc"
 }
 
-func webhooksOf(srv *Server, id string) []WebhookAttempt {
-	var out []WebhookAttempt
-	for _, a := range srv.Ledger().Webhooks {
-		if a.TaskID == id {
-			out = append(out, a)
-		}
-	}
-	return out
-}
-
 func TestWebhookRetriesThenSucceeds(t *testing.T) {
 	t.Parallel()
 	srv, ts := newTestServer(t, func(c *Config) {
@@ -69,10 +59,7 @@ func TestWebhookRetriesThenSucceeds(t *testing.T) {
 	id := submit(t, ts, `{"model":"videogen-1","prompt":"p","metadata":{"callback_url":"`+hookURL+`"}}`)
 
 	// No polling: the webhook must come from the timer alone.
-	attempts := waitFor(t, func() ([]WebhookAttempt, bool) {
-		a := webhooksOf(srv, id)
-		return a, len(a) == 2
-	})
+	attempts := awaitWebhookAttempts(t, srv, id, 2)
 	if attempts[0].Attempt != 1 || attempts[0].StatusCode != 500 || attempts[1].Attempt != 2 || attempts[1].StatusCode != 200 ||
 		attempts[0].URL != hookURL || !attempts[1].At.After(attempts[0].At) {
 		t.Errorf("attempts %+v", attempts)
@@ -105,11 +92,11 @@ func TestWebhookFailedTaskAndGiveUp(t *testing.T) {
 	})
 	rc, hookURL := startReceiver(t, 503, 503, 503, 503)
 	id := submit(t, ts, `{"model":"videogen-1","prompt":"p [mock:fail]","metadata":{"callback_url":"`+hookURL+`"}}`)
-	waitFor(t, func() ([]WebhookAttempt, bool) {
-		a := webhooksOf(srv, id)
-		return a, len(a) == 3
-	})
-	time.Sleep(50 * time.Millisecond) // a fourth attempt would come within a few ms
+	// Once the delivery has ended, no further attempt can come.
+	awaitDeliveriesDone(t, srv)
+	if n := len(webhooksOf(srv, id)); n != 3 {
+		t.Errorf("ledger records %d attempts, want max_attempts 3", n)
+	}
 	if n := len(rc.deliveries()); n != 3 {
 		t.Errorf("receiver got %d attempts, want max_attempts 3", n)
 	}
@@ -128,10 +115,11 @@ func TestWebhookConnectionError(t *testing.T) {
 		c.Webhook = Webhook{MaxAttempts: 2, InitialBackoff: Duration(time.Millisecond)}
 	})
 	id := submit(t, ts, `{"model":"videogen-1","prompt":"p","metadata":{"callback_url":"`+deadURL+`"}}`)
-	attempts := waitFor(t, func() ([]WebhookAttempt, bool) {
-		a := webhooksOf(srv, id)
-		return a, len(a) == 2
-	})
+	awaitDeliveriesDone(t, srv)
+	attempts := webhooksOf(srv, id)
+	if len(attempts) != 2 {
+		t.Errorf("%d attempts, want max_attempts 2: %+v", len(attempts), attempts)
+	}
 	for _, a := range attempts {
 		if a.Error == "" || a.StatusCode != 0 {
 			t.Errorf("attempt %+v: want a connection error and no status", a)
@@ -142,8 +130,17 @@ func TestWebhookConnectionError(t *testing.T) {
 func TestNoWebhookWithoutCallback(t *testing.T) {
 	t.Parallel()
 	srv, ts := newTestServer(t, func(c *Config) { c.TaskDuration = 0 })
-	waitFinal(t, ts, submit(t, ts, `{"model":"videogen-1","prompt":"p","metadata":{"ratio":"1:1"}}`))
-	time.Sleep(20 * time.Millisecond)
+	if v := getTask(t, ts, submit(t, ts, `{"model":"videogen-1","prompt":"p","metadata":{"ratio":"1:1"}}`)); v.Status != statusSucceeded {
+		t.Fatalf("status %s, want succeeded", v.Status)
+	}
+	// A delivery starts when the task becomes final, so by now it would
+	// have been counted.
+	srv.mu.Lock()
+	started := srv.deliveriesStarted
+	srv.mu.Unlock()
+	if started != 0 {
+		t.Errorf("%d webhook deliveries started without a callback_url", started)
+	}
 	if n := len(srv.Ledger().Webhooks); n != 0 {
 		t.Errorf("%d webhook attempts without a callback_url", n)
 	}
@@ -156,21 +153,33 @@ func TestCloseCancelsWebhooks(t *testing.T) {
 		c.Webhook = Webhook{MaxAttempts: 5, InitialBackoff: Duration(time.Hour)}
 	})
 	rc, hookURL := startReceiver(t, 500)
-	pending := submit(t, ts, `{"model":"videogen-1","prompt":"p [mock:duration=300ms]","metadata":{"callback_url":"`+hookURL+`"}}`)
-	submit(t, ts, `{"model":"videogen-1","prompt":"p","metadata":{"callback_url":"`+hookURL+`"}}`)
-	waitFor(t, func() (int, bool) { n := len(rc.deliveries()); return n, n >= 1 })
+	pending := submit(t, ts, `{"model":"videogen-1","prompt":"p [mock:hold]","metadata":{"callback_url":"`+hookURL+`"}}`)
+	backingOff := submit(t, ts, `{"model":"videogen-1","prompt":"p","metadata":{"callback_url":"`+hookURL+`"}}`)
+	awaitWebhookAttempts(t, srv, backingOff, 1)
 
-	// Close before the pending task's timer fires, while the other task's
-	// delivery sleeps in an hour-long back-off.
+	// Close while the pending task is held and the other task's delivery
+	// sleeps in an hour-long back-off.
 	done := make(chan struct{})
 	go func() { srv.Close(); close(done) }()
 	select {
 	case <-done:
-	case <-time.After(5 * time.Second):
+	case <-time.After(livenessBound):
 		t.Fatal("Close blocked on a pending webhook back-off")
 	}
-	lt, _ := srv.Ledger().Task(pending)
-	time.Sleep(time.Until(lt.FinalAt) + 50*time.Millisecond)
+	if n := len(rc.deliveries()); n != 1 {
+		t.Errorf("receiver got %d deliveries, want the one before Close", n)
+	}
+
+	// The held task finishes after Close: it must not start a delivery.
+	if !srv.FinishTask(pending) {
+		t.Fatal("FinishTask of the held task returned false")
+	}
+	srv.mu.Lock()
+	started := srv.deliveriesStarted
+	srv.mu.Unlock()
+	if started != 1 {
+		t.Errorf("%d deliveries started, want only the one before Close", started)
+	}
 	if n := len(webhooksOf(srv, pending)); n != 0 {
 		t.Errorf("a task finishing after Close sent %d webhooks", n)
 	}

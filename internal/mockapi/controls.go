@@ -1,0 +1,184 @@
+package mockapi
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+)
+
+// defaultFailTaskReason is the task's error message when FailTask is given
+// no reason.
+const defaultFailTaskReason = "the video could not be generated (simulated failure); submit a new task"
+
+// FinishTask ends a pending task now, as a successful generation: it is
+// billed, its clip URL appears and its webhook, if any, is sent. A held task
+// is released; a timed task stops waiting for its duration; a [mock:fail]
+// marker is overridden. As at any completion, a key whose balance can no
+// longer pay makes the task fail unbilled instead. It reports whether the
+// task was pending: false for unknown, deleted or already final tasks.
+func (s *Server) FinishTask(id string) bool {
+	return s.release(id, "")
+}
+
+// FailTask ends a pending task now as failed, unbilled, with reason as its
+// error message (a generic one when reason is empty). It reports whether the
+// task was pending, as FinishTask does.
+func (s *Server) FailTask(id, reason string) bool {
+	if reason == "" {
+		reason = defaultFailTaskReason
+	}
+	return s.release(id, reason)
+}
+
+// release makes a pending task final now; failReason "" means success.
+func (s *Server) release(id, failReason string) bool {
+	now := s.now()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t := s.tasks[id]
+	if t == nil || t.deleted {
+		return false
+	}
+	if s.observe(t, now); t.final {
+		return false
+	}
+	if t.timer != nil {
+		t.timer.Stop()
+	}
+	t.held = false
+	t.finalAt = now
+	if t.runningAt.After(now) {
+		t.runningAt = now
+	}
+	t.failReason = failReason
+	s.finalize(t)
+	return true
+}
+
+// SetGatewayFailuresAfterSubmit changes Config.GatewayFailuresAfterSubmit
+// while serving: the next n accepted submissions are answered 504 after their
+// task is created; any negative n means every one, 0 turns the fault off.
+func (s *Server) SetGatewayFailuresAfterSubmit(n int) {
+	s.mu.Lock()
+	s.gatewayFailures = max(n, -1)
+	s.mu.Unlock()
+}
+
+// AwaitTasks blocks until the mock has received at least n tasks, or ctx
+// ends. Tests use it instead of sleeping to know that a submission arrived.
+func (s *Server) AwaitTasks(ctx context.Context, n int) error {
+	var have int
+	err := s.await(ctx, func() bool {
+		have = len(s.order)
+		return have >= n
+	})
+	if err != nil {
+		return fmt.Errorf("mockapi: waiting for %d task(s), %d received: %w", n, have, err)
+	}
+	return nil
+}
+
+// AwaitGets blocks until the task with the given ID has been read (GET,
+// including 404s after deletion) at least n times, or ctx ends. The task
+// need not exist yet.
+func (s *Server) AwaitGets(ctx context.Context, taskID string, n int) error {
+	var have int
+	err := s.await(ctx, func() bool {
+		have = 0
+		if t := s.tasks[taskID]; t != nil {
+			have = t.getCount
+		}
+		return have >= n
+	})
+	if err != nil {
+		return fmt.Errorf("mockapi: waiting for %d GET(s) of task %q, %d made: %w", n, taskID, have, err)
+	}
+	return nil
+}
+
+// await blocks until cond, evaluated with s.mu held, is true or ctx ends.
+// It re-evaluates cond after every notify, so it never misses a change and
+// never sleeps.
+func (s *Server) await(ctx context.Context, cond func() bool) error {
+	for {
+		s.mu.Lock()
+		ok := cond()
+		changed := s.changed
+		s.mu.Unlock()
+		if ok {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-changed:
+		}
+	}
+}
+
+// notify wakes every await. Callers hold s.mu.
+func (s *Server) notify() {
+	close(s.changed)
+	s.changed = make(chan struct{})
+}
+
+// handleRelease serves POST /_mock/tasks/{id}/finish and .../fail, the HTTP
+// form of FinishTask and FailTask for the standalone server. A fail request
+// may carry {"reason": "..."}.
+func (s *Server) handleRelease(w http.ResponseWriter, r *http.Request, ep, id string) {
+	var released bool
+	if ep == epMockFinish {
+		released = s.FinishTask(id)
+	} else {
+		reason, rerr := readFailReason(w, r)
+		if rerr != nil {
+			writeError(w, rerr.status, rerr.Type, rerr.Param, rerr.Message)
+			return
+		}
+		released = s.FailTask(id, reason)
+	}
+	if released {
+		w.WriteHeader(http.StatusNoContent)
+		return
+	}
+	s.mu.Lock()
+	t := s.tasks[id]
+	known := t != nil && !t.deleted
+	s.mu.Unlock()
+	if !known {
+		writeError(w, http.StatusNotFound, "not_found_error", "task_id", fmt.Sprintf("unknown task id %q", id))
+		return
+	}
+	writeError(w, http.StatusConflict, "invalid_request_error", "task_id", fmt.Sprintf("task %q is already final", id))
+}
+
+// readFailReason reads the optional {"reason": "..."} body of a fail request.
+func readFailReason(w http.ResponseWriter, r *http.Request) (string, *requestError) {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBodyBytes))
+	if err != nil {
+		return "", invalid("", "could not read the request body: %v", err)
+	}
+	if len(bytes.TrimSpace(body)) == 0 {
+		return "", nil
+	}
+	fields, rerr := decodeObject(body)
+	if rerr != nil {
+		return "", rerr
+	}
+	for k := range fields {
+		if k != "reason" {
+			return "", invalid(k, "unexpected member %q; the body may only hold \"reason\"", k)
+		}
+	}
+	raw, ok := fields["reason"]
+	if !ok {
+		return "", nil
+	}
+	reason, ok := asString(raw)
+	if !ok {
+		return "", invalid("reason", "reason must be a string, not %s", jsonKind(raw))
+	}
+	return reason, nil
+}
