@@ -159,17 +159,18 @@ func jitteredExponential(minWait, maxWait time.Duration, attempt int) time.Durat
 	return half + rand.N(half+1)
 }
 
-// parseRetryAfter reads both forms of RFC 9110's Retry-After.
+// parseRetryAfter reads both forms of RFC 9110's Retry-After, a number of seconds or
+// an HTTP date, and bounds either by RetryAfterCeiling: whichever form a server
+// picks, one answer cannot stall an apply for longer. A number too large to read
+// asks for the longest wait, so it gets the ceiling too.
 func parseRetryAfter(value string, now time.Time) (time.Duration, bool) {
 	value = strings.TrimSpace(value)
 	if value == "" {
 		return 0, false
 	}
-	if secs, err := strconv.ParseInt(value, 10, 64); err == nil {
-		if secs < 0 {
-			return 0, false
-		}
-		if secs > int64(RetryAfterCeiling/time.Second) {
+	if strings.Trim(value, "0123456789") == "" {
+		secs, err := strconv.ParseUint(value, 10, 64)
+		if err != nil || secs > uint64(RetryAfterCeiling/time.Second) {
 			return RetryAfterCeiling, true
 		}
 		return time.Duration(secs) * time.Second, true
@@ -178,8 +179,5 @@ func parseRetryAfter(value string, now time.Time) (time.Duration, bool) {
 	if err != nil {
 		return 0, false
 	}
-	if d := at.Sub(now); d > 0 {
-		return d, true
-	}
-	return 0, true
+	return min(max(at.Sub(now), 0), RetryAfterCeiling), true
 }
