@@ -1,7 +1,11 @@
 terraform {
+  # Terraform 1.0 or later; OpenTofu reads the same block.
+  required_version = ">= 1.0"
+
   required_providers {
     videogen = {
-      source = "videogen/videogen"
+      source  = "videogen/videogen"
+      version = "~> 0.1"
     }
   }
 }
@@ -15,6 +19,6 @@ provider "videogen" {
   max_retries     = 4     # retries after 429 and 5xx responses, with back-off
   request_timeout = "60s" # per HTTP attempt
 
-  # Leave unset to poll adaptively: five checks 0.45s apart, then every 4s.
+  # Leave unset to poll adaptively; set it for a fixed interval between checks.
   # poll_interval = "10s"
 }

@@ -4,6 +4,14 @@ data "videogen_video" "intro" {
   task_id = "task_abc123"
 }
 
-output "intro_url" {
-  value = data.videogen_video.intro.url
+# Downloads that clip into this configuration's output directory. The file
+# resource reads the task again before it downloads, so an expired signed URL
+# is no problem, and state keeps only the path, size and SHA-256.
+resource "videogen_video_file" "intro" {
+  task_id = data.videogen_video.intro.task_id
+  path    = "${path.module}/out/intro.mp4"
+}
+
+output "intro_sha256" {
+  value = videogen_video_file.intro.sha256
 }
