@@ -1,0 +1,25 @@
+package acctest
+
+import "testing"
+
+func TestParseStat(t *testing.T) {
+	cases := []struct {
+		stat string
+		want procStat
+		ok   bool
+	}{
+		{stat: "4242 (terraform) S 4200 4242 4200 0 -1 4194560", want: procStat{'S', 4200, 4242}, ok: true},
+		// The command name is the executable's, and may hold ") S 1 (" itself.
+		{stat: "77 (evil) S 1 (x) R 76 70 76 0", want: procStat{'R', 76, 70}, ok: true},
+		{stat: "77 (terraform-provi) Z 1 77 1", want: procStat{'Z', 1, 77}, ok: true},
+		{stat: "garbage"},
+		{stat: "5 (x) S 1"},
+		{stat: "5 (x) S one 2 3"},
+	}
+	for _, tc := range cases {
+		got, ok := parseStat(tc.stat)
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("parseStat(%q) = %+v, %v; want %+v, %v", tc.stat, got, ok, tc.want, tc.ok)
+		}
+	}
+}

@@ -1,0 +1,18 @@
+//go:build !linux
+
+package acctest
+
+import (
+	"errors"
+	"os/exec"
+)
+
+func startInGroup(*exec.Cmd) {}
+
+// killGroup cannot reach the plugins here: only Terraform itself is killed
+// (by exec when ctx ends).
+func killGroup(int) error { return nil }
+
+func providerDescendants(int) ([]int, error) {
+	return nil, errors.New("acctest: finding provider processes needs Linux's /proc")
+}
