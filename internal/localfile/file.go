@@ -1,0 +1,141 @@
+package localfile
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"hash"
+	"io"
+	"os"
+	"path/filepath"
+)
+
+// File is a file being written atomically. Bytes go to a temporary file in the
+// target's directory (so that the final rename stays on one file system) and into
+// a running SHA-256. Commit makes the file durable and moves it into place;
+// until then the target is untouched, and Discard leaves nothing behind.
+type File struct {
+	path string
+	mode os.FileMode
+	tmp  *os.File
+	hash hash.Hash
+	size int64
+	done bool
+}
+
+// Summary describes a committed file.
+type Summary struct {
+	// SHA256 is the lowercase hex digest of the content.
+	SHA256 string
+	Size   int64
+}
+
+// Create prepares to write path with the permissions mode. Missing parent
+// directories are created with exactly dirMode, whatever the umask; existing ones
+// are left as they are. The caller must call Commit or Discard.
+func Create(path string, mode, dirMode os.FileMode) (*File, error) {
+	dir := filepath.Dir(path)
+	if err := mkdirAll(dir, dirMode); err != nil {
+		return nil, &Error{Op: "creating the directory " + dir, Err: err}
+	}
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.part")
+	if err != nil {
+		return nil, &Error{Op: "creating a temporary file in " + dir, Err: err}
+	}
+	return &File{path: path, mode: mode, tmp: tmp, hash: sha256.New()}, nil
+}
+
+// Write fills the file at path through fill and commits it when fill succeeds.
+// When fill or the commit fails, nothing is left behind: not the temporary file,
+// and not a changed target. Parent directories it created stay.
+func Write(path string, mode, dirMode os.FileMode, fill func(*File) error) (Summary, error) {
+	f, err := Create(path, mode, dirMode)
+	if err != nil {
+		return Summary{}, err
+	}
+	defer f.Discard() //nolint:errcheck // the first error is the one that matters
+	if err := fill(f); err != nil {
+		return Summary{}, err
+	}
+	return f.Commit()
+}
+
+// Write writes to the temporary file and the checksum together.
+func (f *File) Write(p []byte) (int, error) {
+	n, err := f.tmp.Write(p)
+	f.hash.Write(p[:n])
+	f.size += int64(n)
+	if err != nil {
+		return n, &Error{Op: "writing " + f.tmp.Name(), Err: err}
+	}
+	return n, nil
+}
+
+// Reset empties the file and its checksum, for a writer that starts over.
+func (f *File) Reset() error {
+	f.hash.Reset()
+	f.size = 0
+	if _, err := f.tmp.Seek(0, io.SeekStart); err != nil {
+		return &Error{Op: "rewinding " + f.tmp.Name(), Err: err}
+	}
+	if err := f.tmp.Truncate(0); err != nil {
+		return &Error{Op: "truncating " + f.tmp.Name(), Err: err}
+	}
+	return nil
+}
+
+// Commit flushes the file to disk, sets its permissions and renames it over the
+// target. When it fails, the temporary file is removed and the target is as it
+// was.
+func (f *File) Commit() (Summary, error) {
+	if f.done {
+		return Summary{}, errors.New("localfile: Commit after Commit or Discard")
+	}
+	fail := func(op string, err error) (Summary, error) {
+		_ = f.Discard()
+		return Summary{}, &Error{Op: op, Err: err}
+	}
+	if err := f.tmp.Sync(); err != nil {
+		return fail("flushing "+f.tmp.Name()+" to disk", err)
+	}
+	if err := f.tmp.Chmod(f.mode); err != nil {
+		return fail("setting the permissions of "+f.tmp.Name(), err)
+	}
+	if err := f.tmp.Close(); err != nil {
+		return fail("closing "+f.tmp.Name(), err)
+	}
+	if err := os.Rename(f.tmp.Name(), f.path); err != nil {
+		return fail("moving "+f.tmp.Name()+" into place at "+f.path, err)
+	}
+	f.done = true
+	syncDir(filepath.Dir(f.path))
+	return Summary{SHA256: hex.EncodeToString(f.hash.Sum(nil)), Size: f.size}, nil
+}
+
+// Discard closes and removes the temporary file. It does nothing after Commit,
+// so that it can be deferred.
+func (f *File) Discard() error {
+	if f.done {
+		return nil
+	}
+	f.done = true
+	_ = f.tmp.Close()
+	if err := os.Remove(f.tmp.Name()); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return &Error{Op: "removing " + f.tmp.Name(), Err: err}
+	}
+	return nil
+}
+
+// SHA256 returns the lowercase hex SHA-256 of the file at path.
+func SHA256(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.CopyBuffer(h, f, make([]byte, 256<<10)); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
