@@ -1,0 +1,143 @@
+package acctest
+
+import (
+	"fmt"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+
+	"github.com/videogen/terraform-provider-videogen/internal/client"
+	"github.com/videogen/terraform-provider-videogen/internal/mockapi"
+)
+
+// MockPollInterval is the provider's poll_interval in ProviderBlock: tasks
+// finish at once or when a test releases them, so a short interval only
+// keeps waits short.
+const MockPollInterval = "100ms"
+
+// Mock is the mock service on its own in-process listener, so each test's
+// ledger is its own. The embedded Server gives tests its controls
+// (FinishTask, FailTask, AwaitTasks, DeleteTask, Ledger, ...).
+type Mock struct {
+	*mockapi.Server
+	URL string // base URL, without /v1
+
+	ts *httptest.Server
+}
+
+// StartMock serves a mock with cfg until Close. It is for programs such as
+// the bench; tests use NewMock.
+func StartMock(cfg mockapi.Config) (*Mock, error) {
+	srv, err := mockapi.New(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("acctest: starting the mock: %w", err)
+	}
+	ts := httptest.NewServer(srv)
+	return &Mock{Server: srv, URL: ts.URL, ts: ts}, nil
+}
+
+// Close stops the listener, then the mock's timers and webhook deliveries.
+func (m *Mock) Close() {
+	m.ts.Close()
+	m.Server.Close()
+}
+
+// NewMock starts the one mock of a test: mockapi.DefaultConfig with tasks
+// that finish at once, changed by opts in order, closed when the test ends.
+// A test that needs a task to stay unfinished holds it (a prompt with
+// [mock:hold], or Config.HoldTasks) and releases it with FinishTask or
+// FailTask, rather than choosing a duration and hoping for the timing.
+func NewMock(t testing.TB, opts ...func(*mockapi.Config)) *Mock {
+	t.Helper()
+	cfg := mockapi.DefaultConfig()
+	cfg.TaskDuration = 0
+	for _, opt := range opts {
+		opt(&cfg)
+	}
+	m, err := StartMock(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(m.Close)
+	return m
+}
+
+// ProviderBlock configures the provider against the mock: base_url, the
+// mock's key as api_key and poll_interval MockPollInterval, then each extra
+// line inside the block. An extra line that sets base_url, api_key or
+// poll_interval ("api_key = \"other\"") replaces the default instead, so a
+// test changes one setting without writing the block out.
+func (m *Mock) ProviderBlock(extra ...string) string {
+	settings := []struct{ name, value string }{
+		{"base_url", strconv.Quote(m.URL)},
+		{"api_key", strconv.Quote(mockapi.DefaultAPIKey)},
+		{"poll_interval", strconv.Quote(MockPollInterval)},
+	}
+	var rest []string
+	for _, line := range extra {
+		if name, value, ok := strings.Cut(line, "="); ok && !strings.Contains(line, "\n") {
+			replaced := false
+			for i := range settings {
+				if settings[i].name == strings.TrimSpace(name) {
+					settings[i].value = strings.TrimSpace(value)
+					replaced = true
+				}
+			}
+			if replaced {
+				continue
+			}
+		}
+		for _, l := range strings.Split(strings.TrimSpace(line), "\n") {
+			rest = append(rest, strings.TrimSpace(l))
+		}
+	}
+	var b strings.Builder
+	b.WriteString("\nprovider \"videogen\" {\n")
+	for _, s := range settings {
+		fmt.Fprintf(&b, "  %-13s = %s\n", s.name, s.value)
+	}
+	for _, l := range rest {
+		fmt.Fprintf(&b, "  %s\n", l)
+	}
+	b.WriteString("}\n")
+	return b.String()
+}
+
+// Submissions counts the tasks the mock accepted, whatever the client was
+// told: each is a clip billed or billable.
+func (m *Mock) Submissions() int { return len(m.Ledger().Tasks) }
+
+// ExpectSubmissions checks that the mock's ledger holds exactly n tasks.
+func (m *Mock) ExpectSubmissions(n int) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		if got := m.Submissions(); got != n {
+			return fmt.Errorf("the mock's ledger shows %d submitted task(s), want %d", got, n)
+		}
+		return nil
+	}
+}
+
+// Client is the project's API client for the mock, with the mock's key, for
+// tests that act as a script or another workspace would.
+func (m *Mock) Client(t testing.TB) *client.Client {
+	t.Helper()
+	c, err := client.New(m.URL, mockapi.DefaultAPIKey)
+	if err != nil {
+		t.Fatalf("acctest: client for the mock: %v", err)
+	}
+	return c
+}
+
+// Task reads a task through the client, as the provider sees it.
+func (m *Mock) Task(t testing.TB, id string) *client.Video {
+	t.Helper()
+	v, err := m.Client(t).GetVideo(t.Context(), id)
+	if err != nil {
+		t.Fatalf("acctest: reading task %s from the mock: %v", id, err)
+	}
+	return v
+}
