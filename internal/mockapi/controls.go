@@ -98,6 +98,27 @@ func (s *Server) AwaitGets(ctx context.Context, taskID string, n int) error {
 	return nil
 }
 
+// AwaitWebhooks blocks until the ledger records at least n delivery
+// attempts of the task's webhook, or ctx ends. A receiver sees a delivery
+// before the mock records its answer, so tests that check the ledger wait
+// here first.
+func (s *Server) AwaitWebhooks(ctx context.Context, taskID string, n int) error {
+	var have int
+	err := s.await(ctx, func() bool {
+		have = 0
+		for _, a := range s.webhooks {
+			if a.TaskID == taskID {
+				have++
+			}
+		}
+		return have >= n
+	})
+	if err != nil {
+		return fmt.Errorf("mockapi: waiting for %d webhook attempt(s) of task %q, %d made: %w", n, taskID, have, err)
+	}
+	return nil
+}
+
 // await blocks until cond, evaluated with s.mu held, is true or ctx ends.
 // It re-evaluates cond after every notify, so it never misses a change and
 // never sleeps.

@@ -348,3 +348,26 @@ func TestAwaitWakesOnTimer(t *testing.T) {
 		t.Errorf("task %+v: want billed by its timer, never read", lt)
 	}
 }
+
+func TestAwaitWebhooks(t *testing.T) {
+	t.Parallel()
+	srv, ts := newTestServer(t, func(c *Config) {
+		c.TaskDuration = 0
+		c.HoldTasks = true
+		c.Webhook = Webhook{MaxAttempts: 2, InitialBackoff: Duration(time.Millisecond)}
+	})
+	_, hookURL := startReceiver(t, http.StatusBadGateway)
+	id := submit(t, ts, `{"model":"videogen-1","prompt":"p","metadata":{"callback_url":"`+hookURL+`"}}`)
+	ended, cancel := context.WithCancel(t.Context())
+	cancel()
+	if err := srv.AwaitWebhooks(ended, id, 1); err == nil || !strings.Contains(err.Error(), "0 made") {
+		t.Errorf("AwaitWebhooks before the task finished: %v", err)
+	}
+	srv.FinishTask(id)
+	if err := srv.AwaitWebhooks(t.Context(), id, 2); err != nil {
+		t.Fatal(err)
+	}
+	if a := webhooksOf(srv, id); len(a) != 2 || a[0].StatusCode != http.StatusBadGateway || a[1].StatusCode != http.StatusOK {
+		t.Errorf("attempts %+v", a)
+	}
+}

@@ -25,9 +25,11 @@
 //     FailTask(id, reason) makes it fail now. Together with [mock:hold] or
 //     Config.HoldTasks, a test decides exactly when a task ends, for example
 //     between two Terraform steps.
-//   - AwaitTasks(ctx, n) returns once n tasks were submitted, and
-//     AwaitGets(ctx, id, n) once a task was read n times, so a test can act
-//     at the moment the provider is waiting rather than after a guessed delay.
+//   - AwaitTasks(ctx, n) returns once n tasks were submitted,
+//     AwaitGets(ctx, id, n) once a task was read n times and
+//     AwaitWebhooks(ctx, id, n) once n webhook attempts were recorded, so a
+//     test acts at the moment the provider is waiting, or checks the ledger
+//     once it is complete, rather than after a guessed delay.
 //   - DeleteTask(id) makes a task vanish service-side; ExpireURLs revokes every
 //     clip URL handed out so far.
 //   - Config.GatewayFailuresAfterSubmit (or SetGatewayFailuresAfterSubmit)

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -153,15 +152,11 @@ func awaitFinal(t *testing.T, srv *Server, ts *httptest.Server, id string) taskJ
 // the ledger and returns them.
 func awaitWebhookAttempts(t *testing.T, srv *Server, id string, n int) []WebhookAttempt {
 	t.Helper()
-	awaitServer(t, srv, fmt.Sprintf("%d webhook attempts for %s", n, id), func() bool {
-		have := 0
-		for _, a := range srv.webhooks {
-			if a.TaskID == id {
-				have++
-			}
-		}
-		return have >= n
-	})
+	ctx, cancel := context.WithTimeout(t.Context(), livenessBound)
+	defer cancel()
+	if err := srv.AwaitWebhooks(ctx, id, n); err != nil {
+		t.Fatal(err)
+	}
 	return webhooksOf(srv, id)
 }
 
