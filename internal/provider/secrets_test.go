@@ -4,13 +4,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-exec/tfexec"
+
+	"github.com/videogen/terraform-provider-videogen/internal/acctest"
 	"github.com/videogen/terraform-provider-videogen/internal/mockapi"
 )
 
@@ -22,56 +23,45 @@ func TestAccAPIKeyNeverLeaks(t *testing.T) {
 		t.Skip("acceptance test: set TF_ACC=1 (make test does)")
 	}
 	const key = "vgk-TRACE-canary-5d8e1f0a7b"
-	cfg := mockapi.DefaultConfig()
-	cfg.TaskDuration = mockapi.Duration(0)
-	cfg.Keys = []mockapi.Key{{Key: key}}
-	srv, err := mockapi.New(cfg)
-	if err != nil {
+	mock := acctest.NewMock(t, func(cfg *mockapi.Config) { cfg.Keys = []mockapi.Key{{Key: key}} })
+	wd := acctest.NewWorkdir(t)
+	ctx := t.Context()
+	// terraform-exec sends logs only to a file, never into the command's stderr.
+	logPath := filepath.Join(t.TempDir(), "terraform.log")
+	if err := wd.TF.SetLog("TRACE"); err != nil {
 		t.Fatal(err)
 	}
-	ts := httptest.NewServer(srv)
-	t.Cleanup(func() { ts.Close(); srv.Close() })
-
-	bin := t.TempDir()
-	build := exec.CommandContext(t.Context(), "go", "build", "-o", filepath.Join(bin, "terraform-provider-videogen"), "../..")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building the provider: %v\n%s", err, out)
+	if err := wd.TF.SetLogPath(logPath); err != nil {
+		t.Fatal(err)
 	}
-	cliConfig := filepath.Join(bin, "terraformrc")
-	writeFile(t, cliConfig, fmt.Sprintf(`provider_installation {
-  dev_overrides {
-    "videogen/videogen" = %q
-  }
-  direct {}
-}
-`, bin))
-
-	work := t.TempDir()
-	terraform := func(env []string, args ...string) (stdout, stderr string, err error) {
-		cmd := exec.CommandContext(t.Context(), terraformBinary(), args...)
-		cmd.Dir = work
-		cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+cliConfig, "CHECKPOINT_DISABLE=1", "TF_LOG=TRACE",
-			"TF_IN_AUTOMATION=1", "VIDEOGEN_BASE_URL="+ts.URL)
-		cmd.Env = append(cmd.Env, env...)
-		var outBuf, errBuf bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &outBuf, &errBuf
-		err = cmd.Run()
-		return outBuf.String(), errBuf.String(), err
-	}
-	var transcript strings.Builder
-	run := func(wantOK bool, env []string, args ...string) {
+	var transcript bytes.Buffer
+	wd.TF.SetStdout(&transcript)
+	wd.TF.SetStderr(&transcript)
+	setenv := func(k, v string) {
 		t.Helper()
-		stdout, stderr, err := terraform(env, args...)
-		out := stdout + stderr
-		fmt.Fprintf(&transcript, "\n$ terraform %s\n%s", strings.Join(args, " "), out)
-		if (err == nil) != wantOK {
-			t.Fatalf("terraform %v: error %v, want success %v\n%s", args, err, wantOK, out)
+		if err := wd.Setenv(k, v); err != nil {
+			t.Fatal(err)
 		}
 	}
-	viaEnv := []string{"VIDEOGEN_API_KEY=" + key}
+	write := func(name, content string) {
+		t.Helper()
+		if err := wd.WriteFile(name, content); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// run records each command in the transcript and checks its outcome.
+	run := func(wantOK bool, name string, cmd func() error) {
+		t.Helper()
+		fmt.Fprintf(&transcript, "\n$ terraform %s\n", name)
+		if err := cmd(); (err == nil) != wantOK {
+			t.Fatalf("terraform %s: error %v, want success %v\n%s", name, err, wantOK, transcript.String())
+		}
+	}
+	setenv("VIDEOGEN_BASE_URL", mock.URL)
 
 	// The recommended set-up: the key only in the environment.
-	writeFile(t, filepath.Join(work, "main.tf"), `
+	setenv("VIDEOGEN_API_KEY", key)
+	main := `
 terraform {
   required_providers {
     videogen = { source = "videogen/videogen" }
@@ -84,58 +74,68 @@ resource "videogen_video" "clip" {
   prompt = "a canary in a coal mine"
 }
 output "url" { value = videogen_video.clip.url }
-`)
-	run(true, viaEnv, "plan", "-out=tfplan", "-input=false")
-	run(true, viaEnv, "show", "-json", "tfplan")
-	run(true, viaEnv, "apply", "-input=false", "tfplan")
-	run(true, viaEnv, "show", "-json")
-	run(true, viaEnv, "output", "-json")
+`
+	write("main.tf", main)
+	run(true, "init", func() error { return wd.Init(ctx) })
+	run(true, "plan -out=tfplan", func() error { _, err := wd.TF.Plan(ctx, tfexec.Out("tfplan")); return err })
+	run(true, "show -json tfplan", func() error { _, err := wd.TF.ShowPlanFile(ctx, "tfplan"); return err })
+	run(true, "apply tfplan", func() error { return wd.TF.Apply(ctx, tfexec.DirOrPlan("tfplan")) })
+	run(true, "show -json", func() error { _, err := wd.State(ctx); return err })
+	run(true, "output -json", func() error { _, err := wd.TF.Output(ctx); return err })
 
 	// Failures render diagnostics: an unknown model at plan time, and a revoked key.
-	writeFile(t, filepath.Join(work, "bad.tf"), `
+	write("bad.tf", `
 resource "videogen_video" "bad" {
   model  = "no-such-model"
   prompt = "fails"
 }
 `)
-	run(false, viaEnv, "plan", "-input=false")
-	_ = os.Remove(filepath.Join(work, "bad.tf"))
-	run(false, []string{"VIDEOGEN_API_KEY=" + key + "-revoked"}, "plan", "-input=false")
+	run(false, "plan (unknown model)", func() error { _, err := wd.Plan(ctx); return err })
+	write("bad.tf", "")
+	setenv("VIDEOGEN_API_KEY", key+"-revoked")
+	run(false, "plan (revoked key)", func() error { _, err := wd.Plan(ctx); return err })
 
 	// The key written in the provider block itself must not leak from there either.
-	writeFile(t, filepath.Join(work, "main.tf"), strings.Replace(readFile(t, filepath.Join(work, "main.tf")),
-		`provider "videogen" {}`, fmt.Sprintf(`provider "videogen" {
+	setenv("VIDEOGEN_API_KEY", "")
+	write("main.tf", strings.Replace(main, `provider "videogen" {}`, fmt.Sprintf(`provider "videogen" {
   api_key = %q
 }`, key), 1))
-	run(true, nil, "plan", "-out=tfplan2", "-input=false")
-	run(true, nil, "apply", "-input=false", "-auto-approve")
+	run(true, "plan -out=tfplan2", func() error { _, err := wd.TF.Plan(ctx, tfexec.Out("tfplan2")); return err })
+	run(true, "apply", func() error { return wd.Apply(ctx) })
 	// Terraform core renders a plan's configuration snapshot, literals included, in
 	// `show -json`; a key written into the .tf file is visible there by Terraform's
 	// design, as it is in the file itself. That is why the docs say to use the
 	// environment variable. Allow it there and nowhere else.
-	planJSON, logs, err := terraform(nil, "show", "-json", "tfplan2")
-	if err != nil {
-		t.Fatalf("terraform show -json tfplan2: %v\n%s", err, logs)
-	}
-	fmt.Fprintf(&transcript, "\n$ terraform show -json tfplan2 (stdout checked separately)\n%s", logs)
-	if rest := onlyInProviderConfig(t, planJSON); strings.Contains(rest, key) {
+	var planJSON bytes.Buffer
+	wd.TF.SetStdout(&planJSON)
+	run(true, "show -json tfplan2 (stdout checked separately)", func() error {
+		_, err := wd.TF.ShowPlanFile(ctx, "tfplan2")
+		return err
+	})
+	wd.TF.SetStdout(&transcript)
+	if rest := onlyInProviderConfig(t, planJSON.String()); strings.Contains(rest, key) {
 		t.Errorf("the API key appears in the JSON plan outside configuration.provider_config")
 	}
 
+	logs, err := os.ReadFile(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	transcript.WriteString("\n--- TF_LOG=TRACE log of every command ---\n")
+	transcript.Write(logs)
 	if !strings.Contains(transcript.String(), "videogen API request") {
 		t.Fatal("the TRACE transcript has no provider request logs; the test would prove nothing")
 	}
-	if strings.Contains(transcript.String(), key) {
-		i := strings.Index(transcript.String(), key)
+	if i := strings.Index(transcript.String(), key); i >= 0 {
 		t.Errorf("the API key appears in Terraform's output or logs, e.g. ...%s...",
-			transcript.String()[max(0, i-200):min(len(transcript.String()), i+100)])
+			transcript.String()[max(0, i-200):min(transcript.Len(), i+100)])
 	}
-	state := readFile(t, filepath.Join(work, "terraform.tfstate"))
-	if !strings.Contains(state, "videogen_video") {
-		t.Fatal("no state was written; the test would prove nothing")
+	state, err := os.ReadFile(filepath.Join(wd.Dir, "terraform.tfstate"))
+	if err != nil || !bytes.Contains(state, []byte("videogen_video")) {
+		t.Fatalf("no state was written (%v); the test would prove nothing", err)
 	}
 	for _, f := range []string{"terraform.tfstate", "tfplan", "tfplan2"} {
-		if data, err := os.ReadFile(filepath.Join(work, f)); err == nil && bytes.Contains(data, []byte(key)) {
+		if data, err := os.ReadFile(filepath.Join(wd.Dir, f)); err == nil && bytes.Contains(data, []byte(key)) {
 			t.Errorf("the API key appears in %s", f)
 		}
 	}
@@ -157,29 +157,6 @@ func onlyInProviderConfig(t *testing.T, planJSON string) string {
 	}
 	rest, _ := json.Marshal(plan)
 	return string(rest)
-}
-
-func terraformBinary() string {
-	if p := os.Getenv("TF_ACC_TERRAFORM_PATH"); p != "" {
-		return p
-	}
-	return "terraform"
-}
-
-func writeFile(t *testing.T, name, content string) {
-	t.Helper()
-	if err := os.WriteFile(name, []byte(content), 0o600); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func readFile(t *testing.T, name string) string {
-	t.Helper()
-	data, err := os.ReadFile(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(data)
 }
 
 // dumpTranscript writes the transcript of a failed run where it outlives the

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
@@ -421,7 +422,7 @@ func untaint(t *testing.T, root, addr string) {
 	if len(states) != 1 {
 		t.Fatalf("want one working directory with state under %s, found %v", root, states)
 	}
-	cmd := exec.CommandContext(t.Context(), terraformBinary(), "untaint", addr)
+	cmd := exec.CommandContext(t.Context(), os.Getenv("TF_ACC_TERRAFORM_PATH"), "untaint", addr) // set by TestMain
 	cmd.Dir = filepath.Dir(states[0])
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("terraform untaint: %v\n%s", err, out)
