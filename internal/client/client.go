@@ -261,26 +261,31 @@ func (c *Client) doRequest(ctx context.Context, method, endpointName, rawURL str
 	defer resp.Body.Close()
 
 	data, readErr := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes+1))
-	// Some gateways quote the rejected key back ("Incorrect API key provided: ...").
-	data = bytes.ReplaceAll(data, []byte(c.apiKey), []byte("(redacted)"))
+	// Some gateways quote the rejected key back ("Incorrect API key provided: ..."),
+	// raw or escaped. Nothing the response says reaches a log or an error before
+	// this: body, headers and decoded messages alike.
+	redact := c.redactor()
+	data = redact.Bytes(data)
 	c.log(ctx, "videogen API response", map[string]any{
 		"method": method, "url": rawURL, "status": resp.StatusCode, "attempts": counter.attempts,
 		"duration_ms": elapsed.Milliseconds(), "body": truncate(string(data), 4096),
 	})
 	if readErr != nil {
 		return resp.Header, &TransportError{Method: method, Endpoint: endpointName, Attempts: counter.attempts, Elapsed: elapsed,
-			Err: fmt.Errorf("reading response body: %w", readErr), sent: true}
+			Err: redact.Error(fmt.Errorf("reading response body: %w", readErr)), sent: true}
 	}
 	if len(data) > maxResponseBytes {
 		return resp.Header, fmt.Errorf("%s %s: the response body exceeds %d bytes; the service at %s may not be a video generation API",
 			method, endpointName, maxResponseBytes, c.baseURL)
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		apiErr := decodeAPIError(resp.StatusCode, resp.Header.Get("Content-Type"), data)
+		apiErr := decodeAPIError(resp.StatusCode, redact.String(resp.Header.Get("Content-Type")), data)
+		apiErr.Message, apiErr.Type, apiErr.Param = redact.String(apiErr.Message), redact.String(apiErr.Type), redact.String(apiErr.Param)
 		apiErr.Method, apiErr.Endpoint = method, endpointName
 		apiErr.Attempts, apiErr.Elapsed = counter.attempts, elapsed
 		if loc := resp.Header.Get("Location"); resp.StatusCode >= 300 && resp.StatusCode < 400 && loc != "" {
-			apiErr.Message = fmt.Sprintf("the service redirects to %s; set the base URL to the address it redirects to", loc)
+			apiErr.Message = fmt.Sprintf("the service redirects to %s; set the base URL to the address it redirects to",
+				redact.String(redirectTarget(loc)))
 		}
 		return resp.Header, apiErr
 	}
@@ -288,8 +293,8 @@ func (c *Client) doRequest(ctx context.Context, method, endpointName, rawURL str
 		return resp.Header, nil
 	}
 	if err := json.NewDecoder(bytes.NewReader(data)).Decode(out); err != nil {
-		return resp.Header, fmt.Errorf("%s %s: the service answered %d with a body that is not the expected JSON (%w): %s",
-			method, endpointName, resp.StatusCode, err, snippet(data))
+		return resp.Header, redact.Error(fmt.Errorf("%s %s: the service answered %d with a body that is not the expected JSON (%w): %s",
+			method, endpointName, resp.StatusCode, err, snippet(data)))
 	}
 	return resp.Header, nil
 }
@@ -303,7 +308,10 @@ func (c *Client) transportError(ctx context.Context, method, endpointName string
 	if sent {
 		err = ambiguous.err
 	}
-	return &TransportError{Method: method, Endpoint: endpointName, Attempts: attempts, Elapsed: elapsed, Err: err, sent: sent}
+	// A malformed answer is quoted by net/http ("malformed HTTP response ..."), so
+	// even a transport error may repeat what the server sent.
+	return &TransportError{Method: method, Endpoint: endpointName, Attempts: attempts, Elapsed: elapsed,
+		Err: c.redactor().Error(err), sent: sent}
 }
 
 func (c *Client) logAttempt(_ retryablehttp.Logger, req *http.Request, retry int) {

@@ -1,0 +1,240 @@
+package client
+
+import (
+	"bytes"
+	"net/url"
+	"slices"
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// redactedText replaces the API key wherever a response quotes it.
+const redactedText = "(redacted)"
+
+// redactor finds a secret in text that a server sent back, in every form a server
+// may quote it: raw; JSON-escaped, where any character may be written as \uXXXX
+// (a surrogate pair above U+FFFF), "/" as \/ and the usual short escapes; and
+// URL-encoded, where any byte may be written as %XX in either case and a space as
+// "+". Forms mix and nest: each character is decoded on its own, and up to
+// maxEncodingLayers layers are undone (%252F is "/" encoded twice; \u0025 is a "%"
+// inside JSON; %5Cu002F is a JSON escape put into a URL). The key itself is
+// matched exactly: it is case-sensitive.
+type redactor struct{ secret []byte }
+
+// maxEncodingLayers bounds how many layers of escaping are undone; each costs one
+// linear pass over the text.
+const maxEncodingLayers = 4
+
+func newRedactor(secret string) *redactor { return &redactor{secret: []byte(secret)} }
+
+// unit is one byte of a decoded text, with the span of the original text it came
+// from: a literal byte spans itself, a decoded escape spans the whole escape.
+type unit struct {
+	b          byte
+	start, end int32
+}
+
+// String returns s with every occurrence of the secret replaced.
+func (r *redactor) String(s string) string {
+	if len(r.secret) == 0 || len(s) < len(r.secret) {
+		return s
+	}
+	if !strings.ContainsAny(s, `%+\`) {
+		// Nothing is escaped: only the raw form can be there.
+		return strings.ReplaceAll(s, string(r.secret), redactedText)
+	}
+	raw := make([]unit, len(s))
+	for i := range len(s) {
+		raw[i] = unit{b: s[i], start: int32(i), end: int32(i + 1)} //nolint:gosec // bodies are capped far below 2 GiB.
+	}
+	var spans [][2]int32
+	for _, plusIsSpace := range []bool{false, true} {
+		layer := raw
+		for depth := 0; ; depth++ {
+			spans = append(spans, r.find(layer)...)
+			if depth == maxEncodingLayers {
+				break
+			}
+			next, changed := decodeLayer(layer, plusIsSpace)
+			if !changed {
+				break
+			}
+			layer = next
+		}
+	}
+	if len(spans) == 0 {
+		return s
+	}
+	slices.SortFunc(spans, func(a, b [2]int32) int { return int(a[0] - b[0]) })
+	var b strings.Builder
+	last := int32(0)
+	for _, sp := range spans {
+		if sp[0] >= last {
+			b.WriteString(s[last:sp[0]])
+			b.WriteString(redactedText)
+		}
+		last = max(last, sp[1])
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// Bytes is String for a body.
+func (r *redactor) Bytes(data []byte) []byte {
+	s := string(data)
+	if out := r.String(s); out != s {
+		return []byte(out)
+	}
+	return data
+}
+
+// find returns the original spans of every occurrence of the secret in a layer.
+func (r *redactor) find(layer []unit) [][2]int32 {
+	text := make([]byte, len(layer))
+	for i, u := range layer {
+		text[i] = u.b
+	}
+	var spans [][2]int32
+	for from := 0; ; {
+		i := bytes.Index(text[from:], r.secret)
+		if i < 0 {
+			return spans
+		}
+		i += from
+		spans = append(spans, [2]int32{layer[i].start, layer[i+len(r.secret)-1].end})
+		from = i + 1
+	}
+}
+
+var jsonShortEscapes = map[byte]byte{'/': '/', '\\': '\\', '"': '"', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
+
+// decodeLayer undoes one layer of percent-encoding and JSON escapes (and, when
+// plusIsSpace, reads "+" as a space, as a query does), reporting whether anything
+// was decoded.
+func decodeLayer(in []unit, plusIsSpace bool) ([]unit, bool) {
+	if !slices.ContainsFunc(in, func(u unit) bool { return u.b == '%' || u.b == '\\' || (plusIsSpace && u.b == '+') }) {
+		return in, false
+	}
+	out := make([]unit, 0, len(in))
+	changed := false
+	for i := 0; i < len(in); {
+		u := in[i]
+		switch {
+		case u.b == '%' && i+2 < len(in):
+			if v, ok := hexUnits(in[i+1 : i+3]); ok {
+				out = append(out, unit{b: byte(v), start: u.start, end: in[i+2].end})
+				i, changed = i+3, true
+				continue
+			}
+		case u.b == '+' && plusIsSpace:
+			out = append(out, unit{b: ' ', start: u.start, end: u.end})
+			i, changed = i+1, true
+			continue
+		case u.b == '\\' && i+1 < len(in):
+			if c, ok := jsonShortEscapes[in[i+1].b]; ok {
+				out = append(out, unit{b: c, start: u.start, end: in[i+1].end})
+				i, changed = i+2, true
+				continue
+			}
+			if r, n := uEscape(in[i:]); n > 0 {
+				var buf [utf8.UTFMax]byte
+				for _, b := range buf[:utf8.EncodeRune(buf[:], r)] {
+					out = append(out, unit{b: b, start: u.start, end: in[i+n-1].end})
+				}
+				i, changed = i+n, true
+				continue
+			}
+		}
+		out = append(out, u)
+		i++
+	}
+	return out, changed
+}
+
+// uEscape reads \uXXXX, or a surrogate pair of two, at the start of in, returning
+// the character and how many units it took (0 when there is none).
+func uEscape(in []unit) (rune, int) {
+	unit16 := func(at int) (rune, bool) {
+		if at+6 > len(in) || in[at].b != '\\' || in[at+1].b != 'u' {
+			return 0, false
+		}
+		return hexUnits(in[at+2 : at+6])
+	}
+	hi, ok := unit16(0)
+	if !ok {
+		return 0, 0
+	}
+	if utf16.IsSurrogate(hi) {
+		if lo, ok := unit16(6); ok {
+			if r := utf16.DecodeRune(hi, lo); r != utf8.RuneError {
+				return r, 12
+			}
+		}
+	}
+	return hi, 6
+}
+
+func hexUnits(digits []unit) (rune, bool) {
+	var v rune
+	for _, u := range digits {
+		var d byte
+		switch c := u.b; {
+		case '0' <= c && c <= '9':
+			d = c - '0'
+		case 'a' <= c && c <= 'f':
+			d = c - 'a' + 10
+		case 'A' <= c && c <= 'F':
+			d = c - 'A' + 10
+		default:
+			return 0, false
+		}
+		v = v<<4 | rune(d)
+	}
+	return v, true
+}
+
+// redirectTarget describes a Location header without its query, fragment or user
+// information, which may carry tokens; it says when a query was left out.
+func redirectTarget(location string) string {
+	u, err := url.Parse(location)
+	if err != nil {
+		target, _, cut := strings.Cut(location, "?")
+		target, _, cutFragment := strings.Cut(target, "#")
+		if cut || cutFragment {
+			return target + " (query not shown)"
+		}
+		return target
+	}
+	hadQuery := u.RawQuery != "" || u.ForceQuery || u.Fragment != ""
+	u.RawQuery, u.ForceQuery, u.Fragment, u.RawFragment, u.User = "", false, "", "", nil
+	if hadQuery {
+		return u.String() + " (query not shown)"
+	}
+	return u.String()
+}
+
+// redactor returns the redactor of this client's API key.
+func (c *Client) redactor() *redactor { return newRedactor(c.apiKey) }
+
+// Error returns err unchanged when its message holds no trace of the secret, and
+// otherwise an error with the redacted message that still unwraps to err, so that
+// errors.As and errors.Is keep working.
+func (r *redactor) Error(err error) error {
+	if err == nil {
+		return nil
+	}
+	msg := err.Error()
+	if clean := r.String(msg); clean != msg {
+		return &redactedError{msg: clean, err: err}
+	}
+	return err
+}
+
+type redactedError struct {
+	msg string
+	err error
+}
+
+func (e *redactedError) Error() string { return e.msg }
+func (e *redactedError) Unwrap() error { return e.err }
