@@ -186,9 +186,10 @@ func TestNormalizeBaseURL(t *testing.T) {
 		{name: "path prefix with v1 and slash", in: "https://gw.example.com/openai/v1/", want: "https://gw.example.com/openai/v1"},
 		{name: "empty", in: "", wantErr: "not a valid URL"},
 		{name: "blank", in: "   ", wantErr: "not a valid URL"},
-		{name: "relative host", in: "api.example.com/v1", wantErr: "absolute http or https URL"},
+		{name: "relative host", in: "api.example.com/v1", wantErr: `"api.example.com/v1" has no scheme: add https:// in front, as in "https://api.example.com/v1"`},
 		{name: "relative path", in: "/v1", wantErr: "absolute http or https URL"},
-		{name: "host and port without scheme", in: "localhost:8080", wantErr: "base URL"},
+		{name: "host and port without scheme", in: "localhost:8080", wantErr: `add https:// in front, as in "https://localhost:8080" (or http://`},
+		{name: "scheme-relative", in: "//api.example.com", wantErr: `as in "https://api.example.com"`},
 		{name: "ftp scheme", in: "ftp://files.example.com/v1", wantErr: "absolute http or https URL"},
 		{name: "scheme without host", in: "https://", wantErr: "absolute http or https URL"},
 		{name: "unparseable", in: "http://[::1", wantErr: "not a valid URL"},
@@ -232,6 +233,8 @@ func TestNormalizeBaseURLDoesNotEchoSecrets(t *testing.T) {
 	t.Parallel()
 	const secret = "s3cr3t-Pa55w0rd-in-url"
 	for _, in := range []string{
+		"user:" + secret + "@api.example.com/v1",
+		"api.example.com/v1?key=" + secret,
 		"https://user:" + secret + "@api.example.com/v1",
 		"https://api.example.com/v1?api_key=" + secret,
 	} {
