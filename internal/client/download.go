@@ -3,7 +3,6 @@ package client
 import (
 	"bufio"
 	"context"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -14,22 +13,28 @@ import (
 	"time"
 
 	"github.com/hashicorp/go-retryablehttp"
-)
 
-// MP4SniffBytes is how much of the start of a file LooksLikeMP4 needs.
-const MP4SniffBytes = 4096
+	"github.com/videogen/terraform-provider-videogen/internal/localfile"
+)
 
 const (
 	// downloadEndpoint names clip downloads in errors and logs, beside the API's endpoints.
 	downloadEndpoint = "clip download"
 	// sniffBytes is how far into a download the MP4 signature (an ftyp box) is looked for.
-	sniffBytes = MP4SniffBytes
+	sniffBytes = localfile.MP4SniffBytes
 	// copyBufferBytes is the one buffer a download streams through: large enough
 	// to keep system calls few, small enough that memory stays flat.
 	copyBufferBytes = 1 << 20
 	// maxDownloadErrorBytes caps how much of an error page is read.
 	maxDownloadErrorBytes = 4096
 )
+
+// Output receives a download. Reset empties it and rewinds it to the start, with
+// any running checksum: a retry after a partial body starts over.
+type Output interface {
+	io.Writer
+	Reset() error
+}
 
 // DownloadError is an error status from the host that serves a clip, which is a
 // storage bucket or CDN rather than the API: a signed URL that expired or was
@@ -73,6 +78,36 @@ func (e *NotMP4Error) Error() string {
 		downloadEndpoint, e.URL, sniffBytes, ct, e.Start)
 }
 
+// TooLargeError is a download larger than the caller allows: announced so by its
+// Content-Length, or, when the host announced no size, grown past the limit.
+// Nothing beyond the limit is written.
+type TooLargeError struct {
+	URL      string
+	MaxBytes int64
+	// Announced is the Content-Length, or -1 when the host sent none.
+	Announced int64
+}
+
+func (e *TooLargeError) Error() string {
+	if e.Announced >= 0 {
+		return fmt.Sprintf("GET %s %s: the host announced %d bytes (Content-Length), more than the maximum of %d",
+			downloadEndpoint, e.URL, e.Announced, e.MaxBytes)
+	}
+	return fmt.Sprintf("GET %s %s: the body grew past the maximum of %d bytes (the host announced no Content-Length)",
+		downloadEndpoint, e.URL, e.MaxBytes)
+}
+
+// IsTooLarge reports a download refused for its size.
+func IsTooLarge(err error) bool {
+	var tErr *TooLargeError
+	return errors.As(err, &tErr)
+}
+
+// errLongBody is a body that goes on past its Content-Length. net/http frames
+// an HTTP/1.1 body by that length already; the check keeps the bound whatever
+// the transport.
+var errLongBody = errors.New("the body is longer than its Content-Length")
+
 // IsExpiredURL reports a download refused with 403, 404 or 410: what a storage
 // host answers for an expired or revoked signed URL. Reading the task again
 // yields a fresh URL.
@@ -94,31 +129,76 @@ func IsNotMP4(err error) bool {
 	return errors.As(err, &nErr)
 }
 
-// DownloadClip streams the clip at clipURL into a writer and returns the number
-// of bytes written. Before each attempt that receives a body, it calls open,
-// which must return a writer positioned at the start of an empty output (for a
-// file: truncated and rewound, with any running checksum reset), because a
-// retry after a partial body starts over.
+// Download is a finished download.
+type Download struct {
+	Bytes int64
+	// URL is the clip URL the bytes came from, which is the task's URL read again
+	// when the first one was refused as expired.
+	URL string
+}
+
+// DownloadVideo writes the clip of video, a task that has succeeded, to out. A
+// clip URL that its host refuses as expired or revoked (see IsExpiredURL) is
+// replaced once by a fresh one, read from the task again: signed URLs are
+// short-lived, and the task signs a new one whenever it is read. A second refusal
+// is returned as it is, so that IsExpiredURL still recognises it.
+//
+// Nothing larger than maxBytes is written: a Content-Length above it fails at
+// once, and a body without one fails when it grows past it, with a
+// *TooLargeError. See downloadClip for the rest of the contract.
+func (c *Client) DownloadVideo(ctx context.Context, video *Video, out Output, maxBytes int64) (Download, error) {
+	if video.URL == "" {
+		return Download{}, fmt.Errorf("%s: task %s reports no clip URL (status %q)", downloadEndpoint, video.TaskID, video.Status)
+	}
+	n, err := c.downloadClip(ctx, video.URL, out, maxBytes)
+	if !IsExpiredURL(err) {
+		return Download{Bytes: n, URL: video.URL}, err
+	}
+	c.log(ctx, "videogen clip URL refused as expired; reading the task again for a fresh one",
+		map[string]any{"task_id": video.TaskID, "error": err.Error()})
+	fresh, getErr := c.GetVideo(ctx, video.TaskID)
+	switch {
+	case getErr != nil:
+		return Download{}, fmt.Errorf("the clip URL was refused (%w) and the task could not be read again for a fresh one: %w", err, getErr)
+	case fresh.Status != StatusSucceeded || fresh.URL == "":
+		return Download{}, fmt.Errorf("the clip URL was refused (%w) and task %s no longer reports a download URL (status %q)",
+			err, video.TaskID, fresh.Status)
+	}
+	n, err = c.downloadClip(ctx, fresh.URL, out, maxBytes)
+	return Download{Bytes: n, URL: fresh.URL}, err
+}
+
+// downloadClip streams the clip at clipURL into out and returns the number of
+// bytes written. Before each attempt that receives a body, it resets out,
+// because a retry after a partial body starts over.
 //
 // The download follows the client's retry policy: 429, 5xx and connection
-// errors, including a connection lost in the middle of the body, are retried
-// with the same capped, jittered back-off. It never sends the API key: the URL
-// is signed and may live on a CDN. The body must start like an MP4 (an ftyp
-// box within its first 4 KiB), otherwise nothing is written and a *NotMP4Error
-// is returned. Error statuses come back as *DownloadError (see IsExpiredURL).
+// errors, including a connection lost in the middle of the body (a body shorter
+// than its Content-Length), are retried with the same capped, jittered
+// back-off. It never sends the API key: the URL is signed and may live on a
+// CDN. The body must start like an MP4 (an ftyp box within its first 4 KiB),
+// otherwise nothing is written and a *NotMP4Error is returned. Error statuses
+// come back as *DownloadError (see IsExpiredURL).
 //
-// A download is bounded by stalls rather than by its total time: an attempt
-// fails when no byte arrives for the client's request timeout.
-func (c *Client) DownloadClip(ctx context.Context, clipURL string, open func() (io.Writer, error)) (int64, error) {
+// A download is bounded in size by its Content-Length, or by maxBytes when it
+// has none (see DownloadVideo), and in time by stalls rather than by its total
+// duration: an attempt fails when no byte arrives for the client's request
+// timeout. The body is copied in chunks, and ctx is checked between them, so a
+// cancellation ends the download at once whatever the host does.
+func (c *Client) downloadClip(ctx context.Context, clipURL string, out Output, maxBytes int64) (int64, error) {
 	u, err := url.Parse(clipURL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return 0, fmt.Errorf("%s: %q is not an absolute http or https URL", downloadEndpoint, redactURLString(clipURL))
+	}
+	if maxBytes <= 0 {
+		return 0, fmt.Errorf("%s: the maximum size must be positive, got %d", downloadEndpoint, maxBytes)
 	}
 	d := &download{
 		c:        c,
 		rawURL:   clipURL,
 		redacted: redactURL(u),
-		open:     open,
+		out:      out,
+		maxBytes: maxBytes,
 		start:    time.Now(),
 		buf:      make([]byte, copyBufferBytes),
 	}
@@ -161,7 +241,8 @@ type download struct {
 	http     *retryablehttp.Client
 	rawURL   string
 	redacted string
-	open     func() (io.Writer, error)
+	out      Output
+	maxBytes int64
 	start    time.Time
 	attempts int
 	buf      []byte
@@ -208,6 +289,11 @@ func (d *download) attempt(ctx context.Context) (int64, error) {
 			Elapsed: time.Since(d.start), Message: describeDownloadError(resp.StatusCode, resp.Header.Get("Content-Type"), data)}
 	}
 
+	announced := resp.ContentLength
+	if announced > d.maxBytes {
+		return 0, &TooLargeError{URL: d.redacted, MaxBytes: d.maxBytes, Announced: announced}
+	}
+
 	// From here the request timeout bounds each stall, not the whole transfer.
 	timeout := d.c.requestTimeout
 	watchdog := time.AfterFunc(timeout, func() { cancel(errStalled) })
@@ -216,36 +302,67 @@ func (d *download) attempt(ctx context.Context) (int64, error) {
 	br := bufio.NewReaderSize(body, sniffBytes)
 	head, err := br.Peek(sniffBytes)
 	if err != nil && !errors.Is(err, io.EOF) {
-		return 0, d.bodyFailure(ctx, attemptCtx, err)
+		return 0, d.bodyFailure(ctx, attemptCtx, err, int64(br.Buffered()), announced)
 	}
-	if !LooksLikeMP4(head) {
+	if !localfile.LooksLikeMP4(head) {
 		return 0, &NotMP4Error{URL: d.redacted, ContentType: resp.Header.Get("Content-Type"), Start: printable(head, 80)}
 	}
 
-	w, err := d.open()
-	if err != nil {
+	if err := d.out.Reset(); err != nil {
 		return 0, fmt.Errorf("preparing the output of %s: %w", downloadEndpoint, err)
 	}
-	// readerOnly hides bufio's WriteTo so that the copy goes through d.buf.
-	n, err := io.CopyBuffer(w, readerOnly{br}, d.buf)
-	switch {
-	case err == nil:
-		return n, nil
-	case body.err != nil && errors.Is(err, body.err):
-		return n, d.bodyFailure(ctx, attemptCtx, err)
-	default:
-		return n, fmt.Errorf("writing the clip from %s: %w", d.redacted, err)
+	return d.copyBody(ctx, attemptCtx, br, announced)
+}
+
+// copyBody copies the body to the output chunk by chunk, checking ctx and the
+// size bound between chunks.
+func (d *download) copyBody(ctx, attemptCtx context.Context, body io.Reader, announced int64) (int64, error) {
+	limit := d.maxBytes
+	if announced >= 0 {
+		limit = announced
+	}
+	var n int64
+	for {
+		if err := ctx.Err(); err != nil {
+			return n, fmt.Errorf("GET %s %s: %w", downloadEndpoint, d.redacted, err)
+		}
+		r, readErr := body.Read(d.buf)
+		if int64(r) > limit-n {
+			if announced >= 0 {
+				return n, fmt.Errorf("GET %s %s: %w (%d bytes announced)", downloadEndpoint, d.redacted, errLongBody, announced)
+			}
+			return n, &TooLargeError{URL: d.redacted, MaxBytes: d.maxBytes, Announced: -1}
+		}
+		if r > 0 {
+			w, err := d.out.Write(d.buf[:r])
+			n += int64(w)
+			if err != nil {
+				return n, fmt.Errorf("writing the clip from %s: %w", d.redacted, err)
+			}
+		}
+		switch {
+		case readErr == nil:
+		case errors.Is(readErr, io.EOF) && announced >= 0 && n < announced:
+			return n, d.bodyFailure(ctx, attemptCtx, io.ErrUnexpectedEOF, n, announced)
+		case errors.Is(readErr, io.EOF):
+			return n, nil
+		default:
+			return n, d.bodyFailure(ctx, attemptCtx, readErr, n, announced)
+		}
 	}
 }
 
 // bodyFailure classifies an error from reading the body: the caller's cancellation
 // ends the download, anything else (a reset, a short body, a stall) may be retried.
-func (d *download) bodyFailure(ctx, attemptCtx context.Context, err error) error {
+func (d *download) bodyFailure(ctx, attemptCtx context.Context, err error, got, announced int64) error {
 	if ctxErr := ctx.Err(); ctxErr != nil {
 		return fmt.Errorf("GET %s %s: %w", downloadEndpoint, d.redacted, ctxErr)
 	}
-	if errors.Is(context.Cause(attemptCtx), errStalled) {
+	switch {
+	case errors.Is(context.Cause(attemptCtx), errStalled):
 		err = fmt.Errorf("%w (%s)", errStalled, d.c.requestTimeout)
+	case errors.Is(err, io.ErrUnexpectedEOF) && announced >= 0:
+		err = fmt.Errorf("the body ended after %d of the %d bytes its Content-Length announced: %w", got, announced, err)
 	}
 	return &bodyError{err: fmt.Errorf("reading the clip body: %w", err)}
 }
@@ -277,12 +394,10 @@ func (c *Client) downloadHTTPClient() *http.Client {
 	return &hc
 }
 
-// bodyReader remembers the last read error, so that it can be told from a write
-// error, and reports progress to the stall watchdog.
+// bodyReader reports progress to the stall watchdog.
 type bodyReader struct {
 	r      io.Reader
 	onRead func()
-	err    error
 }
 
 func (b *bodyReader) Read(p []byte) (int, error) {
@@ -290,41 +405,7 @@ func (b *bodyReader) Read(p []byte) (int, error) {
 	if n > 0 {
 		b.onRead()
 	}
-	if err != nil && !errors.Is(err, io.EOF) {
-		b.err = err
-	}
 	return n, err
-}
-
-type readerOnly struct{ io.Reader }
-
-// LooksLikeMP4 walks the ISO base media boxes at the start of head (the first
-// MP4SniffBytes are enough) and accepts it when an ftyp box comes before anything
-// that is not a box. It tells a clip from an HTML error page saved in its place.
-func LooksLikeMP4(head []byte) bool {
-	for off := uint64(0); off+8 <= uint64(len(head)); {
-		size := uint64(binary.BigEndian.Uint32(head[off:]))
-		typ := head[off+4 : off+8]
-		if string(typ) == "ftyp" {
-			return size == 0 || size == 1 || size >= 16
-		}
-		for _, ch := range typ {
-			if ch < 0x20 || ch > 0x7e {
-				return false
-			}
-		}
-		switch {
-		case size == 1 && off+16 <= uint64(len(head)):
-			size = binary.BigEndian.Uint64(head[off+8:])
-		case size < 8:
-			return false
-		}
-		if size < 8 || size > uint64(len(head)) {
-			return false
-		}
-		off += size
-	}
-	return false
 }
 
 func printable(data []byte, n int) string {

@@ -5,18 +5,20 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
-)
 
-const dlKey = "sk-vg-DOWNLOAD-TEST-never-on-the-clip-host"
+	"github.com/videogen/terraform-provider-videogen/internal/localfile"
+)
 
 // dlClip is a small valid-looking MP4: an ftyp box, then a free box of filler.
 func dlClip(size int) []byte {
@@ -32,30 +34,22 @@ func dlClip(size int) []byte {
 	return b
 }
 
-func dlClient(t *testing.T, baseURL string, opts ...Option) *Client {
-	t.Helper()
-	opts = append([]Option{WithRetryWait(time.Millisecond, 5*time.Millisecond), WithMaxRetries(3)}, opts...)
-	c, err := New(baseURL, dlKey, opts...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
-}
-
-// dlSink hands out a fresh buffer per attempt, as a truncated file would be.
+// dlSink is an Output in memory that counts how often it was reset.
 type dlSink struct {
-	mu    sync.Mutex
-	opens int
-	buf   *bytes.Buffer
+	resets int
+	buf    bytes.Buffer
 }
 
-func (s *dlSink) open() (io.Writer, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.opens++
-	s.buf = &bytes.Buffer{}
-	return s.buf, nil
+func (s *dlSink) Write(p []byte) (int, error) { return s.buf.Write(p) }
+
+func (s *dlSink) Reset() error {
+	s.resets++
+	s.buf.Reset()
+	return nil
 }
+
+// noLimit is the maxBytes of tests that are not about the size bound.
+const noLimit = 1 << 40
 
 // dlServer answers each request with the next handler; the last one repeats.
 func dlServer(t *testing.T, handlers ...http.HandlerFunc) (*httptest.Server, *atomic.Int32) {
@@ -65,7 +59,7 @@ func dlServer(t *testing.T, handlers ...http.HandlerFunc) (*httptest.Server, *at
 		if got := r.Header.Get("Authorization"); got != "" {
 			t.Errorf("the clip host received an Authorization header %q", got)
 		}
-		if strings.Contains(r.Header.Get("Authorization")+r.URL.String(), dlKey) {
+		if strings.Contains(r.Header.Get("Authorization")+r.URL.String(), testAPIKey) {
 			t.Errorf("the API key reached the clip host")
 		}
 		i := int(hits.Add(1)) - 1
@@ -105,6 +99,40 @@ func serveHalfThenDrop(clip []byte) http.HandlerFunc {
 	}
 }
 
+// serveChunked sends the clip in pieces without a Content-Length, as a host that
+// streams from elsewhere does.
+func serveChunked(clip []byte) http.HandlerFunc {
+	return func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "video/mp4")
+		for rest := clip; len(rest) > 0; {
+			piece := rest[:min(len(rest), 256<<10)]
+			rest = rest[len(piece):]
+			_, _ = w.Write(piece)
+			_ = http.NewResponseController(w).Flush()
+		}
+	}
+}
+
+// serveEndless starts like a clip and never ends: it sends filler without a
+// Content-Length until the client goes away. Each write is reported to sent.
+func serveEndless(sent func(total int64)) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "video/mp4")
+		chunk := dlClip(256 << 10)
+		var total int64
+		for r.Context().Err() == nil {
+			n, err := w.Write(chunk)
+			if err != nil {
+				return
+			}
+			total += int64(n)
+			if sent != nil {
+				sent(total)
+			}
+		}
+	}
+}
+
 const s3Expired = `<?xml version="1.0" encoding="UTF-8"?>
 <Error><Code>AccessDenied</Code><Message>Request has expired</Message></Error>`
 
@@ -112,18 +140,21 @@ func TestDownloadClip(t *testing.T) {
 	t.Parallel()
 	clip := dlClip(3<<20 + 123)
 	tests := []struct {
-		name      string
-		handlers  []http.HandlerFunc
-		opts      []Option
-		wantHits  int32
-		wantOpens int
-		check     func(t *testing.T, err error)
+		name       string
+		handlers   []http.HandlerFunc
+		opts       []Option
+		maxBytes   int64
+		wantHits   int32
+		wantResets int
+		// atLeastHits makes wantHits and wantResets lower bounds, with one reset per hit.
+		atLeastHits bool
+		check       func(t *testing.T, err error)
 	}{
 		{
-			name:      "streams the clip",
-			handlers:  []http.HandlerFunc{serveClip(clip)},
-			wantHits:  1,
-			wantOpens: 1,
+			name:       "streams the clip",
+			handlers:   []http.HandlerFunc{serveClip(clip)},
+			wantHits:   1,
+			wantResets: 1,
 		},
 		{
 			name: "retries 429 and 5xx before any output",
@@ -132,21 +163,21 @@ func TestDownloadClip(t *testing.T) {
 				serveStatus(http.StatusTooManyRequests, "text/plain", "slow down"),
 				serveClip(clip),
 			},
-			wantHits:  3,
-			wantOpens: 1,
+			wantHits:   3,
+			wantResets: 1,
 		},
 		{
-			name:      "restarts the output after a connection lost mid-body",
-			handlers:  []http.HandlerFunc{serveHalfThenDrop(clip), serveClip(clip)},
-			wantHits:  2,
-			wantOpens: 2,
+			name:       "restarts the output after a connection lost mid-body",
+			handlers:   []http.HandlerFunc{serveHalfThenDrop(clip), serveClip(clip)},
+			wantHits:   2,
+			wantResets: 2,
 		},
 		{
-			name:      "gives up after the retry budget, body failures included",
-			handlers:  []http.HandlerFunc{serveStatus(http.StatusBadGateway, "text/plain", "bad gateway"), serveHalfThenDrop(clip)},
-			opts:      []Option{WithMaxRetries(2)},
-			wantHits:  3,
-			wantOpens: 2,
+			name:       "gives up after the retry budget, body failures included",
+			handlers:   []http.HandlerFunc{serveStatus(http.StatusBadGateway, "text/plain", "bad gateway"), serveHalfThenDrop(clip)},
+			opts:       []Option{WithMaxRetries(2)},
+			wantHits:   3,
+			wantResets: 2,
 			check: func(t *testing.T, err error) {
 				var tErr *TransportError
 				if !errors.As(err, &tErr) || tErr.Attempts != 3 || !IsTransient(err) {
@@ -213,6 +244,57 @@ func TestDownloadClip(t *testing.T) {
 			},
 		},
 		{
+			name:     "a Content-Length above the maximum fails before any output",
+			handlers: []http.HandlerFunc{serveClip(clip)},
+			maxBytes: int64(len(clip)) - 1,
+			wantHits: 1,
+			check: func(t *testing.T, err error) {
+				var tErr *TooLargeError
+				if !errors.As(err, &tErr) || tErr.Announced != int64(len(clip)) || !IsTooLarge(err) || IsTransient(err) {
+					t.Fatalf("want a *TooLargeError announcing %d bytes, got %v", len(clip), err)
+				}
+				if !strings.Contains(err.Error(), "Content-Length") {
+					t.Errorf("the error does not say where the size came from: %v", err)
+				}
+			},
+		},
+		{
+			name:       "a body without Content-Length may reach the maximum",
+			handlers:   []http.HandlerFunc{serveChunked(clip)},
+			maxBytes:   int64(len(clip)),
+			wantHits:   1,
+			wantResets: 1,
+		},
+		{
+			name:       "a body without Content-Length stops at the maximum",
+			handlers:   []http.HandlerFunc{serveChunked(clip)},
+			maxBytes:   int64(len(clip)) - 1,
+			wantHits:   1,
+			wantResets: 1,
+			check: func(t *testing.T, err error) {
+				var tErr *TooLargeError
+				if !errors.As(err, &tErr) || tErr.Announced != -1 || tErr.MaxBytes != int64(len(clip))-1 {
+					t.Fatalf("want a *TooLargeError with no announced size, got %v", err)
+				}
+			},
+		},
+		{
+			name:       "a body shorter than its Content-Length is retried, then an error",
+			handlers:   []http.HandlerFunc{serveHalfThenDrop(clip)},
+			opts:       []Option{WithMaxRetries(1)},
+			wantHits:   2,
+			wantResets: 2,
+			check: func(t *testing.T, err error) {
+				var tErr *TransportError
+				if !errors.As(err, &tErr) || !IsTransient(err) {
+					t.Fatalf("want a transient *TransportError, got %T %v", err, err)
+				}
+				if want := fmt.Sprintf("of the %d bytes its Content-Length announced", len(clip)); !strings.Contains(err.Error(), want) {
+					t.Errorf("the error does not say the body was short (%q): %v", want, err)
+				}
+			},
+		},
+		{
 			name: "a stalled body is retried",
 			handlers: []http.HandlerFunc{
 				func(w http.ResponseWriter, r *http.Request) {
@@ -223,23 +305,35 @@ func TestDownloadClip(t *testing.T) {
 				},
 				serveClip(clip),
 			},
-			opts:      []Option{WithRequestTimeout(300 * time.Millisecond)},
-			wantHits:  2,
-			wantOpens: 2,
+			// The short timeout that detects the stall can also cut a good attempt
+			// short on a loaded machine; that attempt is retried in turn, so only
+			// a lower bound on the attempts holds.
+			opts:        []Option{WithRequestTimeout(300 * time.Millisecond)},
+			wantHits:    2,
+			wantResets:  2,
+			atLeastHits: true,
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			srv, hits := dlServer(t, tt.handlers...)
-			c := dlClient(t, "http://127.0.0.1:1/v1", tt.opts...)
+			c := newTestClient(t, "http://127.0.0.1:1/v1", tt.opts...)
 			sink := &dlSink{}
-			n, err := c.DownloadClip(context.Background(), srv.URL+"/clips/task-1.mp4?sig=SECRET-SIGNATURE&expires=1", sink.open)
-			if got := hits.Load(); got != tt.wantHits {
-				t.Errorf("the clip host got %d requests, want %d", got, tt.wantHits)
+			maxBytes := tt.maxBytes
+			if maxBytes == 0 {
+				maxBytes = noLimit
 			}
-			if sink.opens != tt.wantOpens {
-				t.Errorf("open was called %d times, want %d", sink.opens, tt.wantOpens)
+			n, err := c.downloadClip(context.Background(), srv.URL+"/clips/task-1.mp4?sig=SECRET-SIGNATURE&expires=1", sink, maxBytes)
+			switch got := hits.Load(); {
+			case tt.atLeastHits && (got < tt.wantHits || sink.resets != int(got)):
+				t.Errorf("the clip host got %d requests and the output was reset %d times, want at least %d of each",
+					got, sink.resets, tt.wantHits)
+			case tt.atLeastHits:
+			case got != tt.wantHits:
+				t.Errorf("the clip host got %d requests, want %d", got, tt.wantHits)
+			case sink.resets != tt.wantResets:
+				t.Errorf("the output was reset %d times, want %d", sink.resets, tt.wantResets)
 			}
 			if tt.check != nil {
 				if err == nil {
@@ -252,7 +346,7 @@ func TestDownloadClip(t *testing.T) {
 				return
 			}
 			if err != nil {
-				t.Fatalf("DownloadClip: %v", err)
+				t.Fatalf("downloadClip: %v", err)
 			}
 			if n != int64(len(clip)) || !bytes.Equal(sink.buf.Bytes(), clip) {
 				t.Fatalf("got %d bytes (buffer %d), want the %d-byte clip", n, sink.buf.Len(), len(clip))
@@ -264,27 +358,26 @@ func TestDownloadClip(t *testing.T) {
 func TestDownloadClipWriteErrorIsNotRetried(t *testing.T) {
 	t.Parallel()
 	srv, hits := dlServer(t, serveClip(dlClip(1<<20)))
-	c := dlClient(t, srv.URL)
+	c := newTestClient(t, srv.URL)
 	diskFull := errors.New("no space left on device")
-	_, err := c.DownloadClip(context.Background(), srv.URL+"/clip.mp4", func() (io.Writer, error) {
-		return failingWriter{err: diskFull}, nil
-	})
+	_, err := c.downloadClip(context.Background(), srv.URL+"/clip.mp4", &failingOutput{writeErr: diskFull}, noLimit)
 	if !errors.Is(err, diskFull) || IsTransient(err) {
 		t.Fatalf("want the writer's error, not transient, got %v", err)
 	}
 	if hits.Load() != 1 {
 		t.Errorf("a write error was retried: %d requests", hits.Load())
 	}
-	openErr := errors.New("permission denied")
-	_, err = c.DownloadClip(context.Background(), srv.URL+"/clip.mp4", func() (io.Writer, error) { return nil, openErr })
-	if !errors.Is(err, openErr) {
-		t.Fatalf("want the open error, got %v", err)
+	resetErr := errors.New("permission denied")
+	_, err = c.downloadClip(context.Background(), srv.URL+"/clip.mp4", &failingOutput{resetErr: resetErr}, noLimit)
+	if !errors.Is(err, resetErr) {
+		t.Fatalf("want the reset error, got %v", err)
 	}
 }
 
-type failingWriter struct{ err error }
+type failingOutput struct{ writeErr, resetErr error }
 
-func (w failingWriter) Write([]byte) (int, error) { return 0, w.err }
+func (o *failingOutput) Write([]byte) (int, error) { return 0, o.writeErr }
+func (o *failingOutput) Reset() error              { return o.resetErr }
 
 func TestDownloadClipFollowsRedirectsWithoutKey(t *testing.T) {
 	t.Parallel()
@@ -293,9 +386,9 @@ func TestDownloadClipFollowsRedirectsWithoutKey(t *testing.T) {
 	origin, _ := dlServer(t, func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, cdn.URL+"/edge/clip.mp4?token=x", http.StatusFound)
 	})
-	c := dlClient(t, origin.URL)
+	c := newTestClient(t, origin.URL)
 	sink := &dlSink{}
-	if _, err := c.DownloadClip(context.Background(), origin.URL+"/clip.mp4", sink.open); err != nil {
+	if _, err := c.downloadClip(context.Background(), origin.URL+"/clip.mp4", sink, noLimit); err != nil {
 		t.Fatal(err)
 	}
 	if cdnHits.Load() != 1 || !bytes.Equal(sink.buf.Bytes(), clip) {
@@ -314,29 +407,29 @@ func TestDownloadClipContextCanceled(t *testing.T) {
 		close(started)
 		<-r.Context().Done()
 	})
-	c := dlClient(t, srv.URL)
+	c := newTestClient(t, srv.URL)
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() {
 		<-started
 		cancel()
 	}()
 	sink := &dlSink{}
-	_, err := c.DownloadClip(ctx, srv.URL+"/clip.mp4", sink.open)
+	_, err := c.downloadClip(ctx, srv.URL+"/clip.mp4", sink, noLimit)
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("want context.Canceled, got %v", err)
 	}
-	if sink.opens > 1 {
-		t.Errorf("a canceled download was retried: %d opens", sink.opens)
+	if sink.resets > 1 {
+		t.Errorf("a canceled download was retried: %d resets", sink.resets)
 	}
 }
 
 func TestDownloadClipRejectsBadURLs(t *testing.T) {
 	t.Parallel()
-	c := dlClient(t, "http://127.0.0.1:1")
+	c := newTestClient(t, "http://127.0.0.1:1")
 	for _, raw := range []string{"", "/relative/clip.mp4", "ftp://host/clip.mp4", "file:///etc/passwd", "http:///nohost?sig=SECRET"} {
-		_, err := c.DownloadClip(context.Background(), raw, (&dlSink{}).open)
+		_, err := c.downloadClip(context.Background(), raw, &dlSink{}, noLimit)
 		if err == nil {
-			t.Errorf("DownloadClip(%q) accepted the URL", raw)
+			t.Errorf("downloadClip(%q) accepted the URL", raw)
 			continue
 		}
 		if strings.Contains(err.Error(), "SECRET") {
@@ -345,36 +438,246 @@ func TestDownloadClipRejectsBadURLs(t *testing.T) {
 	}
 }
 
-func TestLooksLikeMP4(t *testing.T) {
+// lyingTransport answers every request with a body twice as long as the
+// Content-Length it announces. net/http's own transport never lets that through
+// for HTTP/1.1; the bound must hold whatever the transport.
+type lyingTransport struct{ clip []byte }
+
+func (l lyingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	body := append(append([]byte(nil), l.clip...), l.clip...)
+	return &http.Response{
+		StatusCode: http.StatusOK, Status: "200 OK", Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
+		Header:        http.Header{"Content-Type": {"video/mp4"}},
+		ContentLength: int64(len(l.clip)),
+		Body:          io.NopCloser(bytes.NewReader(body)),
+		Request:       req,
+	}, nil
+}
+
+func TestDownloadClipLongerThanAnnounced(t *testing.T) {
 	t.Parallel()
-	box := func(typ string, size int) []byte {
-		b := binary.BigEndian.AppendUint32(nil, uint32(size)) //nolint:gosec // G115: box sizes here are small
-		b = append(b, typ...)
-		return append(b, make([]byte, max(0, size-8))...)
+	clip := dlClip(3 << 20)
+	c := newTestClient(t, "http://clips.invalid", WithHTTPClient(&http.Client{Transport: lyingTransport{clip: clip}}))
+	sink := &dlSink{}
+	n, err := c.downloadClip(context.Background(), "http://clips.invalid/clip.mp4", sink, noLimit)
+	if !errors.Is(err, errLongBody) || IsTransient(err) {
+		t.Fatalf("want errLongBody, not retried, got %v", err)
 	}
-	large := binary.BigEndian.AppendUint32(nil, 1)
-	large = append(large, "wide"...)
-	large = binary.BigEndian.AppendUint64(large, 24)
-	large = append(large, make([]byte, 8)...)
+	if n > int64(len(clip)) || sink.buf.Len() > len(clip) || sink.resets != 1 {
+		t.Errorf("wrote %d bytes (buffer %d) over %d attempt(s); want at most the %d announced, once", n, sink.buf.Len(), sink.resets, len(clip))
+	}
+}
+
+func entries(t *testing.T, dir string) []string {
+	t.Helper()
+	list, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range list {
+		names = append(names, e.Name())
+	}
+	return names
+}
+
+// A body with no end and no Content-Length stops at the maximum, and the file
+// written through localfile is gone.
+func TestDownloadVideoEndlessBodyLeavesNoFile(t *testing.T) {
+	t.Parallel()
+	srv, _ := dlServer(t, serveEndless(nil))
+	c := newTestClient(t, srv.URL)
+	dir := t.TempDir()
+	const maxBytes = 8 << 20
+	var written int64
+	_, err := localfile.Write(filepath.Join(dir, "clip.mp4"), 0o644, 0o755, func(f *localfile.File) error {
+		dl, err := c.DownloadVideo(context.Background(), &Video{TaskID: "task-1", Status: StatusSucceeded, URL: srv.URL + "/clip.mp4"}, f, maxBytes)
+		written = dl.Bytes
+		return err
+	})
+	var tErr *TooLargeError
+	if !errors.As(err, &tErr) || tErr.MaxBytes != maxBytes {
+		t.Fatalf("want a *TooLargeError at %d bytes, got %v", maxBytes, err)
+	}
+	if written > maxBytes {
+		t.Errorf("%d bytes were written, more than the maximum %d", written, maxBytes)
+	}
+	if got := entries(t, dir); len(got) != 0 {
+		t.Errorf("the download left %q behind", got)
+	}
+}
+
+// A host announcing far more than the maximum is refused before anything is
+// written, without reading its body.
+func TestDownloadVideoAnnouncedTooLargeWritesNothing(t *testing.T) {
+	t.Parallel()
+	srv, _ := dlServer(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Length", strconv.FormatInt(10<<30, 10))
+		_, _ = w.Write(dlClip(sniffBytes))
+		_ = http.NewResponseController(w).Flush()
+		<-r.Context().Done()
+	})
+	c := newTestClient(t, srv.URL)
+	dir := t.TempDir()
+	_, err := localfile.Write(filepath.Join(dir, "clip.mp4"), 0o644, 0o755, func(f *localfile.File) error {
+		_, err := c.DownloadVideo(context.Background(), &Video{TaskID: "task-1", Status: StatusSucceeded, URL: srv.URL + "/clip.mp4"}, f, 4<<30)
+		return err
+	})
+	var tErr *TooLargeError
+	if !errors.As(err, &tErr) || tErr.Announced != 10<<30 {
+		t.Fatalf("want a *TooLargeError announcing 10 GiB, got %v", err)
+	}
+	if got := entries(t, dir); len(got) != 0 {
+		t.Errorf("the download left %q behind", got)
+	}
+}
+
+// An interrupt in the middle of an endless body ends the download, and the
+// partial file is gone. The test asserts no duration: the copy loop checks the
+// context between chunks, so the download cannot outlive the cancellation by
+// more than one chunk.
+func TestDownloadVideoCanceledLeavesNoFile(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	srv, _ := dlServer(t, serveEndless(func(total int64) {
+		if total >= 16<<20 {
+			cancel()
+		}
+	}))
+	c := newTestClient(t, srv.URL)
+	dir := t.TempDir()
+	_, err := localfile.Write(filepath.Join(dir, "clip.mp4"), 0o644, 0o755, func(f *localfile.File) error {
+		_, err := c.DownloadVideo(ctx, &Video{TaskID: "task-1", Status: StatusSucceeded, URL: srv.URL + "/clip.mp4"}, f, 1<<40)
+		return err
+	})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("want context.Canceled, got %v", err)
+	}
+	if got := entries(t, dir); len(got) != 0 {
+		t.Errorf("the interrupted download left %q behind", got)
+	}
+}
+
+// taskServer is the API, answering GET of task-1 with the next status and URL.
+func taskServer(t *testing.T, answers ...string) (*httptest.Server, *atomic.Int32) {
+	t.Helper()
+	var gets atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet || r.URL.Path != "/v1/video/generations/task-1" {
+			t.Errorf("unexpected API call %s %s", r.Method, r.URL.Path)
+			http.NotFound(w, r)
+			return
+		}
+		i := int(gets.Add(1)) - 1
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, answers[min(i, len(answers)-1)])
+	}))
+	t.Cleanup(srv.Close)
+	return srv, &gets
+}
+
+func TestDownloadVideoRefreshesExpiredURL(t *testing.T) {
+	t.Parallel()
+	clip := dlClip(1 << 20)
+	expired := serveStatus(http.StatusForbidden, "application/xml", s3Expired)
+	task := func(status, url string) string {
+		return fmt.Sprintf(`{"task_id":"task-1","status":%q,"url":%q}`, status, url)
+	}
 	tests := []struct {
-		name string
-		head []byte
-		want bool
+		name      string
+		clipHost  []http.HandlerFunc
+		answer    func(clipURL string) string
+		wantHits  int32
+		wantGets  int32
+		wantFresh bool
+		check     func(t *testing.T, err error)
 	}{
-		{"ftyp first", dlClip(100), true},
-		{"free box, then ftyp", append(box("free", 16), box("ftyp", 24)...), true},
-		{"64-bit box, then ftyp", append(large, box("ftyp", 24)...), true},
-		{"html", []byte("<!DOCTYPE html><html><body>denied</body></html>"), false},
-		{"json", []byte(`{"error":{"message":"expired"}}`), false},
-		{"empty", nil, false},
-		{"truncated header", []byte{0, 0, 0, 24, 'f', 't'}, false},
-		{"ftyp too small", box("ftyp", 12), false},
-		{"no ftyp", append(box("moov", 16), box("mdat", 16)...), false},
-		{"box larger than the sniffed head", append(box("free", 16), []byte{0, 1, 0, 0, 'f', 'r', 'e', 'e'}...), false},
+		{
+			name:      "a refused URL is replaced once by the task's fresh one",
+			clipHost:  []http.HandlerFunc{expired, serveClip(clip)},
+			answer:    func(u string) string { return task("succeeded", u+"/clip.mp4?sig=fresh") },
+			wantHits:  2,
+			wantGets:  1,
+			wantFresh: true,
+		},
+		{
+			name:     "a second refusal is returned as an expired URL",
+			clipHost: []http.HandlerFunc{expired},
+			answer:   func(u string) string { return task("succeeded", u+"/clip.mp4?sig=fresh") },
+			wantHits: 2,
+			wantGets: 1,
+			check: func(t *testing.T, err error) {
+				if !IsExpiredURL(err) {
+					t.Fatalf("want IsExpiredURL, got %v", err)
+				}
+			},
+		},
+		{
+			name:     "a task that no longer reports a URL",
+			clipHost: []http.HandlerFunc{expired},
+			answer:   func(string) string { return task("running", "") },
+			wantHits: 1,
+			wantGets: 1,
+			check: func(t *testing.T, err error) {
+				if !IsExpiredURL(err) || !strings.Contains(err.Error(), "no longer reports a download URL") {
+					t.Fatalf("want the refusal and the task's state, got %v", err)
+				}
+			},
+		},
+		{
+			name:     "other errors are not retried with a fresh URL",
+			clipHost: []http.HandlerFunc{serveStatus(http.StatusOK, "text/html", "<html>sign in</html>")},
+			answer:   func(string) string { return task("succeeded", "unused") },
+			wantHits: 1,
+			wantGets: 0,
+			check: func(t *testing.T, err error) {
+				if !IsNotMP4(err) {
+					t.Fatalf("want a *NotMP4Error, got %v", err)
+				}
+			},
+		},
 	}
 	for _, tt := range tests {
-		if got := LooksLikeMP4(tt.head); got != tt.want {
-			t.Errorf("%s: LooksLikeMP4 = %v, want %v", tt.name, got, tt.want)
-		}
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			clipHost, hits := dlServer(t, tt.clipHost...)
+			api, gets := taskServer(t, tt.answer(clipHost.URL))
+			c := newTestClient(t, api.URL)
+			sink := &dlSink{}
+			video := &Video{TaskID: "task-1", Status: StatusSucceeded, URL: clipHost.URL + "/clip.mp4?sig=old"}
+			dl, err := c.DownloadVideo(context.Background(), video, sink, noLimit)
+			if got := hits.Load(); got != tt.wantHits {
+				t.Errorf("the clip host got %d requests, want %d", got, tt.wantHits)
+			}
+			if got := gets.Load(); got != tt.wantGets {
+				t.Errorf("the task was read %d times, want %d", got, tt.wantGets)
+			}
+			if tt.check != nil {
+				if err == nil {
+					t.Fatal("want an error, got none")
+				}
+				tt.check(t, err)
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if dl.Bytes != int64(len(clip)) || !bytes.Equal(sink.buf.Bytes(), clip) {
+				t.Errorf("got %d bytes, want the %d-byte clip", dl.Bytes, len(clip))
+			}
+			if tt.wantFresh != strings.HasSuffix(dl.URL, "sig=fresh") {
+				t.Errorf("Download.URL = %s", dl.URL)
+			}
+		})
+	}
+}
+
+func TestDownloadVideoWithoutURL(t *testing.T) {
+	t.Parallel()
+	c := newTestClient(t, "http://127.0.0.1:1")
+	_, err := c.DownloadVideo(context.Background(), &Video{TaskID: "task-1", Status: StatusRunning}, &dlSink{}, noLimit)
+	if err == nil || !strings.Contains(err.Error(), "no clip URL") {
+		t.Fatalf("want an error about the missing URL, got %v", err)
 	}
 }

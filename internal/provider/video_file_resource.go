@@ -2,18 +2,15 @@ package provider
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"hash"
-	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -28,17 +25,23 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/videogen/terraform-provider-videogen/internal/client"
+	"github.com/videogen/terraform-provider-videogen/internal/localfile"
 	"github.com/videogen/terraform-provider-videogen/internal/validators"
 )
 
 const (
 	defaultFilePermission      = "0644"
 	defaultDirectoryPermission = "0755"
+	// defaultMaxSizeBytes is far above any clip the service makes, and still
+	// stops a host that sends without end before it fills the disk.
+	defaultMaxSizeBytes    = 4 << 30
+	defaultFileWaitTimeout = 30 * time.Minute
 )
 
 var (
 	_ resource.ResourceWithConfigure   = (*videoFileResource)(nil)
 	_ resource.ResourceWithImportState = (*videoFileResource)(nil)
+	_ resource.ResourceWithModifyPlan  = (*videoFileResource)(nil)
 )
 
 type videoFileResource struct {
@@ -49,29 +52,32 @@ type videoFileResource struct {
 func NewVideoFileResource() resource.Resource { return &videoFileResource{} }
 
 type videoFileResourceModel struct {
-	ID                  types.String `tfsdk:"id"`
-	TaskID              types.String `tfsdk:"task_id"`
-	Path                types.String `tfsdk:"path"`
-	FilePermission      types.String `tfsdk:"file_permission"`
-	DirectoryPermission types.String `tfsdk:"directory_permission"`
-	SHA256              types.String `tfsdk:"sha256"`
-	SizeBytes           types.Int64  `tfsdk:"size_bytes"`
-	SourceURL           types.String `tfsdk:"source_url"`
+	ID                  types.String   `tfsdk:"id"`
+	TaskID              types.String   `tfsdk:"task_id"`
+	Path                filePath       `tfsdk:"path"`
+	FilePermission      types.String   `tfsdk:"file_permission"`
+	DirectoryPermission types.String   `tfsdk:"directory_permission"`
+	MaxSizeBytes        types.Int64    `tfsdk:"max_size_bytes"`
+	SHA256              types.String   `tfsdk:"sha256"`
+	SizeBytes           types.Int64    `tfsdk:"size_bytes"`
+	SourceURL           types.String   `tfsdk:"source_url"`
+	Timeouts            timeouts.Value `tfsdk:"timeouts"`
 }
 
 func (r *videoFileResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_video_file"
 }
 
-func (r *videoFileResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+func (r *videoFileResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	replace := []planmodifier.String{stringplanmodifier.RequiresReplace()}
 	keep := []planmodifier.String{stringplanmodifier.UseStateForUnknown()}
 	resp.Schema = schema.Schema{
-		MarkdownDescription: "The clip of a succeeded video task, downloaded to a local file. State keeps only the path, " +
-			"the size and the SHA-256, never the content. When the file is missing or differs from that checksum (a fresh " +
-			"CI runner, a deleted or edited file), the next plan downloads it again from the same task: the video is never " +
-			"generated, or billed, a second time. Destroying the resource deletes the file. Import adopts a clip that " +
-			"was already downloaded, as `<task_id>,<path>`.",
+		MarkdownDescription: "The clip of a video task, downloaded to a local file. State keeps only the path, the size " +
+			"and the SHA-256, never the content. When the file is missing or differs from that checksum (a fresh CI " +
+			"runner, a deleted or edited file), the next plan downloads it again from the same task: the video is never " +
+			"generated, or billed, a second time. A task that has not finished yet is waited for (see `timeouts`). " +
+			"Destroying the resource deletes the file. Import adopts a clip that was already downloaded, as " +
+			"`<task_id>,<path>`.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				MarkdownDescription: "The file's path, same as `path`.",
@@ -79,20 +85,25 @@ func (r *videoFileResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 				PlanModifiers:       keep,
 			},
 			"task_id": schema.StringAttribute{
-				MarkdownDescription: "Task whose clip is downloaded, normally `videogen_video.<name>.task_id`. The task must " +
-					"have succeeded. The download URL is read from the task at download time, so a rotating signed URL never " +
-					"forces a new download. Changing this forces a new file.",
+				MarkdownDescription: "Task whose clip is downloaded, normally `videogen_video.<name>.task_id`. A task that " +
+					"is still submitted or running is waited for; a failed, cancelled or expired one is an error. The " +
+					"download URL is read from the task at download time, so a rotating signed URL never forces a new " +
+					"download. Changing this forces a new file.",
 				Required:      true,
 				PlanModifiers: replace,
 				Validators:    []validator.String{stringvalidator.RegexMatches(notBlankPattern, "must not be blank")},
 			},
 			"path": schema.StringAttribute{
-				MarkdownDescription: "Where the clip is written, such as `\"${path.module}/out/teaser.mp4\"`. Missing parent " +
-					"directories are created. A relative path is relative to the directory Terraform runs in. The file is " +
-					"written to a temporary file beside it and renamed into place, so it never holds a partial clip. " +
-					"Changing this forces a new file.",
+				MarkdownDescription: "Where the clip is written, such as `\"${path.module}/out/teaser.mp4\"`. A relative " +
+					"path is relative to the directory Terraform runs in, and paths compare as paths: `out/teaser.mp4`, " +
+					"`./out/teaser.mp4` and the absolute form name the same file, so changing one spelling into another " +
+					"plans nothing. Missing parent directories are created. A path that is a directory, or whose " +
+					"directory cannot be written, is an error at plan when the path is known then, and otherwise before " +
+					"anything is downloaded. The file is written to a temporary file beside it and renamed into place, " +
+					"so it never holds a partial clip. Changing this to another file forces a new file.",
+				CustomType:    filePathType{},
 				Required:      true,
-				PlanModifiers: replace,
+				PlanModifiers: []planmodifier.String{keepPathSpelling{}, stringplanmodifier.RequiresReplace()},
 				Validators:    []validator.String{stringvalidator.RegexMatches(notBlankPattern, "must not be blank")},
 			},
 			"file_permission": schema.StringAttribute{
@@ -118,6 +129,15 @@ func (r *videoFileResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 					validators.FileMode(0o700, "to create the file inside"),
 				},
 			},
+			"max_size_bytes": schema.Int64Attribute{
+				MarkdownDescription: "Largest download accepted, in bytes. A clip host that announces its size " +
+					"(`Content-Length`) must then send exactly that many bytes, and one that announces more than this is " +
+					"refused before anything is written; one that announces nothing is stopped when it sends more. Either " +
+					"way no partial file is left. Defaults to 4 GiB (`4294967296`) when unset. Changing it updates state " +
+					"only: the current file is not downloaded again.",
+				Optional:   true,
+				Validators: []validator.Int64{int64validator.AtLeast(1)},
+			},
 			"sha256": schema.StringAttribute{
 				MarkdownDescription: "Lowercase hex SHA-256 of the file, computed while it was downloaded. Every refresh " +
 					"compares the file on disk with it.",
@@ -137,6 +157,15 @@ func (r *videoFileResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 				PlanModifiers: keep,
 			},
 		},
+		Blocks: map[string]schema.Block{
+			"timeouts": timeouts.Block(ctx, timeouts.Opts{
+				Create: true,
+				CreateDescription: "How long create waits for a task that has not finished yet (its `videogen_video` " +
+					"used `wait_for_completion = false`), as a duration such as `45m`. Defaults to `30m`. The download " +
+					"itself is bounded by `max_size_bytes` and by the provider's `request_timeout` between bytes, not by " +
+					"this. When it runs out nothing is downloaded or resubmitted: apply again to keep waiting.",
+			}),
+		},
 	}
 }
 
@@ -149,35 +178,74 @@ func (r *videoFileResource) Configure(_ context.Context, req resource.ConfigureR
 	r.data = data
 }
 
+// ModifyPlan refuses, at plan, a path that could not receive the file, so that
+// nothing is generated for a file that cannot be written. It looks only when a
+// download is planned and the path is known.
+func (r *videoFileResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() {
+		return
+	}
+	var planPath filePath
+	var planTask types.String
+	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("path"), &planPath)...)
+	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("task_id"), &planTask)...)
+	if resp.Diagnostics.HasError() || planPath.IsUnknown() || planPath.IsNull() {
+		return
+	}
+	if !req.State.Raw.IsNull() {
+		var statePath filePath
+		var stateTask types.String
+		resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("path"), &statePath)...)
+		resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("task_id"), &stateTask)...)
+		if statePath.Equal(planPath) && stateTask.Equal(planTask) {
+			return
+		}
+	}
+	if err := localfile.CheckTarget(planPath.ValueString()); err != nil {
+		addPathError(&resp.Diagnostics, planPath.ValueString(), err)
+	}
+}
+
 func (r *videoFileResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	const summary = "Unable to Download Video File"
 	var plan videoFileResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if !requireConfigured(r.data, &resp.Diagnostics, summary) {
+	if resp.Diagnostics.HasError() || !requireConfigured(r.data, &resp.Diagnostics, summary) {
 		return
 	}
 	target, diags := plan.target()
 	resp.Diagnostics.Append(diags...)
+	timeout, diags := plan.Timeouts.Create(ctx, defaultFileWaitTimeout)
+	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	// Checked again here for a path that was unknown at plan, before waiting for
+	// or downloading anything.
+	if err := localfile.CheckTarget(target.path); err != nil {
+		addPathError(&resp.Diagnostics, target.path, err)
+		return
+	}
 	taskID := plan.TaskID.ValueString()
-	video, ok := r.succeededVideo(ctx, taskID, summary, &resp.Diagnostics)
+	video, ok := r.finishedVideo(ctx, taskID, timeout, summary, &resp.Diagnostics)
 	if !ok {
 		return
 	}
-	result, err := r.download(ctx, video, target)
+	var dl client.Download
+	sum, err := localfile.Write(target.path, target.fileMode, target.dirMode, func(f *localfile.File) error {
+		var err error
+		dl, err = r.data.client.DownloadVideo(ctx, video, f, target.maxBytes)
+		return err
+	})
 	if err != nil {
-		addDownloadError(&resp.Diagnostics, taskID, target.path, err)
+		addDownloadError(&resp.Diagnostics, taskID, target, err)
 		return
 	}
-	plan.ID = plan.Path
-	plan.SHA256 = types.StringValue(result.sha256)
-	plan.SizeBytes = types.Int64Value(result.size)
-	plan.SourceURL = types.StringValue(result.sourceURL)
+	tflog.Info(ctx, "video file written", map[string]any{"task_id": taskID, "path": target.path, "bytes": sum.Size})
+	plan.ID = types.StringValue(plan.Path.ValueString())
+	plan.SHA256 = types.StringValue(sum.SHA256)
+	plan.SizeBytes = types.Int64Value(sum.Size)
+	plan.SourceURL = types.StringValue(dl.URL)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 
@@ -219,7 +287,7 @@ func (r *videoFileResource) Read(ctx context.Context, req resource.ReadRequest, 
 		gone("has changed size")
 		return
 	}
-	sum, err := fileSHA256(p)
+	sum, err := localfile.SHA256(p)
 	if err != nil {
 		resp.Diagnostics.AddAttributeError(path.Root("path"), "Unable to Read Video File",
 			fmt.Sprintf("The file at %s could not be read to check its SHA-256. Check that its owner may read it "+
@@ -236,19 +304,19 @@ func (r *videoFileResource) Read(ctx context.Context, req resource.ReadRequest, 
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 
-// ImportState takes "<task_id>,<path>"; the first Read then adopts the file. A task
-// ID never holds a comma, while a path may.
+// ImportState takes "<task_id>,<path>", with the path in any spelling; the first
+// Read then adopts the file. A task ID never holds a comma, while a path may.
 func (r *videoFileResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	taskID, p, ok := strings.Cut(req.ID, ",")
 	taskID = strings.TrimSpace(taskID)
 	if !ok || taskID == "" || p == "" {
 		resp.Diagnostics.AddError("Invalid Import ID", fmt.Sprintf("Import a videogen_video_file as <task_id>,<path>, "+
-			"with the path exactly as the path argument gives it, for example: terraform import "+
-			"videogen_video_file.teaser task_abc123,out/teaser.mp4. Got %q.", req.ID))
+			"for example: terraform import videogen_video_file.teaser task_abc123,out/teaser.mp4. The path may be "+
+			"relative to the directory Terraform runs in or absolute. Got %q.", req.ID))
 		return
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), p)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("path"), p)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("path"), filePathValue(p))...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("task_id"), taskID)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("directory_permission"), defaultDirectoryPermission)...)
 }
@@ -261,8 +329,13 @@ func (r *videoFileResource) adoptImported(ctx context.Context, state *videoFileR
 	if !requireConfigured(r.data, diags, summary) {
 		return
 	}
-	video, ok := r.succeededVideo(ctx, state.TaskID.ValueString(), summary, diags)
-	if !ok {
+	taskID := state.TaskID.ValueString()
+	video, err := r.data.client.GetVideo(ctx, taskID)
+	if err != nil {
+		addAPIError(diags, summary, opGet, err)
+		return
+	}
+	if !checkDownloadable(video, diags) {
 		return
 	}
 	p := state.Path.ValueString()
@@ -274,17 +347,13 @@ func (r *videoFileResource) adoptImported(ctx context.Context, state *videoFileR
 			"regenerating it.\n\nOriginal error: %v", p, err))
 		return
 	}
-	head, err := readHead(p, client.MP4SniffBytes)
-	if err == nil && !client.LooksLikeMP4(head) {
-		err = errors.New("no ftyp box at the start of the file")
-	}
-	if err != nil {
+	if err := localfile.CheckMP4(p); err != nil {
 		diags.AddAttributeError(path.Root("path"), summary, fmt.Sprintf("%s is not an MP4 video clip, so it cannot be "+
 			"adopted as the clip of task %s. Remove it and apply without the import to download the clip.\n\n"+
-			"Original error: %s", p, state.TaskID.ValueString(), err))
+			"Original error: %s", p, taskID, err))
 		return
 	}
-	sum, err := fileSHA256(p)
+	sum, err := localfile.SHA256(p)
 	if err != nil {
 		diags.AddAttributeError(path.Root("path"), summary, fmt.Sprintf("The file at %s could not be read for its "+
 			"SHA-256.\n\nOriginal error: %s", p, err))
@@ -296,22 +365,8 @@ func (r *videoFileResource) adoptImported(ctx context.Context, state *videoFileR
 	state.FilePermission = types.StringValue(fmt.Sprintf("%04o", info.Mode().Perm()))
 }
 
-func readHead(p string, n int) ([]byte, error) {
-	f, err := os.Open(p)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	head := make([]byte, n)
-	read, err := io.ReadFull(f, head)
-	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
-		err = nil
-	}
-	return head[:read], err
-}
-
-// Update applies a new file_permission to the file in place; directory_permission
-// only concerns directories that later downloads create.
+// Update applies a new file_permission to the file in place; directory_permission,
+// max_size_bytes and timeouts only concern later downloads.
 func (r *videoFileResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan, state videoFileResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
@@ -361,14 +416,51 @@ func (r *videoFileResource) Delete(ctx context.Context, req resource.DeleteReque
 	}
 }
 
-// succeededVideo reads the task and insists that it succeeded with a URL; summary
-// heads the diagnostic when the task cannot be read.
-func (r *videoFileResource) succeededVideo(ctx context.Context, taskID, summary string, diags *diag.Diagnostics) (*client.Video, bool) {
+// finishedVideo reads the task and, while it is unfinished, waits for it up to
+// timeout; it returns the task once it has a clip to download.
+func (r *videoFileResource) finishedVideo(ctx context.Context, taskID string, timeout time.Duration, summary string, diags *diag.Diagnostics) (*client.Video, bool) {
 	video, err := r.data.client.GetVideo(ctx, taskID)
 	if err != nil {
 		addAPIError(diags, summary, opGet, err)
 		return nil, false
 	}
+	if !video.Status.Final() {
+		tflog.Info(ctx, "the task has not finished; waiting for it before downloading its clip",
+			map[string]any{"task_id": taskID, "status": string(video.Status), "timeout": timeout.String()})
+		waitCtx, cancel := context.WithTimeout(ctx, timeout)
+		defer cancel()
+		waited, err := r.data.client.WaitForVideo(waitCtx, taskID)
+		var failed *client.TaskFailedError
+		var waitErr *client.WaitError
+		switch {
+		case errors.As(err, &failed):
+			video = waited
+		case errors.As(err, &waitErr) && waitErr.Interrupted():
+			last := string(waitErr.LastStatus)
+			if last == "" {
+				last = string(video.Status)
+			}
+			diags.AddAttributeError(path.Root("task_id"), "Video Not Ready", fmt.Sprintf("Task %s was still %q "+
+				"when the wait for it stopped after %s (timeouts.create of this videogen_video_file is %s, or the run "+
+				"was interrupted). Nothing was downloaded, and no new clip was requested: apply again to keep waiting "+
+				"for the same task, or raise timeouts.create.\n\nOriginal error: %s",
+				taskID, last, waitErr.Elapsed.Round(time.Second), timeout, err))
+			return nil, false
+		case err != nil:
+			addAPIError(diags, summary, opGet, err)
+			return nil, false
+		default:
+			video = waited
+		}
+	}
+	if !checkDownloadable(video, diags) {
+		return nil, false
+	}
+	return video, true
+}
+
+// checkDownloadable insists that a finished task succeeded with a URL.
+func checkDownloadable(video *client.Video, diags *diag.Diagnostics) bool {
 	switch {
 	case video.Status == client.StatusFailed:
 		reason := video.FailureReason
@@ -378,33 +470,41 @@ func (r *videoFileResource) succeededVideo(ctx context.Context, taskID, summary 
 		diags.AddAttributeError(path.Root("task_id"), "Video Not Downloadable",
 			fmt.Sprintf("Task %s has the status \"failed\" (%s), so it has no clip to download. Failed tasks are not "+
 				"billed. Regenerate the video (the videogen_video resource replaces a failed task on the next apply), "+
-				"then apply again.", taskID, reason))
-		return nil, false
+				"then apply again.", video.TaskID, reason))
+		return false
+	case video.Status.Gone():
+		diags.AddAttributeError(path.Root("task_id"), "Video Not Downloadable",
+			fmt.Sprintf("Task %s has no clip any more: %s. The videogen_video resource plans a replacement for it on "+
+				"the next plan, which generates and bills a new clip.", video.TaskID, video.FailureReason))
+		return false
 	case video.Status != client.StatusSucceeded:
 		diags.AddAttributeError(path.Root("task_id"), "Video Not Downloadable",
-			fmt.Sprintf("Task %s has the status %q; only a succeeded task has a clip to download. Set task_id to "+
-				"videogen_video.<name>.task_id with wait_for_completion left at true, so that Terraform downloads once "+
-				"the video has finished, or apply again when the task has succeeded.", taskID, video.Status))
-		return nil, false
+			fmt.Sprintf("Task %s has the status %q; only a succeeded task has a clip to download. Apply again when the "+
+				"task has succeeded.", video.TaskID, video.RawStatus))
+		return false
 	case video.URL == "":
 		diags.AddAttributeError(path.Root("task_id"), "Video Not Downloadable",
 			fmt.Sprintf("Task %s has succeeded, but the service reported no download URL for it. Apply again later; if "+
-				"it persists, ask the service about the task.", taskID))
-		return nil, false
+				"it persists, ask the service about the task.", video.TaskID))
+		return false
 	}
-	return video, true
+	return true
 }
 
-// fileTarget is a validated path and modes.
+// fileTarget is a validated path, modes and size bound.
 type fileTarget struct {
 	path     string
 	fileMode os.FileMode
 	dirMode  os.FileMode
+	maxBytes int64
 }
 
 func (m *videoFileResourceModel) target() (fileTarget, diag.Diagnostics) {
 	var diags diag.Diagnostics
-	t := fileTarget{path: m.Path.ValueString()}
+	t := fileTarget{path: m.Path.ValueString(), maxBytes: defaultMaxSizeBytes}
+	if !m.MaxSizeBytes.IsNull() && !m.MaxSizeBytes.IsUnknown() {
+		t.maxBytes = m.MaxSizeBytes.ValueInt64()
+	}
 	var err error
 	if t.fileMode, err = validators.ParseFileMode(m.FilePermission.ValueString()); err != nil {
 		diags.AddAttributeError(path.Root("file_permission"), "Invalid Permission", fmt.Sprintf("file_permission %s.", err))
@@ -415,177 +515,30 @@ func (m *videoFileResourceModel) target() (fileTarget, diag.Diagnostics) {
 	return t, diags
 }
 
-type downloadResult struct {
-	sha256    string
-	size      int64
-	sourceURL string
-}
-
-// localFileError marks a failure on the local disk, as opposed to one of the
-// download, so that the diagnostic points at path.
-type localFileError struct {
-	op  string
-	err error
-}
-
-func (e *localFileError) Error() string { return e.op + ": " + e.err.Error() }
-func (e *localFileError) Unwrap() error { return e.err }
-
-// download streams the clip into a temporary file beside the target, hashing it on
-// the way, then fsyncs and renames it into place. Whatever fails, no partial file
-// remains. A URL refused as expired is replaced once by a fresh one from the task.
-func (r *videoFileResource) download(ctx context.Context, video *client.Video, t fileTarget) (downloadResult, error) {
-	dir := filepath.Dir(t.path)
-	if err := mkdirAll(dir, t.dirMode); err != nil {
-		return downloadResult{}, &localFileError{op: "creating the directory " + dir, err: err}
-	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(t.path)+".*.part")
-	if err != nil {
-		return downloadResult{}, &localFileError{op: "creating a temporary file in " + dir, err: err}
-	}
-	committed := false
-	defer func() {
-		if !committed {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-
-	sum := sha256.New()
-	out := &hashingFile{f: tmp, h: sum}
-	open := func() (io.Writer, error) {
-		if err := out.reset(); err != nil {
-			return nil, &localFileError{op: "truncating " + tmp.Name(), err: err}
-		}
-		return out, nil
-	}
-
-	start := time.Now()
-	sourceURL := video.URL
-	size, err := r.data.client.DownloadClip(ctx, sourceURL, open)
-	if client.IsExpiredURL(err) {
-		tflog.Info(ctx, "the clip URL was refused as expired; reading the task again for a fresh one",
-			map[string]any{"task_id": video.TaskID, "error": err.Error()})
-		fresh, getErr := r.data.client.GetVideo(ctx, video.TaskID)
-		switch {
-		case getErr != nil:
-			return downloadResult{}, fmt.Errorf("the clip URL was refused (%w) and the task could not be read again for a fresh one: %w", err, getErr)
-		case fresh.Status != client.StatusSucceeded || fresh.URL == "":
-			return downloadResult{}, fmt.Errorf("the clip URL was refused (%w) and task %s no longer reports a download URL (status %q)",
-				err, video.TaskID, fresh.Status)
-		}
-		sourceURL = fresh.URL
-		size, err = r.data.client.DownloadClip(ctx, sourceURL, open)
-	}
-	if err != nil {
-		return downloadResult{}, err
-	}
-	elapsed := time.Since(start)
-	if err := tmp.Sync(); err != nil {
-		return downloadResult{}, &localFileError{op: "flushing " + tmp.Name() + " to disk", err: err}
-	}
-	synced := time.Since(start)
-	if err := tmp.Chmod(t.fileMode); err != nil {
-		return downloadResult{}, &localFileError{op: "setting the permissions of " + tmp.Name(), err: err}
-	}
-	if err := tmp.Close(); err != nil {
-		return downloadResult{}, &localFileError{op: "closing " + tmp.Name(), err: err}
-	}
-	if err := os.Rename(tmp.Name(), t.path); err != nil {
-		return downloadResult{}, &localFileError{op: "moving the download into place at " + t.path, err: err}
-	}
-	committed = true
-	syncDir(dir)
-
-	tflog.Info(ctx, "video file downloaded", map[string]any{
-		"task_id": video.TaskID, "path": t.path, "bytes": size, "download_ms": elapsed.Milliseconds(),
-		"with_fsync_ms": synced.Milliseconds(), "mib_per_second": float64(size) / (1 << 20) / max(synced.Seconds(), 1e-9),
-	})
-	return downloadResult{sha256: hex.EncodeToString(sum.Sum(nil)), size: size, sourceURL: sourceURL}, nil
-}
-
-// hashingFile writes to the file and the hash together, and can start over.
-type hashingFile struct {
-	f *os.File
-	h hash.Hash
-}
-
-func (w *hashingFile) Write(p []byte) (int, error) {
-	n, err := w.f.Write(p)
-	w.h.Write(p[:n])
-	if err != nil {
-		return n, &localFileError{op: "writing " + w.f.Name(), err: err}
-	}
-	return n, nil
-}
-
-func (w *hashingFile) reset() error {
-	w.h.Reset()
-	if _, err := w.f.Seek(0, io.SeekStart); err != nil {
-		return err
-	}
-	return w.f.Truncate(0)
-}
-
-// mkdirAll creates dir and its missing parents with exactly mode (the umask
-// aside), leaving existing directories alone.
-func mkdirAll(dir string, mode os.FileMode) error {
-	info, err := os.Stat(dir)
-	if err == nil {
-		if !info.IsDir() {
-			return fmt.Errorf("%s exists and is not a directory", dir)
-		}
-		return nil
-	}
-	if !errors.Is(err, fs.ErrNotExist) {
-		return err
-	}
-	if parent := filepath.Dir(dir); parent != dir {
-		if err := mkdirAll(parent, mode); err != nil {
-			return err
-		}
-	}
-	if err := os.Mkdir(dir, mode); err != nil {
-		if errors.Is(err, fs.ErrExist) {
-			return nil
-		}
-		return err
-	}
-	return os.Chmod(dir, mode)
-}
-
-// syncDir makes the rename durable. Where directories cannot be synced, the
-// rename stands anyway.
-func syncDir(dir string) {
-	if d, err := os.Open(dir); err == nil {
-		_ = d.Sync()
-		d.Close()
-	}
-}
-
-func fileSHA256(p string) (string, error) {
-	f, err := os.Open(p)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.CopyBuffer(h, f, make([]byte, 256<<10)); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
+// addPathError explains a path that cannot receive the file.
+func addPathError(diags *diag.Diagnostics, p string, err error) {
+	diags.AddAttributeError(path.Root("path"), "Unusable Video File Path",
+		fmt.Sprintf("The clip cannot be written to %s, so nothing was downloaded. path must name a file, not a "+
+			"directory, in a directory that the user running Terraform may write (missing parent directories are "+
+			"created). Choose another path, or fix the directory's permissions.\n\nOriginal error: %s", p, err))
 }
 
 // addDownloadError explains a failed download and quotes the original error.
-// Nothing was written to path in any of these cases.
-func addDownloadError(diags *diag.Diagnostics, taskID, p string, err error) {
-	var local *localFileError
+// Nothing was written to the target in any of these cases.
+func addDownloadError(diags *diag.Diagnostics, taskID string, t fileTarget, err error) {
+	var local *localfile.Error
+	p := t.path
 	switch {
 	case errors.As(err, &local):
 		diags.AddAttributeError(path.Root("path"), "Unable to Write Video File",
 			fmt.Sprintf("The clip of task %s could not be written to %s. Check that the directory is writable by the "+
 				"user running Terraform, that no directory or read-only file is in the way, and that the disk has room. "+
 				"No partial file was left behind.\n\nOriginal error: %s", taskID, p, err))
+	case client.IsTooLarge(err):
+		diags.AddAttributeError(path.Root("max_size_bytes"), "Video File Too Large",
+			fmt.Sprintf("The clip of task %s is larger than max_size_bytes (%d bytes), so the download was stopped and "+
+				"nothing was written to %s. If a clip this large is expected, raise max_size_bytes; otherwise the clip "+
+				"host is sending something other than the clip.\n\nOriginal error: %s", taskID, t.maxBytes, p, err))
 	case client.IsNotMP4(err):
 		diags.AddError("Downloaded File Is Not an MP4 Video",
 			fmt.Sprintf("The download host answered for task %s, but with something that is not an MP4 video, so "+

@@ -3,7 +3,6 @@ package provider
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -11,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -23,6 +23,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
+	"github.com/videogen/terraform-provider-videogen/internal/acctest"
+	"github.com/videogen/terraform-provider-videogen/internal/client"
 	"github.com/videogen/terraform-provider-videogen/internal/mockapi"
 )
 
@@ -32,8 +34,8 @@ const (
 )
 
 // videoFileConfig is a clip and its file; extra goes into the file resource.
-func videoFileConfig(mock *testMock, prompt, filePath, extra string) string {
-	return mock.providerBlock() + fmt.Sprintf(`
+func videoFileConfig(mock *acctest.Mock, prompt, filePath, extra string) string {
+	return mock.ProviderBlock() + fmt.Sprintf(`
 resource "videogen_video" "test" {
   model  = "videogen-1"
   prompt = %[1]q
@@ -61,52 +63,38 @@ func sha256File(t *testing.T, p string) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// referenceClip is the SHA-256 and size of the clip a mock configured like this
-// serves, fetched by the test itself from a separate mock instance (so that the
-// ledger of the mock under test counts only the provider's requests).
+// referenceClip is the clip a mock configured like this serves, with its
+// SHA-256 and size. It comes from a separate mock instance, so that the ledger
+// of the mock under test counts only the provider's requests, and it is
+// fetched with a plain GET of the signed URL, apart from the code under test.
 type referenceClip struct {
+	data   []byte
 	sha256 string
 	size   int64
 }
 
-func fetchReferenceClip(t *testing.T, configure ...func(*mockapi.Config)) referenceClip {
+func fetchReferenceClip(t *testing.T, opts ...func(*mockapi.Config)) referenceClip {
 	t.Helper()
-	ref := newTestMock(t, configure...)
-	var task struct {
-		TaskID string `json:"task_id"`
-		URL    string `json:"url"`
+	ref := acctest.NewMock(t, opts...)
+	submitted, err := ref.Client(t).SubmitVideo(t.Context(), client.VideoRequest{Model: "videogen-1", Prompt: "reference"})
+	if err != nil {
+		t.Fatal(err)
 	}
-	// call sends one request; with decode it reads the task JSON, otherwise it hashes the body.
-	h := sha256.New()
-	var n int64
-	call := func(method, url, body string, decode bool) {
-		req, err := http.NewRequestWithContext(t.Context(), method, url, strings.NewReader(body))
-		if err != nil {
-			t.Fatal(err)
-		}
-		req.Header.Set("Authorization", "Bearer "+mockapi.DefaultAPIKey)
-		req.Header.Set("Content-Type", "application/json")
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		if resp.StatusCode != http.StatusOK {
-			t.Fatalf("%s %s: HTTP %d", method, url, resp.StatusCode)
-		}
-		if decode {
-			err = json.NewDecoder(resp.Body).Decode(&task)
-		} else {
-			n, err = io.Copy(h, resp.Body)
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, ref.Task(t, submitted.TaskID).URL, nil)
+	if err != nil {
+		t.Fatal(err)
 	}
-	call(http.MethodPost, ref.URL+"/v1/video/generations", `{"model":"videogen-1","prompt":"reference"}`, true)
-	call(http.MethodGet, ref.URL+"/v1/video/generations/"+task.TaskID, "", true)
-	call(http.MethodGet, task.URL, "", false)
-	return referenceClip{sha256: hex.EncodeToString(h.Sum(nil)), size: n}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(resp.Body)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("fetching the reference clip: HTTP %d, %v", resp.StatusCode, err)
+	}
+	sum := sha256.Sum256(data)
+	return referenceClip{data: data, sha256: hex.EncodeToString(sum[:]), size: int64(len(data))}
 }
 
 // expectFileMatchesClip checks the file on disk and the state against the
@@ -158,19 +146,38 @@ func expectMode(p string, want os.FileMode) resource.TestCheckFunc {
 	}
 }
 
-func expectClipDownloads(mock *testMock, want int) resource.TestCheckFunc {
+func expectNoFile(p string) resource.TestCheckFunc {
 	return func(*terraform.State) error {
-		if got := mock.Ledger().Requests["GET /_mock/clips"]; got != want {
+		if _, err := os.Stat(p); !os.IsNotExist(err) {
+			return fmt.Errorf("%s exists or cannot be checked (stat: %v), want no file", p, err)
+		}
+		return nil
+	}
+}
+
+func clipDownloads(mock *acctest.Mock) int { return mock.Ledger().Requests["GET /_mock/clips"] }
+
+func expectClipDownloads(mock *acctest.Mock, want int) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		if got := clipDownloads(mock); got != want {
 			return fmt.Errorf("the mock served %d clip download(s), want %d", got, want)
 		}
 		return nil
 	}
 }
 
+// checkAfter runs checks after a test case, which an ExpectError step cannot.
+func checkAfter(t *testing.T, checks ...resource.TestCheckFunc) {
+	t.Helper()
+	if err := resource.ComposeTestCheckFunc(checks...)(nil); err != nil {
+		t.Error(err)
+	}
+}
+
 func withClipBytes(cfg *mockapi.Config) { cfg.ClipBytes = testClipBytes }
 
 func TestAccVideoFileResource_downloadPermissionsAndDestroy(t *testing.T) {
-	mock := newTestMock(t, withClipBytes)
+	mock := acctest.NewMock(t, withClipBytes)
 	want := fetchReferenceClip(t, withClipBytes)
 	root := t.TempDir()
 	if err := os.Chmod(root, 0o711); err != nil {
@@ -178,22 +185,24 @@ func TestAccVideoFileResource_downloadPermissionsAndDestroy(t *testing.T) {
 	}
 	dir := filepath.Join(root, "out", "clips")
 	clip := filepath.Join(dir, "teaser.mp4")
-	config := func(filePerm string) string {
+	config := func(filePerm, extra string) string {
 		return videoFileConfig(mock, "a lighthouse at dusk", clip, fmt.Sprintf(`
   file_permission      = %q
-  directory_permission = "0750"`, filePerm))
+  directory_permission = "0750"
+  %s`, filePerm, extra))
 	}
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
-				Config: config("0640"),
+				Config: config("0640", ""),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(fileAddr, tfjsonpath.New("id"), knownvalue.StringExact(clip)),
 					statecheck.ExpectKnownValue(fileAddr, tfjsonpath.New("size_bytes"), knownvalue.Int64Exact(testClipBytes)),
 					statecheck.ExpectKnownValue(fileAddr, tfjsonpath.New("sha256"), knownvalue.StringRegexp(regexp.MustCompile(`^[0-9a-f]{64}$`))),
 					statecheck.ExpectKnownValue(fileAddr, tfjsonpath.New("source_url"),
 						knownvalue.StringRegexp(regexp.MustCompile(`^http://127\.0\.0\.1:\d+/.+\.mp4\?`))),
+					statecheck.ExpectKnownValue(fileAddr, tfjsonpath.New("max_size_bytes"), knownvalue.Null()),
 					statecheck.CompareValuePairs(fileAddr, tfjsonpath.New("task_id"), videoAddr, tfjsonpath.New("task_id"), compare.ValuesSame()),
 				},
 				Check: resource.ComposeTestCheckFunc(
@@ -203,18 +212,18 @@ func TestAccVideoFileResource_downloadPermissionsAndDestroy(t *testing.T) {
 					expectMode(dir, 0o750),
 					expectMode(filepath.Dir(dir), 0o750),
 					expectMode(root, 0o711), // existing directories are left alone
-					mock.expectSubmissions(1),
+					mock.ExpectSubmissions(1),
 				),
 			},
 			{
-				Config: config("0640"),
+				Config: config("0640", ""),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
 			},
 			{
 				// A new file_permission is applied in place, without a download.
-				Config: config("0600"),
+				Config: config("0600", ""),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{
 						plancheck.ExpectResourceAction(fileAddr, plancheck.ResourceActionUpdate),
@@ -230,28 +239,32 @@ func TestAccVideoFileResource_downloadPermissionsAndDestroy(t *testing.T) {
 						t.Fatal(err)
 					}
 				},
-				Config: config("0600"),
+				Config: config("0600", ""),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(fileAddr, plancheck.ResourceActionUpdate)},
 				},
 				Check: resource.ComposeTestCheckFunc(expectMode(clip, 0o600), expectClipDownloads(mock, 1)),
 			},
+			{
+				// A new max_size_bytes only concerns later downloads: state changes, the file does not.
+				Config: config("0600", "max_size_bytes = 1048576"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(fileAddr, plancheck.ResourceActionUpdate)},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(fileAddr, tfjsonpath.New("max_size_bytes"), knownvalue.Int64Exact(1<<20)),
+				},
+				Check: resource.ComposeTestCheckFunc(expectFileMatchesClip(t, clip, want), expectClipDownloads(mock, 1)),
+			},
 		},
-		CheckDestroy: func(*terraform.State) error {
-			if _, err := os.Stat(clip); err == nil {
-				return fmt.Errorf("destroy left %s behind", clip)
-			} else if !os.IsNotExist(err) {
-				return err
-			}
-			return nil
-		},
+		CheckDestroy: expectNoFile(clip),
 	})
 }
 
 // Deleting or editing the file makes the plan download it again: only the file
 // resource is planned, and the ledger shows no new submission.
 func TestAccVideoFileResource_deletedOrModifiedFileIsDownloadedAgain(t *testing.T) {
-	mock := newTestMock(t, withClipBytes)
+	mock := acctest.NewMock(t, withClipBytes)
 	want := fetchReferenceClip(t, withClipBytes)
 	dir := t.TempDir()
 	clip := filepath.Join(dir, "clip.mp4")
@@ -267,7 +280,7 @@ func TestAccVideoFileResource_deletedOrModifiedFileIsDownloadedAgain(t *testing.
 		Steps: []resource.TestStep{
 			{
 				Config: config,
-				Check:  resource.ComposeTestCheckFunc(expectFileMatchesClip(t, clip, want), mock.expectSubmissions(1), expectClipDownloads(mock, 1)),
+				Check:  resource.ComposeTestCheckFunc(expectFileMatchesClip(t, clip, want), mock.ExpectSubmissions(1), expectClipDownloads(mock, 1)),
 			},
 			{
 				PreConfig: func() {
@@ -277,7 +290,7 @@ func TestAccVideoFileResource_deletedOrModifiedFileIsDownloadedAgain(t *testing.
 				},
 				Config:           config,
 				ConfigPlanChecks: redownload,
-				Check: resource.ComposeTestCheckFunc(expectFileMatchesClip(t, clip, want), mock.expectSubmissions(1),
+				Check: resource.ComposeTestCheckFunc(expectFileMatchesClip(t, clip, want), mock.ExpectSubmissions(1),
 					expectClipDownloads(mock, 2), expectOnly(dir, "clip.mp4")),
 			},
 			{
@@ -294,7 +307,7 @@ func TestAccVideoFileResource_deletedOrModifiedFileIsDownloadedAgain(t *testing.
 				},
 				Config:           config,
 				ConfigPlanChecks: redownload,
-				Check: resource.ComposeTestCheckFunc(expectFileMatchesClip(t, clip, want), mock.expectSubmissions(1),
+				Check: resource.ComposeTestCheckFunc(expectFileMatchesClip(t, clip, want), mock.ExpectSubmissions(1),
 					expectClipDownloads(mock, 3)),
 			},
 			{
@@ -306,7 +319,7 @@ func TestAccVideoFileResource_deletedOrModifiedFileIsDownloadedAgain(t *testing.
 				},
 				Config:           config,
 				ConfigPlanChecks: redownload,
-				Check:            resource.ComposeTestCheckFunc(expectFileMatchesClip(t, clip, want), mock.expectSubmissions(1)),
+				Check:            resource.ComposeTestCheckFunc(expectFileMatchesClip(t, clip, want), mock.ExpectSubmissions(1)),
 			},
 		},
 	})
@@ -319,25 +332,19 @@ func TestAccVideoFileResource_deletedOrModifiedFileIsDownloadedAgain(t *testing.
 // it would see on a new machine. Every Terraform command starts a new provider
 // instance, so nothing survives in memory either.
 func TestAccVideoFileResource_freshRunnerDownloadsWithoutSubmitting(t *testing.T) {
-	mock := newTestMock(t)
+	mock := acctest.NewMock(t)
 	want := fetchReferenceClip(t)
 	workspace := filepath.Join(t.TempDir(), "workspace")
 	clip := filepath.Join(workspace, "build", "assets", "clip.mp4")
 	config := videoFileConfig(mock, "a paper boat", clip, "")
-	var firstSHA string
+	sha := statecheck.CompareValue(compare.ValuesSame())
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
-				Config: config,
-				Check: resource.ComposeTestCheckFunc(
-					expectFileMatchesClip(t, clip, want),
-					mock.expectSubmissions(1),
-					func(s *terraform.State) error {
-						firstSHA = s.RootModule().Resources[fileAddr].Primary.Attributes["sha256"]
-						return nil
-					},
-				),
+				Config:            config,
+				ConfigStateChecks: []statecheck.StateCheck{sha.AddStateValue(fileAddr, tfjsonpath.New("sha256"))},
+				Check:             resource.ComposeTestCheckFunc(expectFileMatchesClip(t, clip, want), mock.ExpectSubmissions(1)),
 			},
 			{
 				PreConfig: func() {
@@ -352,17 +359,9 @@ func TestAccVideoFileResource_freshRunnerDownloadsWithoutSubmitting(t *testing.T
 						plancheck.ExpectResourceAction(videoAddr, plancheck.ResourceActionNoop),
 					},
 				},
-				Check: resource.ComposeTestCheckFunc(
-					expectFileMatchesClip(t, clip, want),
-					mock.expectSubmissions(1),
-					expectClipDownloads(mock, 2),
-					func(s *terraform.State) error {
-						if got := s.RootModule().Resources[fileAddr].Primary.Attributes["sha256"]; got != firstSHA {
-							return fmt.Errorf("the re-downloaded file's sha256 %s differs from the first %s", got, firstSHA)
-						}
-						return nil
-					},
-				),
+				ConfigStateChecks: []statecheck.StateCheck{sha.AddStateValue(fileAddr, tfjsonpath.New("sha256"))},
+				Check: resource.ComposeTestCheckFunc(expectFileMatchesClip(t, clip, want), mock.ExpectSubmissions(1),
+					expectClipDownloads(mock, 2)),
 			},
 			{
 				Config: config,
@@ -375,7 +374,7 @@ func TestAccVideoFileResource_freshRunnerDownloadsWithoutSubmitting(t *testing.T
 }
 
 func TestAccVideoFileResource_htmlInsteadOfMP4(t *testing.T) {
-	mock := newTestMock(t)
+	mock := acctest.NewMock(t)
 	dir := filepath.Join(t.TempDir(), "out")
 	clip := filepath.Join(dir, "clip.mp4")
 	resource.ParallelTest(t, resource.TestCase{
@@ -385,37 +384,40 @@ func TestAccVideoFileResource_htmlInsteadOfMP4(t *testing.T) {
 			ExpectError: regexp.MustCompile(`(?s)Downloaded File Is Not an MP4 Video.*nothing was written.*text/html`),
 		}},
 	})
-	if err := expectOnly(dir)(nil); err != nil {
-		t.Error(err)
-	}
-	if n := mock.submissions(); n != 1 {
-		t.Errorf("%d submissions, want 1", n)
-	}
+	checkAfter(t, expectOnly(dir), mock.ExpectSubmissions(1))
+}
+
+// A clip larger than max_size_bytes is refused (the mock announces its size, so
+// before anything is written) and leaves no file.
+func TestAccVideoFileResource_tooLarge(t *testing.T) {
+	mock := acctest.NewMock(t, withClipBytes)
+	dir := t.TempDir()
+	clip := filepath.Join(dir, "clip.mp4")
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config:      videoFileConfig(mock, "a long, long clip", clip, fmt.Sprintf("  max_size_bytes = %d", testClipBytes-1)),
+			ExpectError: regexp.MustCompile(fmt.Sprintf(`(?s)Video File Too Large.*max_size_bytes\s+\(%d\s+bytes\).*nothing\s+was\s+written`, testClipBytes-1)),
+		}},
+	})
+	checkAfter(t, expectOnly(dir), mock.ExpectSubmissions(1), expectClipDownloads(mock, 1))
 }
 
 // newExpiringMock serves the mock through a hook that revokes every clip URL
 // just before the next expireNext clip downloads: the URL the provider just
 // read from the task is then refused with 403, as an expired signed URL is.
-func newExpiringMock(t *testing.T) (*testMock, *atomic.Int32) {
+func newExpiringMock(t *testing.T) (*acctest.Mock, *atomic.Int32) {
 	t.Helper()
-	cfg := mockapi.DefaultConfig()
-	cfg.TaskDuration = mockapi.Duration(0)
-	srv, err := mockapi.New(cfg)
-	if err != nil {
-		t.Fatalf("starting mock: %v", err)
-	}
+	inner := acctest.NewMock(t)
 	var expireNext atomic.Int32
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !strings.HasPrefix(r.URL.Path, "/v1/") && expireNext.Add(-1) >= 0 {
-			srv.ExpireURLs()
+			inner.ExpireURLs()
 		}
-		srv.ServeHTTP(w, r)
+		inner.ServeHTTP(w, r)
 	}))
-	t.Cleanup(func() {
-		ts.Close()
-		srv.Close()
-	})
-	return &testMock{Server: srv, URL: ts.URL}, &expireNext
+	t.Cleanup(ts.Close)
+	return &acctest.Mock{Server: inner.Server, URL: ts.URL}, &expireNext
 }
 
 func TestAccVideoFileResource_expiredURLIsRefreshed(t *testing.T) {
@@ -444,7 +446,7 @@ func TestAccVideoFileResource_expiredURLIsRefreshed(t *testing.T) {
 					sourceURLs.AddStateValue(fileAddr, tfjsonpath.New("source_url")),
 				},
 				Check: resource.ComposeTestCheckFunc(expectFileMatchesClip(t, clip, want), forbidden(1),
-					expectClipDownloads(mock, 2), mock.expectSubmissions(1)),
+					expectClipDownloads(mock, 2), mock.ExpectSubmissions(1)),
 			},
 			{
 				// URLs revoked between runs, file gone: the re-download reads a fresh URL.
@@ -458,7 +460,7 @@ func TestAccVideoFileResource_expiredURLIsRefreshed(t *testing.T) {
 				ConfigStateChecks: []statecheck.StateCheck{
 					sourceURLs.AddStateValue(fileAddr, tfjsonpath.New("source_url")),
 				},
-				Check: resource.ComposeTestCheckFunc(expectFileMatchesClip(t, clip, want), forbidden(1), mock.expectSubmissions(1)),
+				Check: resource.ComposeTestCheckFunc(expectFileMatchesClip(t, clip, want), forbidden(1), mock.ExpectSubmissions(1)),
 			},
 			{
 				// A URL refused again after the refresh is an error, and leaves no file.
@@ -473,47 +475,192 @@ func TestAccVideoFileResource_expiredURLIsRefreshed(t *testing.T) {
 			},
 		},
 	})
-	if err := expectOnly(dir)(nil); err != nil {
-		t.Error(err)
-	}
-	if n := mock.submissions(); n != 1 {
-		t.Errorf("%d submissions, want 1", n)
-	}
+	checkAfter(t, expectOnly(dir), mock.ExpectSubmissions(1))
 }
 
-func TestAccVideoFileResource_taskNotSucceeded(t *testing.T) {
-	mock := newTestMock(t)
-	clip := filepath.Join(t.TempDir(), "clip.mp4")
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config: mock.providerBlock() + fmt.Sprintf(`
+// unfinishedConfig is a clip that Terraform does not wait for, held by the mock
+// until the test releases it, and its file.
+func unfinishedConfig(mock *acctest.Mock, clip, extra string) string {
+	return mock.ProviderBlock() + fmt.Sprintf(`
 resource "videogen_video" "test" {
   model               = "videogen-1"
-  prompt              = "a slow one [mock:duration=10m]"
+  prompt              = "a clip that takes its time [mock:hold]"
   wait_for_completion = false
 }
 
 resource "videogen_video_file" "test" {
   task_id = videogen_video.test.task_id
   path    = %q
+%s
 }
-`, clip),
-			ExpectError: regexp.MustCompile(`(?s)Video Not Downloadable.*status "(submitted|running)".*wait_for_completion`),
-		}},
-	})
-	if _, err := os.Stat(clip); !os.IsNotExist(err) {
-		t.Errorf("a file was written for an unfinished task (stat: %v)", err)
+`, clip, extra)
+}
+
+// releaseWhileWaiting waits, in the background, until the file resource has read
+// the held task twice (once to find it unfinished, once polling), then releases
+// it with release. The returned check reports what happened.
+func releaseWhileWaiting(t *testing.T, mock *acctest.Mock, release func(id string) bool) resource.TestCheckFunc {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() {
+		ctx := t.Context()
+		if err := mock.AwaitTasks(ctx, 1); err != nil {
+			done <- err
+			return
+		}
+		id := mock.Ledger().Tasks[0].TaskID
+		if err := mock.AwaitGets(ctx, id, 2); err != nil {
+			done <- err
+			return
+		}
+		if !release(id) {
+			done <- fmt.Errorf("task %s was not pending when the test released it", id)
+			return
+		}
+		done <- nil
+	}()
+	return func(*terraform.State) error {
+		select {
+		case err := <-done:
+			return err
+		default:
+			return fmt.Errorf("the held task was never released")
+		}
 	}
 }
 
+// A file of a clip made with wait_for_completion = false waits for the clip
+// with its own timeout instead of failing, and downloads it once it is done.
+func TestAccVideoFileResource_waitsForUnfinishedTask(t *testing.T) {
+	mock := acctest.NewMock(t)
+	want := fetchReferenceClip(t)
+	clip := filepath.Join(t.TempDir(), "clip.mp4")
+	var released resource.TestCheckFunc
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			PreConfig: func() { released = releaseWhileWaiting(t, mock, mock.FinishTask) },
+			Config:    unfinishedConfig(mock, clip, ""),
+			Check: resource.ComposeTestCheckFunc(
+				func(s *terraform.State) error { return released(s) },
+				expectFileMatchesClip(t, clip, want),
+				mock.ExpectSubmissions(1),
+				expectClipDownloads(mock, 1),
+			),
+		}},
+	})
+}
+
+func TestAccVideoFileResource_unfinishedTaskFailsWhileWaiting(t *testing.T) {
+	mock := acctest.NewMock(t)
+	clip := filepath.Join(t.TempDir(), "clip.mp4")
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			PreConfig: func() {
+				releaseWhileWaiting(t, mock, func(id string) bool { return mock.FailTask(id, "content policy") })
+			},
+			Config:      unfinishedConfig(mock, clip, ""),
+			ExpectError: regexp.MustCompile(`(?s)Video Not Downloadable.*status\s+"failed"\s+\(content\s+policy`),
+		}},
+	})
+	checkAfter(t, expectNoFile(clip), mock.ExpectSubmissions(1), expectClipDownloads(mock, 0))
+}
+
+// A task that never finishes ends the wait at timeouts.create, with nothing
+// downloaded and nothing resubmitted. The held task cannot finish, so the
+// outcome does not depend on timing.
+func TestAccVideoFileResource_unfinishedTaskTimesOut(t *testing.T) {
+	mock := acctest.NewMock(t)
+	clip := filepath.Join(t.TempDir(), "clip.mp4")
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: unfinishedConfig(mock, clip, `
+  timeouts {
+    create = "1s"
+  }`),
+			ExpectError: regexp.MustCompile(`(?s)Video Not Ready.*still\s+"(submitted|running)".*timeouts.create.*is\s+1s.*apply\s+again\s+to\s+keep\s+waiting`),
+		}},
+	})
+	checkAfter(t, expectNoFile(clip), mock.ExpectSubmissions(1), expectClipDownloads(mock, 0))
+}
+
+// A path that cannot receive the file fails at plan, before any clip is
+// generated, when the path is known at plan.
+func TestAccVideoFileResource_unusablePathFailsAtPlan(t *testing.T) {
+	mock := acctest.NewMock(t)
+	dir := t.TempDir()
+	blocker := filepath.Join(dir, "a-file")
+	if err := os.WriteFile(blocker, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cases := map[string]struct{ path, want string }{
+		"existing_directory": {dir, `existing\s+directory`},
+		"file_in_the_way":    {filepath.Join(blocker, "clip.mp4"), `not\s+a\s+directory`},
+	}
+	if runtime.GOOS == "linux" {
+		// /proc refuses new files even to root, who may write into any 0555 directory.
+		cases["unwritable_directory"] = struct{ path, want string }{"/proc/self/clip.mp4", `can\s+be\s+created\s+in\s+/proc/self`}
+	}
+	if os.Geteuid() != 0 && runtime.GOOS != "windows" {
+		readOnly := filepath.Join(dir, "read-only")
+		if err := os.Mkdir(readOnly, 0o555); err != nil {
+			t.Fatal(err)
+		}
+		cases["read_only_directory"] = struct{ path, want string }{filepath.Join(readOnly, "out", "clip.mp4"), `permission\s+denied`}
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			resource.ParallelTest(t, resource.TestCase{
+				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+				Steps: []resource.TestStep{{
+					Config:      videoFileConfig(mock, "never submitted", tc.path, ""),
+					PlanOnly:    true,
+					ExpectError: regexp.MustCompile(`(?s)Unusable Video File Path.*with\s+videogen_video_file.test.*` + tc.want),
+				}},
+			})
+		})
+	}
+	t.Cleanup(func() { checkAfter(t, mock.ExpectSubmissions(0)) })
+}
+
+// A path that is only known at apply is checked there, before the download: the
+// clip is generated (its path depends on it), but nothing is downloaded.
+func TestAccVideoFileResource_unusablePathFailsBeforeDownload(t *testing.T) {
+	mock := acctest.NewMock(t)
+	blocker := filepath.Join(t.TempDir(), "a-file")
+	if err := os.WriteFile(blocker, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: mock.ProviderBlock() + fmt.Sprintf(`
+resource "videogen_video" "test" {
+  model  = "videogen-1"
+  prompt = "a path known only after apply"
+}
+
+resource "videogen_video_file" "test" {
+  task_id = videogen_video.test.task_id
+  path    = "%s/${videogen_video.test.task_id}.mp4"
+}
+`, blocker),
+			ExpectError: regexp.MustCompile(`(?s)Unusable Video File Path.*nothing\s+was\s+downloaded.*not\s+a\s+directory`),
+		}},
+	})
+	checkAfter(t, mock.ExpectSubmissions(1), expectClipDownloads(mock, 0))
+}
+
 func TestAccVideoFileResource_invalidPermissions(t *testing.T) {
-	mock := newTestMock(t)
+	mock := acctest.NewMock(t)
 	for name, tc := range map[string]struct{ extra, want string }{
 		"not_octal":            {`file_permission = "rw-r--r--"`, `(?s)Invalid Permission.*file_permission.*octal`},
 		"setuid":               {`file_permission = "4755"`, `(?s)Invalid Permission.*file_permission.*octal`},
 		"unreadable_file":      {`file_permission = "0200"`, `(?s)Invalid Permission.*file_permission.*0400`},
 		"unwritable_directory": {`directory_permission = "0555"`, `(?s)Invalid Permission.*directory_permission.*0700`},
+		"zero_max_size":        {`max_size_bytes = 0`, `(?s)max_size_bytes.*at least 1`},
 	} {
 		t.Run(name, func(t *testing.T) {
 			resource.ParallelTest(t, resource.TestCase{
@@ -526,17 +673,13 @@ func TestAccVideoFileResource_invalidPermissions(t *testing.T) {
 			})
 		})
 	}
-	t.Cleanup(func() {
-		if n := mock.submissions(); n != 0 {
-			t.Errorf("%d submissions for invalid configurations, want 0", n)
-		}
-	})
+	t.Cleanup(func() { checkAfter(t, mock.ExpectSubmissions(0)) })
 }
 
 // Import adopts a file that is already on disk: nothing is downloaded or submitted,
 // and the imported state matches what a download recorded.
 func TestAccVideoFileResource_importAdoptsExistingFile(t *testing.T) {
-	mock := newTestMock(t)
+	mock := acctest.NewMock(t)
 	dir := t.TempDir()
 	clip := filepath.Join(dir, "teaser.mp4")
 	config := videoFileConfig(mock, "import me", clip, "")
@@ -555,7 +698,7 @@ func TestAccVideoFileResource_importAdoptsExistingFile(t *testing.T) {
 					if err := expectClipDownloads(mock, 1)(nil); err != nil {
 						return fmt.Errorf("import downloaded the clip again: %w", err)
 					}
-					return mock.expectSubmissions(1)(nil)
+					return mock.ExpectSubmissions(1)(nil)
 				},
 			},
 			{
@@ -579,4 +722,79 @@ func TestAccVideoFileResource_importAdoptsExistingFile(t *testing.T) {
 			},
 		},
 	})
+}
+
+// Paths compare as paths: a file imported under one spelling of its path and
+// configured under another plans nothing, and is not downloaded. Relative paths
+// are relative to the provider's working directory, which in these tests is the
+// package directory, so the relative spellings climb out of it to the test's
+// temporary directory.
+func TestAccVideoFileResource_pathSpellingsNameOneFile(t *testing.T) {
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	spell := func(abs string) (rel, dotRel string) {
+		rel, err := filepath.Rel(wd, abs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rel, "./" + filepath.ToSlash(rel)
+	}
+	for name, pick := range map[string]func(abs, rel, dotRel string) (imported, configured string){
+		"imported_relative_configured_dot_relative": func(_, rel, dotRel string) (string, string) { return rel, dotRel },
+		"imported_absolute_configured_relative":     func(abs, rel, _ string) (string, string) { return abs, rel },
+		"imported_dot_relative_configured_absolute": func(abs, _, dotRel string) (string, string) { return dotRel, abs },
+	} {
+		t.Run(name, func(t *testing.T) {
+			mock := acctest.NewMock(t)
+			want := fetchReferenceClip(t)
+			abs := filepath.Join(t.TempDir(), "out", "teaser.mp4")
+			rel, dotRel := spell(abs)
+			imported, configured := pick(abs, rel, dotRel)
+			videoOnly := mock.ProviderBlock() + `
+resource "videogen_video" "test" {
+  model  = "videogen-1"
+  prompt = "one file, three spellings"
+}
+`
+			config := videoFileConfig(mock, "one file, three spellings", configured, "")
+			resource.ParallelTest(t, resource.TestCase{
+				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+				Steps: []resource.TestStep{
+					{
+						// The clip, downloaded earlier by other means.
+						Config: videoOnly,
+						Check: func(*terraform.State) error {
+							if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+								return err
+							}
+							return os.WriteFile(abs, want.data, 0o644)
+						},
+					},
+					{
+						Config:             config,
+						ResourceName:       fileAddr,
+						ImportState:        true,
+						ImportStatePersist: true,
+						ImportStateIdFunc: func(s *terraform.State) (string, error) {
+							return s.RootModule().Resources[videoAddr].Primary.ID + "," + imported, nil
+						},
+					},
+					{
+						Config: config,
+						ConfigPlanChecks: resource.ConfigPlanChecks{
+							PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+						},
+						ConfigStateChecks: []statecheck.StateCheck{
+							// The spelling in state stays the imported one: nothing was replaced.
+							statecheck.ExpectKnownValue(fileAddr, tfjsonpath.New("path"), knownvalue.StringExact(imported)),
+						},
+						Check: resource.ComposeTestCheckFunc(expectFileMatchesClip(t, abs, want),
+							expectClipDownloads(mock, 0), mock.ExpectSubmissions(1)),
+					},
+				},
+			})
+		})
+	}
 }
