@@ -61,6 +61,12 @@ type Client struct {
 	// gateway may have sent after the service acted (see checkRetry).
 	submitGatewayRetries int
 	http                 *retryablehttp.Client
+	// API calls share one rate limiter (limiter.go), and waits share what they
+	// learn about generation times (estimator.go).
+	rateLimit         float64
+	rateLimitPatience time.Duration
+	limiter           *limiter
+	learner           *estimator
 }
 
 // Option customises a Client.
@@ -116,6 +122,7 @@ func New(baseURL, apiKey string, options ...Option) (*Client, error) {
 		poll:           DefaultPollPolicy(),
 
 		submitGatewayRetries: DefaultSubmitGatewayRetries,
+		rateLimitPatience:    DefaultRateLimitPatience,
 	}
 	for _, o := range options {
 		o(c)
@@ -134,7 +141,11 @@ func New(baseURL, apiKey string, options ...Option) (*Client, error) {
 	if c.poll.Fixed <= 0 && (c.poll.Initial <= 0 || c.poll.Max <= 0) {
 		return nil, errors.New("a poll policy needs a fixed interval or a positive initial and maximum interval")
 	}
-	c.http = c.retryingClient(c.httpClient, c.logAttempt)
+	if c.limiter, err = newLimiter(c.rateLimit, c.rateLimitPatience, systemClock{}); err != nil {
+		return nil, err
+	}
+	c.learner = newEstimator()
+	c.http = c.retryingClient(c.apiHTTPClient(c.httpClient), c.logAttempt)
 	return c, nil
 }
 
@@ -252,6 +263,7 @@ func (c *Client) doRequest(ctx context.Context, method, endpointName, rawURL str
 	counter := &attemptCounter{}
 	ctx = context.WithValue(ctx, attemptKey{}, counter)
 	ctx = context.WithValue(ctx, idempotencyKey{}, method == http.MethodGet)
+	ctx = withCallPatience(ctx)
 
 	var reqBody any
 	if body != nil {

@@ -15,7 +15,7 @@ import (
 // do not poll in lockstep while each keeps exact intervals. A Retry-After header on
 // a poll is honoured: on a successful poll it replaces the schedule's next interval
 // (unless Fixed is set), and on a failed poll (429, 503) it is the least the waiter
-// waits.
+// waits. Waits of a known kind may look elsewhere (see learnedLook).
 type PollPolicy struct {
 	// Initial is the interval of the fast start, and the least a Retry-After on a
 	// successful poll can make the waiter wait.
@@ -41,10 +41,13 @@ type PollPolicy struct {
 }
 
 // DefaultPollPolicy is five looks 0.45 s apart, then one look every 4 s, shifted
-// by up to 10% of the interval. The constants come from the two goals of issue 6,
-// stated for every generation time T: notice a finished clip within max(0.5 s,
-// 10% of T), and make at most 1.25 x T/5 s + 6 GETs (25% more than a loop polling
-// every 5 s, plus six for a fast start).
+// by up to 10% of the interval. It is the schedule of a wait that knows nothing
+// about its task; a wait given its task's kind (WithKind) replaces it with looks
+// around the finish time learned from earlier tasks of that kind, when there is a
+// trustworthy estimate (see learnedLook and estimator.go). The constants come from
+// two goals, stated for every generation time T: notice a finished clip within
+// max(0.5 s, 10% of T), and make at most 1.25 x T/5 s + 6 GETs (25% more than a
+// loop polling every 5 s, plus six for a fast start).
 //
 //   - Initial 450 ms: the longest interval that, shifted by up to 10%, still makes
 //     the first look within 0.5 s; later looks are exactly 0.45 s apart.
@@ -135,6 +138,58 @@ func (p PollPolicy) delay(last, elapsed time.Duration, u float64, hint time.Dura
 	return d, mark
 }
 
+// learnedLooks is how many intervals the looks of a learned wait divide the
+// finish window into.
+const learnedLooks = 3
+
+// learnedLook returns the next look after elapsed for a task expected to finish
+// within w. The looks are evenly spaced, learnedLooks intervals across the window,
+// from half a spacing before it to past its end: the look before the window is
+// what moves the window's start down when tasks get faster (a task found done at
+// a wait's first look says nothing about how much earlier it finished). A task
+// slower than every one observed then gets looks whose gaps double from the
+// spacing up to Max, and after them (false) the default schedule takes over. The
+// spacing is at least two thirds of Initial, at most Max, and every look is
+// shifted like the default schedule's.
+func (p PollPolicy) learnedLook(w finishWindow, elapsed time.Duration, u float64) (time.Duration, bool) {
+	minSpacing := p.Initial * 2 / 3
+	spacing := min(max((w.to-w.from)/learnedLooks, minSpacing), max(p.Max, minSpacing))
+	if spacing <= 0 {
+		return 0, false
+	}
+	first := max(w.from-spacing/2, 0) + time.Duration(u*p.Jitter*float64(spacing))
+	earliest := elapsed + spacing/2
+	if earliest <= first {
+		return first, true
+	}
+	last := first + (w.to+spacing-w.from)/spacing*spacing
+	if earliest <= last {
+		return first + (earliest-first+spacing-1)/spacing*spacing, true
+	}
+	for gap := spacing; gap <= p.Max; gap *= 2 {
+		last += gap
+		if earliest <= last {
+			return last, true
+		}
+	}
+	return 0, false
+}
+
+// nextPoll is the delay before a wait's next look, and the mark of the default
+// schedule that it keeps (see delay). A wait of a known kind whose estimate
+// deserves trust looks around the predicted finish; a Retry-After or a failed
+// look always goes through the default rules.
+func (c *Client) nextPoll(o waitOptions, last, elapsed time.Duration, u float64, hint time.Duration, failed bool) (time.Duration, time.Duration) {
+	if o.kind != nil && hint <= 0 && !failed {
+		if w, ok := c.learner.window(*o.kind); ok {
+			if at, ok := c.poll.learnedLook(w, elapsed, u); ok {
+				return at - elapsed, last
+			}
+		}
+	}
+	return c.poll.delay(last, elapsed, u, hint, failed)
+}
+
 // WaitError says why a wait ended without a final state, and what was last seen.
 type WaitError struct {
 	TaskID     string
@@ -180,13 +235,38 @@ func (e *TaskFailedError) Error() string {
 	return fmt.Sprintf("task %s failed: %s", e.TaskID, e.Reason)
 }
 
+// WaitOption customises one WaitForVideo.
+type WaitOption func(*waitOptions)
+
+type waitOptions struct {
+	kind *TaskKind
+}
+
+// WithKind says what kind of task the wait is for (see KindOf), so that the
+// waiter learns from it and from earlier waits of the same kind: the looks of
+// later waits go around the time such tasks were seen to finish instead of on
+// the default schedule. Times are counted from the start of the wait, so pass it
+// only to a wait that begins right after the task's submission, not to one that
+// picks up an older task. It has no effect with a fixed poll interval.
+func WithKind(k TaskKind) WaitOption { return func(o *waitOptions) { o.kind = &k } }
+
 // WaitForVideo polls a task until it succeeds or fails, ctx ends, or the service
 // keeps failing. It returns the last task state it saw alongside any error: a
 // *TaskFailedError for a failed task, a *WaitError otherwise.
-func (c *Client) WaitForVideo(ctx context.Context, taskID string) (*Video, error) {
+func (c *Client) WaitForVideo(ctx context.Context, taskID string, opts ...WaitOption) (*Video, error) {
+	var o waitOptions
+	for _, opt := range opts {
+		opt(&o)
+	}
+	if c.poll.Fixed > 0 {
+		o.kind = nil
+	}
 	start := time.Now()
 	var last *Video
 	polls, consecutiveErrors := 0, 0
+	// unfinishedAt is when the latest look that found the task unfinished was
+	// sent, counted from the start (0 while none has).
+	var unfinishedAt time.Duration
 	stop := func(err error) (*Video, error) {
 		w := &WaitError{TaskID: taskID, Elapsed: time.Since(start), Polls: polls, Err: err}
 		if last != nil {
@@ -199,15 +279,39 @@ func (c *Client) WaitForVideo(ctx context.Context, taskID string) (*Video, error
 	if c.poll.Jitter > 0 {
 		u = rand.Float64()
 	}
-	delay, mark := c.poll.delay(0, 0, u, 0, false)
+	delay, mark := c.nextPoll(o, 0, 0, u, 0, false)
 	timer := time.NewTimer(delay)
 	defer timer.Stop()
+	due := delay
+	// replannable says the next look follows the schedule alone, not a
+	// Retry-After or a failure, so that news from other waits may move it sooner.
+	replannable := true
+	var learned <-chan struct{}
+	if o.kind != nil {
+		learned = c.learner.changes(*o.kind)
+	}
 	for {
 		select {
 		case <-ctx.Done():
 			return stop(ctx.Err())
+		case <-learned:
+			// A task of the same kind just finished: the estimate may now put this
+			// wait's next look sooner than planned.
+			learned = c.learner.changes(*o.kind)
+			if !replannable {
+				continue
+			}
+			elapsed := time.Since(start)
+			if w, ok := c.learner.window(*o.kind); ok {
+				if at, ok := c.poll.learnedLook(w, elapsed, u); ok && at < due {
+					due = at
+					timer.Reset(at - elapsed)
+				}
+			}
+			continue
 		case <-timer.C:
 		}
+		sentAt := time.Since(start)
 		v, hint, err := c.getVideoWithHint(ctx, taskID)
 		polls++
 		switch {
@@ -225,12 +329,18 @@ func (c *Client) WaitForVideo(ctx context.Context, taskID string) (*Video, error
 			// status does not, since the clip may yet arrive.
 			switch {
 			case v.Status.Usable():
+				if o.kind != nil {
+					c.learner.observe(*o.kind, unfinishedAt, time.Since(start))
+				}
 				return v, nil
 			case v.Status.Final():
 				return v, &TaskFailedError{TaskID: taskID, Reason: v.FailureReason}
 			}
+			unfinishedAt = sentAt
 		}
-		delay, mark = c.poll.delay(mark, time.Since(start), u, hint, err != nil)
+		elapsed := time.Since(start)
+		delay, mark = c.nextPoll(o, mark, elapsed, u, hint, err != nil)
+		due, replannable = elapsed+delay, hint <= 0 && err == nil
 		c.log(ctx, "videogen wait: polling again", map[string]any{
 			"task_id": taskID, "polls": polls, "next_poll_ms": delay.Milliseconds(), "retry_after_ms": hint.Milliseconds(),
 		})

@@ -404,7 +404,7 @@ func TestPollPolicy(t *testing.T) {
 
 // The reasoning of DefaultPollPolicy's comment, checked for every generation time T
 // from 0.05 s to 10 min and for the smallest and largest shifts: the GETs up to and
-// including the one that finds the clip stay within issue 6's 1.25 x T/5 s + 6, a
+// including the one that finds the clip stay within 1.25 x T/5 s + 6, a
 // clip is noticed within 0.5 s while the fast start lasts, within 10% of T from 40 s
 // on, and never more than Max late.
 func TestDefaultPollPolicyBudget(t *testing.T) {

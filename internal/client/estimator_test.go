@@ -1,0 +1,253 @@
+package client
+
+import (
+	"context"
+	"math"
+	"sync"
+	"testing"
+	"time"
+)
+
+func sec(s float64) time.Duration { return time.Duration(math.Round(s * float64(time.Second))) }
+
+func TestKindOf(t *testing.T) {
+	t.Parallel()
+	yes := true
+	got := KindOf(VideoRequest{Model: "m", Prompt: "any", Seconds: "5",
+		Metadata: &Metadata{Resolution: "720p", GenerateAudio: &yes, Ratio: "16:9"}})
+	want := TaskKind{Model: "m", Seconds: "5", Resolution: "720p", Audio: "true"}
+	if got != want {
+		t.Errorf("KindOf = %+v, want %+v", got, want)
+	}
+	if got := KindOf(VideoRequest{Model: "m", Prompt: "other prompt"}); got != (TaskKind{Model: "m"}) {
+		t.Errorf("KindOf without metadata = %+v", got)
+	}
+}
+
+// The estimator only knows what looks saw: each task was unfinished at one look
+// and done at the next. The window is the span the intervals prove tasks of the
+// kind cover, or the span they may all share.
+func TestEstimatorIntervalCensoredWindow(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name     string
+		obs      [][2]float64 // seen unfinished at [0], done at [1], seconds
+		want     [2]float64
+		trust    bool
+		why      string
+		noWindow bool
+	}{
+		{name: "few", obs: [][2]float64{{3.6, 4.0}, {3.8, 4.2}}, noWindow: true,
+			why: "two observations are too few to trust"},
+		{name: "spread", obs: [][2]float64{{3.0, 3.5}, {4.2, 4.6}, {3.6, 4.0}}, want: [2]float64{3.5, 4.2}, trust: true,
+			why: "one task was done by 3.5 s and another still running at 4.2 s: the kind spans at least that"},
+		{name: "overlapping", obs: [][2]float64{{2.25, 4.0}, {2.25, 4.0}, {3.0, 4.4}}, want: [2]float64{3.0, 4.0}, trust: true,
+			why: "coarse intervals that overlap: every task may have finished between 3.0 s and 4.0 s"},
+		{name: "disagree: more than twice as long", obs: [][2]float64{{1, 2}, {9, 10}, {5, 6}}, want: [2]float64{2, 9},
+			why: "tasks of the kind took from under 2 s to over 9 s"},
+		{name: "disagree: done at the first look", obs: [][2]float64{{0, 4.0}, {0, 4.1}, {3.9, 4.3}, {3.8, 4.2}},
+			want: [2]float64{3.9, 4.0}, why: "half the tasks were done when first looked at: the window may start too late"},
+		{name: "exact times", obs: [][2]float64{{9.9, 10.1}, {9.95, 10.05}, {9.8, 10.2}}, want: [2]float64{9.95, 10.05}, trust: true,
+			why: "narrow intervals give a narrow window"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			e := newEstimator()
+			k := TaskKind{Model: "m"}
+			for _, o := range tt.obs {
+				e.observe(k, sec(o[0]), sec(o[1]))
+			}
+			w, ok := e.window(k)
+			if ok != tt.trust {
+				t.Fatalf("trusted = %v, want %v: %s", ok, tt.trust, tt.why)
+			}
+			if tt.noWindow {
+				return
+			}
+			if w.from != sec(tt.want[0]) || w.to != sec(tt.want[1]) {
+				t.Errorf("window = [%s, %s], want [%vs, %vs]: %s", w.from, w.to, tt.want[0], tt.want[1], tt.why)
+			}
+			if _, ok := e.window(TaskKind{Model: "other"}); ok {
+				t.Error("another kind has a window too")
+			}
+		})
+	}
+}
+
+// The window follows recent tasks: after a change of speed the old observations
+// first make it disagree (the default schedule takes over) and then drop out.
+func TestEstimatorForgetsOldObservations(t *testing.T) {
+	t.Parallel()
+	e := newEstimator()
+	k := TaskKind{Model: "m", Seconds: "4"}
+	for range estimatorHistory {
+		e.observe(k, sec(3.8), sec(4.1))
+	}
+	if w, ok := e.window(k); !ok || w.from != sec(3.8) || w.to != sec(4.1) {
+		t.Fatalf("window = %+v, %v", w, ok)
+	}
+	e.observe(k, sec(11.8), sec(12.1))
+	if _, ok := e.window(k); ok {
+		t.Fatal("a task three times slower than the rest did not make the estimate disagree")
+	}
+	for range estimatorHistory - 1 {
+		e.observe(k, sec(11.8), sec(12.1))
+	}
+	if w, ok := e.window(k); !ok || w.from != sec(11.8) || w.to != sec(12.1) {
+		t.Fatalf("after a full history of slower tasks, window = %+v, %v; want [11.8s, 12.1s]", w, ok)
+	}
+}
+
+func TestEstimatorIgnoresImpossibleIntervals(t *testing.T) {
+	t.Parallel()
+	e := newEstimator()
+	k := TaskKind{Model: "m"}
+	for _, o := range [][2]float64{{0, 0}, {-1, 2}, {3, 3}, {4, 2}} {
+		e.observe(k, sec(o[0]), sec(o[1]))
+	}
+	if n := len(e.history(k).obs); n != 0 {
+		t.Errorf("%d impossible intervals recorded", n)
+	}
+}
+
+// Learned looks: evenly spaced from half a spacing before the window to past
+// its end, then gaps that double up to Max, then nothing (the default schedule
+// takes over).
+func TestLearnedLook(t *testing.T) {
+	t.Parallel()
+	p := DefaultPollPolicy()
+	w := finishWindow{from: sec(4), to: sec(4.9)} // spacing 0.3 s
+	var looks []time.Duration
+	at := time.Duration(0)
+	for {
+		next, ok := p.learnedLook(w, at, 0)
+		if !ok {
+			break
+		}
+		looks = append(looks, next)
+		at = next
+	}
+	want := []time.Duration{sec(3.85), sec(4.15), sec(4.45), sec(4.75), sec(5.05), // the window
+		sec(5.35), sec(5.95), sec(7.15), sec(9.55)} // slower than every task seen: gaps of 0.3, 0.6, 1.2 and 2.4 s
+	if len(looks) != len(want) {
+		t.Fatalf("looks = %v, want %v", looks, want)
+	}
+	for i := range want {
+		if looks[i] != want[i] {
+			t.Fatalf("looks = %v, want %v", looks, want)
+		}
+	}
+	// Narrow windows keep looks at least two thirds of Initial apart; wide ones at most Max.
+	if next, _ := p.learnedLook(finishWindow{from: sec(10), to: sec(10)}, sec(10), 0); next != sec(10.15) {
+		t.Errorf("look after 10 s in a zero-width window at %s, want 10.15s (0.3 s spacing, from 9.85 s)", next)
+	}
+	if next, _ := p.learnedLook(finishWindow{from: sec(20), to: sec(39)}, sec(18), 0); next != sec(22) {
+		t.Errorf("look after 18 s in a 19 s window at %s, want 22s (looks Max apart from 18 s)", next)
+	}
+	// A late start joins the grid of the window instead of starting over.
+	if next, _ := p.learnedLook(w, sec(4.4), 0); next != sec(4.75) {
+		t.Errorf("first look of a wait at 4.4 s = %s, want 4.75s", next)
+	}
+	// The wait's shift moves every learned look by the same fraction of the spacing.
+	if next, _ := p.learnedLook(w, 0, 0.5); next != sec(3.865) {
+		t.Errorf("shifted first look = %s, want 3.865s", next)
+	}
+}
+
+// A wait of a known kind uses the learned looks only while the estimate is
+// trusted, and the default rules whenever the service sends Retry-After or a
+// look failed.
+func TestNextPollFallsBack(t *testing.T) {
+	t.Parallel()
+	c := newTestClient(t, "http://localhost", WithPollPolicy(DefaultPollPolicy()))
+	k := TaskKind{Model: "m"}
+	o := waitOptions{kind: &k}
+	def, _ := c.poll.delay(0, 0, 0, 0, false)
+	if got, _ := c.nextPoll(o, 0, 0, 0, 0, false); got != def {
+		t.Fatalf("with nothing learned, first delay = %s, want the default %s", got, def)
+	}
+	for _, o := range [][2]float64{{3.7, 4.0}, {4.0, 4.3}, {3.9, 4.2}} {
+		c.learner.observe(k, sec(o[0]), sec(o[1]))
+	}
+	if got, _ := c.nextPoll(o, 0, 0, 0, 0, false); got != sec(3.85) {
+		t.Errorf("first delay of a learned wait = %s, want 3.85s (the window is [4.0s, 4.0s])", got)
+	}
+	if got, _ := c.nextPoll(waitOptions{}, 0, 0, 0, 0, false); got != def {
+		t.Errorf("a wait without a kind = %s, want the default %s", got, def)
+	}
+	if got, _ := c.nextPoll(o, 0, sec(1), 0, 7*time.Second, false); got != 7*time.Second {
+		t.Errorf("with Retry-After 7s on a running task = %s, want 7s", got)
+	}
+	if got, _ := c.nextPoll(o, 0, sec(1), 0, 0, true); got == sec(2.85) {
+		t.Errorf("after a failed look the learned schedule was used")
+	}
+	// Past the window and its doubling looks (up to 8.65 s), the default schedule's next mark.
+	if got, _ := c.nextPoll(o, sec(2.25), sec(9), 0, 0, false); got != sec(3) {
+		t.Errorf("past the window at 9 s: delay %s, want 3s (the 12 s mark)", got)
+	}
+}
+
+// A wait with a kind teaches the estimator what its looks saw; a fixed poll
+// interval turns learning off.
+func TestWaitForVideoLearns(t *testing.T) {
+	t.Parallel()
+	srv, _ := newScriptServer(t, task("running"), task("running"), task("succeeded"))
+	c := newTestClient(t, srv.URL, WithPollPolicy(PollPolicy{Initial: time.Millisecond, FastPolls: 100, Max: time.Millisecond,
+		MaxConsecutiveErrors: 1}))
+	k := TaskKind{Model: "m", Seconds: "5"}
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	if _, err := c.WaitForVideo(ctx, "task-1", WithKind(k)); err != nil {
+		t.Fatal(err)
+	}
+	obs := c.learner.history(k).obs
+	if len(obs) != 1 || obs[0].lo <= 0 || obs[0].hi <= obs[0].lo {
+		t.Fatalf("observations = %+v, want one interval from the second look to the third", obs)
+	}
+
+	srv2, _ := newScriptServer(t, task("running"), task("succeeded"))
+	fixed := newTestClient(t, srv2.URL, WithPollPolicy(PollPolicy{Fixed: time.Millisecond, MaxConsecutiveErrors: 1}))
+	if _, err := fixed.WaitForVideo(ctx, "task-1", WithKind(k)); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(fixed.learner.history(k).obs); n != 0 {
+		t.Errorf("with a fixed poll interval, %d observations were recorded", n)
+	}
+}
+
+// A wait in progress moves its next look sooner when another wait of the same
+// kind finishes and the estimate becomes trusted: here its own schedule would
+// not look again for an hour.
+func TestWaitForVideoReplansWhenAPeerFinishes(t *testing.T) {
+	t.Parallel()
+	srv, _ := newScriptServer(t, task("running"), task("succeeded"))
+	sleeping := make(chan struct{})
+	var once sync.Once
+	log := logFunc(func(msg string) {
+		if msg == "videogen wait: polling again" {
+			once.Do(func() { close(sleeping) })
+		}
+	})
+	c := newTestClient(t, srv.URL, WithLogger(log), WithPollPolicy(PollPolicy{Initial: time.Millisecond, FastPolls: 1,
+		Max: time.Hour, MaxConsecutiveErrors: 1}))
+	k := TaskKind{Model: "m"}
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		_, err := c.WaitForVideo(ctx, "task-1", WithKind(k))
+		done <- err
+	}()
+	<-sleeping // the first look found the task running; the next is an hour away
+	for range estimatorMinObservations {
+		c.learner.observe(k, 10*time.Millisecond, 11*time.Millisecond)
+	}
+	if err := <-done; err != nil {
+		t.Fatalf("the wait did not look again after peers finished: %v", err)
+	}
+}
+
+type logFunc func(msg string)
+
+func (f logFunc) Debug(_ context.Context, msg string, _ map[string]any) { f(msg) }
