@@ -14,3 +14,23 @@ resource "videogen_video_file" "teaser" {
 output "teaser_sha256" {
   value = videogen_video_file.teaser.sha256
 }
+
+# A clip that Terraform does not wait for: the apply moves on as soon as it is
+# submitted, and its file waits for it instead, up to the file's own timeout.
+resource "videogen_video" "trailer" {
+  model               = "videogen-1"
+  prompt              = "A lighthouse beam sweeping across a stormy sea, slow aerial shot"
+  wait_for_completion = false
+}
+
+resource "videogen_video_file" "trailer" {
+  task_id = videogen_video.trailer.task_id
+  path    = "${path.module}/out/trailer.mp4"
+
+  # Refuse anything larger than 512 MiB (the default is 4 GiB).
+  max_size_bytes = 536870912
+
+  timeouts {
+    create = "45m" # the default is 30m
+  }
+}
