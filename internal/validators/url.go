@@ -1,9 +1,12 @@
 // Package validators holds the attribute validators that
-// terraform-plugin-framework-validators does not provide.
+// terraform-plugin-framework-validators does not provide, and the comparisons by
+// meaning that go with them (SameURL, SameRatio), which keep an echo that means the
+// same from changing state.
 package validators
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/url"
 	"strings"
@@ -34,19 +37,54 @@ func (v httpURLValidator) ValidateString(ctx context.Context, req validator.Stri
 }
 
 // CheckHTTPURL explains why raw is not an absolute http(s) URL, or returns nil.
+// Messages quote only what shownURL keeps of a URL: its user information may hold a
+// password.
 func CheckHTTPURL(raw string) error {
 	if strings.TrimSpace(raw) != raw || raw == "" {
-		return fmt.Errorf("must be an absolute http or https URL without surrounding spaces, got %q", raw)
+		return fmt.Errorf("must be an absolute http or https URL without surrounding spaces, got %q", shownURL(raw))
+	}
+	if hint := schemeHint(raw); hint != "" {
+		return errors.New("must be an absolute http or https URL: " + hint)
 	}
 	u, err := url.Parse(raw)
 	if err != nil {
-		return fmt.Errorf("must be an absolute http or https URL; %q does not parse: %w", raw, err)
+		return fmt.Errorf("must be an absolute http or https URL; %q does not parse: %w", shownURL(raw), errors.Unwrap(err))
 	}
 	if u.Scheme != "http" && u.Scheme != "https" {
-		return fmt.Errorf("must be an absolute http or https URL, got %q (scheme %q)", raw, u.Scheme)
+		return fmt.Errorf("must be an absolute http or https URL, got %q (scheme %q)", shownURL(raw), u.Scheme)
 	}
 	if u.Host == "" {
-		return fmt.Errorf("must be an absolute http or https URL with a host, got %q", raw)
+		return fmt.Errorf("must be an absolute http or https URL with a host, got %q", shownURL(raw))
 	}
 	return nil
+}
+
+// schemeHint explains how to fix a URL written without its scheme, such as
+// "api.example.com/v1" or "localhost:8080", or returns "" for any other value.
+func schemeHint(raw string) string {
+	if raw == "" || strings.Contains(raw, "://") || strings.HasPrefix(raw, "/") && !strings.HasPrefix(raw, "//") {
+		return ""
+	}
+	guess, err := url.Parse("https://" + strings.TrimPrefix(raw, "//"))
+	if err != nil || guess.Host == "" || !strings.Contains(guess.Host, ".") && !strings.Contains(guess.Host, ":") &&
+		guess.Hostname() != "localhost" {
+		return ""
+	}
+	guess.User = nil
+	given := strings.TrimPrefix(guess.String(), "https://")
+	return fmt.Sprintf("%q has no scheme; add https:// in front, as in %q (or http:// for a service on this machine)",
+		given, "https://"+given)
+}
+
+// shownURL is raw without its user information, for messages.
+func shownURL(raw string) string {
+	if u, err := url.Parse(raw); err == nil && u.User != nil {
+		u.User = nil
+		return u.String()
+	}
+	if at := strings.LastIndex(raw, "@"); at >= 0 && strings.Contains(raw[:at], "://") {
+		scheme, _, _ := strings.Cut(raw, "://")
+		return scheme + "://" + raw[at+1:]
+	}
+	return raw
 }

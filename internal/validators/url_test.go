@@ -19,5 +19,9 @@ func TestHTTPURL(t *testing.T) {
 		{types.StringValue(" https://x.example.com"), "without surrounding spaces"},
 		{types.StringValue(""), "absolute http or https URL"},
 		{types.StringValue("http://[::1"), "does not parse"},
+		{types.StringValue("api.example.com"), `"api.example.com" has no scheme; add https:// in front, as in "https://api.example.com"`},
+		{types.StringValue("localhost:8080/v1"), `as in "https://localhost:8080/v1" (or http://`},
+		{types.StringValue("//api.example.com/v1"), `as in "https://api.example.com/v1"`},
+		{types.StringValue("user:pw@api.example.com"), `as in "https://api.example.com"`},
 	})
 }
