@@ -1,45 +1,34 @@
 #!/usr/bin/env bash
-# `make demo`: builds the provider and the mock API, starts the mock on a free
-# local port and applies examples/demo against it. Needs no account, no network
-# and no `terraform init` (the provider is installed through dev_overrides).
-# Every run starts from empty state in a temporary directory; the mock and the
-# directory are removed on exit, also when a step fails.
+# `make demo`: applies examples/demo against the mock API, the way README's
+# "Try it by hand" does: the provider installed as `make install-local`
+# installs it (here into the implied mirror terraform.d/plugins of a
+# temporary copy of examples/demo, not into your home), the mock started as
+# `make mock` starts it (on a free port), and a plain `terraform init`.
+# Needs no account and no network. The copy and the mock are removed on
+# exit, also when a step fails.
 set -euo pipefail
 
 GO="${GO:-go}"
 TERRAFORM="${TERRAFORM:-terraform}"
-MOCK_KEY="videogen-mock-key"
-
+MAKE="${MAKE:-make}"
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
 cd "$root"
 
 header() { printf '\n==> %s\n' "$*"; }
 die() { printf 'demo: error: %s\n' "$*" >&2; exit 1; }
-# shellcheck source=lib/mock.sh
-. "$root/scripts/lib/mock.sh"
-
-command -v "$GO" >/dev/null 2>&1 || die "Go toolchain '$GO' not found (set GO=/path/to/go)"
-command -v "$TERRAFORM" >/dev/null 2>&1 || die "Terraform CLI '$TERRAFORM' not found (set TERRAFORM=/path/to/terraform)"
+TERRAFORM="$(command -v "$TERRAFORM")" || die "Terraform CLI '$TERRAFORM' not found (set TERRAFORM=/path/to/terraform)"
+[[ "$TERRAFORM" == /* ]] || TERRAFORM="$root/$TERRAFORM"
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/videogen-demo.XXXXXX")"
 mock_pid=""
-
 cleanup() {
   local status=$?
   trap - EXIT INT TERM
-  if [[ -n "$mock_pid" ]] && kill -0 "$mock_pid" 2>/dev/null; then
+  if [[ -n "$mock_pid" ]]; then
     kill -TERM "$mock_pid" 2>/dev/null || true
-    for _ in $(seq 50); do
-      kill -0 "$mock_pid" 2>/dev/null || break
-      sleep 0.1
-    done
-    kill -KILL "$mock_pid" 2>/dev/null || true
     wait "$mock_pid" 2>/dev/null || true
   fi
-  if [[ $status -ne 0 && -s "$work/mock.log" ]]; then
-    printf '\n--- mock API log (last 40 lines) ---\n' >&2
-    tail -n 40 "$work/mock.log" >&2 || true
-  fi
+  [[ $status -eq 0 || ! -s "$work/mock.log" ]] || { printf '\n--- mock API log ---\n' >&2; tail -n 40 "$work/mock.log" >&2; }
   rm -rf "$work"
   exit "$status"
 }
@@ -47,47 +36,42 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-header "Building terraform-provider-videogen and videogen-mock"
-mkdir -p "$work/plugins"
-"$GO" build -ldflags "-X main.version=demo" -o "$work/plugins/terraform-provider-videogen" .
-"$GO" build -o "$work/videogen-mock" ./cmd/videogen-mock
-
-header "Starting the mock API on a free local port"
-addr_file="$work/mock.addr"
-"$work/videogen-mock" -addr 127.0.0.1:0 -addr-file "$addr_file" -api-key "$MOCK_KEY" \
-  -duration 3s -quiet </dev/null >"$work/mock.log" 2>&1 &
-mock_pid=$!
-
-base_url="$(wait_for_mock "$addr_file" "$mock_pid")" || die "the mock API did not start"
-echo "mock API listening at $base_url (pid $mock_pid)"
-
-cat >"$work/terraformrc" <<EOF
-provider_installation {
-  dev_overrides {
-    "videogen/videogen" = "$work/plugins"
-  }
-  direct {}
-}
-EOF
-
-export TF_CLI_CONFIG_FILE="$work/terraformrc"
-export TF_DATA_DIR="$work/tfdata"
-export TF_IN_AUTOMATION=1
-export CHECKPOINT_DISABLE=1
-export VIDEOGEN_BASE_URL="$base_url"
-export VIDEOGEN_API_KEY="$MOCK_KEY"
-
-# Terraform runs on a copy of examples/demo, so every run starts from empty
-# state (the mock is new each time) and nothing is left in the repository.
+# Terraform runs on a copy, so every run starts from empty state (the mock is
+# new each time) and nothing is left in the repository but the clip files,
+# which go to examples/demo/out (git-ignored).
 cfg="$work/demo"
 mkdir -p "$cfg"
 cp examples/demo/*.tf "$cfg/"
-# The clip files go to examples/demo/out (git-ignored), not into the copy.
-out_dir="$root/examples/demo/out"
-tf_vars=(-var "output_dir=$out_dir")
+tf_vars=(-var "output_dir=$root/examples/demo/out")
 color=()
 [[ -t 1 ]] || color=(-no-color)
-tf() { "$TERRAFORM" -chdir="$cfg" "$@" </dev/null; }
+# In the copy rather than with -chdir: the CLI looks for the implied mirror
+# terraform.d/plugins in the directory it was started in.
+tf() { (cd "$cfg" && "$TERRAFORM" "$@" </dev/null); }
+export TF_IN_AUTOMATION=1
+# An empty CLI configuration: yours could send provider installation elsewhere.
+: >"$work/terraformrc"
+export TF_CLI_CONFIG_FILE="$work/terraformrc"
+
+header "make install-local LOCAL_MIRROR=<copy of examples/demo>/terraform.d/plugins"
+"$MAKE" --no-print-directory install-local LOCAL_MIRROR="$cfg/terraform.d/plugins" GO="$GO"
+
+header "Starting the mock API on a free local port (scripts/mock.sh, as make mock)"
+exec 3< <(GO="$GO" exec bash scripts/mock.sh -addr 127.0.0.1:0 -duration 3s -quiet 2>"$work/mock.log")
+mock_pid=$!
+read -r base_url_line <&3 && read -r key_line <&3 || die "the mock API did not start"
+exec 3<&-
+eval "$base_url_line"
+eval "$key_line"
+echo "mock API listening at $VIDEOGEN_BASE_URL"
+
+header "terraform init"
+# On Terraform 1.2 and later, init warns on every fresh working directory
+# that a provider from a local mirror has its checksum recorded for this
+# platform only. That is true of any local build, so the demo shows the
+# installation line and keeps init's full output for failures.
+tf init -input=false -no-color >"$work/init.log" 2>&1 || { cat "$work/init.log" >&2; die "terraform init failed"; }
+grep -E '^- Install(ing|ed) ' "$work/init.log"
 
 header "terraform apply (examples/demo, fresh state)"
 tf apply -auto-approve -input=false "${tf_vars[@]}" ${color[@]+"${color[@]}"}
@@ -104,7 +88,7 @@ case "$plan_status" in
 esac
 
 header "A fresh runner: the state survives, the clip files do not"
-rm -rf "$out_dir"
+rm -rf "$root/examples/demo/out"
 tf apply -auto-approve -input=false "${tf_vars[@]}" ${color[@]+"${color[@]}"} | tee "$work/fresh-apply.log"
 grep -q 'Resources: 1 added, 0 changed, 0 destroyed' "$work/fresh-apply.log" ||
   die "the fresh-runner apply did more than download the file again"

@@ -1,12 +1,14 @@
-# What `make demo` applies (see scripts/demo.sh): the provider runs from a local
-# build via dev_overrides and talks to the offline mock API, so no account,
-# network or `terraform init` is needed.
+# What `make demo` applies, and what README's "Try it by hand" runs
+# `terraform init` and `terraform apply` in: `make install-local` puts this
+# checkout's provider where init finds it offline, and `make mock` serves the
+# mock API, so no account or network is needed.
 terraform {
   required_version = ">= 1.0"
 
   required_providers {
     videogen = {
-      source = "videogen/videogen"
+      source  = "videogen/videogen"
+      version = "~> 0.1"
     }
   }
 }
@@ -28,8 +30,8 @@ resource "videogen_video" "teaser" {
   }
 }
 
-# The clip file, with its SHA-256. scripts/demo.sh runs Terraform on a copy of
-# this directory and passes the absolute path of examples/demo/out here.
+# The clip file, with its SHA-256. `make demo` runs Terraform on a copy of this
+# directory and passes the absolute path of examples/demo/out here.
 variable "output_dir" {
   description = "Directory the clips are downloaded to; defaults to out/ beside this file."
   type        = string

@@ -1,8 +1,6 @@
 # A marketing-asset build as a CI pipeline runs it: the clips are a map, each
 # one is generated once and downloaded with its checksum, and the state lives
 # in a shared PostgreSQL backend so that every runner sees the same clips.
-# `make e2e` (scripts/e2e.sh) applies this from several fresh working
-# directories against a throwaway PostgreSQL and the offline mock API.
 terraform {
   # optional() object attributes with defaults, used in var.clips, need 1.3.
   required_version = ">= 1.3"
@@ -13,7 +11,8 @@ terraform {
 
   required_providers {
     videogen = {
-      source = "videogen/videogen"
+      source  = "videogen/videogen"
+      version = "~> 0.1"
     }
   }
 }
