@@ -142,7 +142,7 @@ func findHarnessCLI(ctx context.Context) (CLI, error) {
 // moduleRoot is the directory of the main module, which holds main.go and
 // CHANGELOG.md.
 func moduleRoot(ctx context.Context, goBin string) (string, error) {
-	out, err := exec.CommandContext(ctx, goBin, "list", "-m", "-f", "{{.Dir}}").Output()
+	out, err := exec.CommandContext(ctx, goBin, "list", "-m", "-f", "{{.Dir}}").Output() //nolint:gosec // the Go toolchain the caller names
 	if err != nil {
 		return "", fmt.Errorf("finding the module root with `%s list -m` (run from inside the repository): %w", goBin, err)
 	}
@@ -153,7 +153,7 @@ var changelogHeading = regexp.MustCompile(`^## v?(\d+\.\d+\.\d+)\b`)
 
 // changelogVersion reads the first "## X.Y.Z" heading of the changelog.
 func changelogVersion(path string) (string, error) {
-	f, err := os.Open(path)
+	f, err := os.Open(path) //nolint:gosec // the module's own CHANGELOG.md
 	if err != nil {
 		return "", fmt.Errorf("reading the provider version: %w", err)
 	}
@@ -201,7 +201,7 @@ func (h *Harness) install(ctx context.Context, goBin, root string) error {
 	}
 	ctx, cancel := context.WithTimeout(ctx, buildTimeout)
 	defer cancel()
-	build := exec.CommandContext(ctx, goBin, "build", "-ldflags", "-X main.version="+h.Version, "-o", first, ".")
+	build := exec.CommandContext(ctx, goBin, "build", "-ldflags", "-X main.version="+h.Version, "-o", first, ".") //nolint:gosec // building the provider is the point
 	build.Dir = root
 	// The provider must run on this machine, whatever GOOS a caller exported.
 	build.Env = append(os.Environ(), "GOOS="+runtime.GOOS, "GOARCH="+runtime.GOARCH)

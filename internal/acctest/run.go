@@ -29,7 +29,7 @@ type Run struct {
 // start is returned by Wait.
 func (w *Workdir) Start(ctx context.Context, args ...string) *Run {
 	r := &Run{done: make(chan struct{})}
-	cmd := exec.CommandContext(ctx, w.h.CLI.Path, args...)
+	cmd := exec.CommandContext(ctx, w.h.CLI.Path, args...) //nolint:gosec // running the CLI with the caller's arguments is the point
 	cmd.Dir = w.Dir
 	cmd.Env = append(envList(w.env), "TF_IN_AUTOMATION=1")
 	startInGroup(cmd)

@@ -3,10 +3,8 @@
 package e2e
 
 import (
-	"bufio"
 	"context"
 	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -60,12 +58,12 @@ func startPostgres(t *testing.T) string {
 
 	// In /tmp rather than t.TempDir: the server's account must reach it, and
 	// the Unix socket's path must stay short.
-	dir, err := os.MkdirTemp("", "videogen-e2e-pg-")
+	dir, err := os.MkdirTemp("", "videogen-e2e-pg-") //nolint:usetesting // see above
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = os.RemoveAll(dir) })
-	password := randomHex(t)
+	password := rand.Text()
 	pwfile := filepath.Join(dir, "pwfile")
 	if err := os.WriteFile(pwfile, []byte(password+"\n"), 0o600); err != nil {
 		t.Fatal(err)
@@ -97,7 +95,7 @@ func startPostgres(t *testing.T) string {
 					t.Errorf("stopping PostgreSQL: %v", err)
 				}
 				if t.Failed() {
-					t.Logf("PostgreSQL log:\n%s", tail(logPath, 30))
+					t.Logf("PostgreSQL log:\n%s", readLog(logPath))
 				}
 			})
 			t.Logf("PostgreSQL %s on 127.0.0.1:%d (data in %s)", bindir, port, dir)
@@ -105,7 +103,7 @@ func startPostgres(t *testing.T) string {
 		}
 		// Another process may have taken the port meanwhile: try another.
 		if attempt == 5 {
-			t.Fatalf("PostgreSQL did not start: %v\n%s", err, tail(logPath, 30))
+			t.Fatalf("PostgreSQL did not start: %v\n%s", err, readLog(logPath))
 		}
 	}
 }
@@ -127,8 +125,13 @@ func runPostgres(t *testing.T, cred *syscall.Credential, dir, postgres, data str
 	if err := srv.Start(); err != nil {
 		return nil, err
 	}
-	exited := make(chan error, 1)
-	go func() { exited <- srv.Wait() }()
+	// The server's exit status says nothing useful: stopping it is the point,
+	// and a start that fails shows in its log.
+	exited := make(chan struct{})
+	go func() {
+		_ = srv.Wait()
+		close(exited)
+	}()
 	stop := func() error {
 		// SIGINT is PostgreSQL's fast shutdown: it ends every session and exits.
 		_ = srv.Process.Signal(syscall.SIGINT)
@@ -151,14 +154,14 @@ func runPostgres(t *testing.T, cred *syscall.Credential, dir, postgres, data str
 			}
 		}
 		select {
-		case err := <-exited:
+		case <-exited:
 			// A server killed outright leaves its PID file, whose "ready"
 			// would fool the next attempt.
 			_ = os.Remove(filepath.Join(data, "postmaster.pid"))
-			return nil, fmt.Errorf("the server exited: %v", err)
+			return nil, errors.New("the server exited")
 		case <-deadline:
-			err := stop()
-			return nil, fmt.Errorf("not ready within %s (%v)", pgStartTimeout, err)
+			_ = stop()
+			return nil, fmt.Errorf("not ready within %s", pgStartTimeout)
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
@@ -182,8 +185,8 @@ func findPostgres() (string, error) {
 	} else {
 		if initdb, err := exec.LookPath("initdb"); err == nil {
 			// Debian links initdb onto PATH; postgres stays beside its target.
-			if real, err := filepath.EvalSymlinks(initdb); err == nil {
-				candidates = append(candidates, filepath.Dir(real))
+			if target, err := filepath.EvalSymlinks(initdb); err == nil {
+				candidates = append(candidates, filepath.Dir(target))
 			}
 		}
 		// Debian keeps the server binaries in /usr/lib/postgresql/<major>/bin.
@@ -205,7 +208,7 @@ func majorOf(bindir string) int {
 }
 
 func isExecutable(path string) bool {
-	fi, err := os.Stat(path)
+	fi, err := os.Stat(path) //nolint:gosec // looking for PostgreSQL where it may be is the point
 	return err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0
 }
 
@@ -239,34 +242,25 @@ func installPostgres(t *testing.T) {
 
 func freePort(t *testing.T) int {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	var lc net.ListenConfig
+	l, err := lc.Listen(t.Context(), "tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
-}
-
-func randomHex(t *testing.T) string {
-	t.Helper()
-	b := make([]byte, 16)
-	if _, err := rand.Read(b); err != nil {
-		t.Fatal(err)
+	addr, ok := l.Addr().(*net.TCPAddr)
+	if !ok {
+		t.Fatalf("a TCP listener has the address %v", l.Addr())
 	}
-	return hex.EncodeToString(b)
+	return addr.Port
 }
 
-// tail returns the last n lines of a file, for failure reports.
-func tail(path string, n int) string {
-	f, err := os.Open(path)
+// readLog returns the server's log, for failure reports: a throwaway
+// server's log is a few lines.
+func readLog(path string) string {
+	data, err := os.ReadFile(path) //nolint:gosec // the test's own log file
 	if err != nil {
 		return err.Error()
 	}
-	defer f.Close()
-	var lines []string
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		lines = append(lines, sc.Text())
-	}
-	return strings.Join(lines[max(0, len(lines)-n):], "\n")
+	return string(data)
 }
