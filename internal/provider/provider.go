@@ -7,6 +7,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework-validators/float64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -44,6 +45,8 @@ type providerModel struct {
 	MaxRetries     types.Int64  `tfsdk:"max_retries"`
 	RequestTimeout types.String `tfsdk:"request_timeout"`
 	PollInterval   types.String `tfsdk:"poll_interval"`
+	// MaxRequestsPerSecond paces every API call of this provider configuration.
+	MaxRequestsPerSecond types.Float64 `tfsdk:"max_requests_per_second"`
 }
 
 // providerData is what resources and data sources receive from Configure.
@@ -87,6 +90,19 @@ func (p *videogenProvider) Schema(_ context.Context, _ provider.SchemaRequest, r
 				Optional:   true,
 				Validators: []validator.String{validators.Duration(time.Second)},
 			},
+			"max_requests_per_second": schema.Float64Attribute{
+				MarkdownDescription: fmt.Sprintf("The most API requests per second this provider configuration sends, shared by "+
+					"all its resources and data sources: set it to your key's rate limit. Submissions go first: status checks "+
+					"wait while a submission does. Unset by default: requests are not paced until the service answers 429. "+
+					"Either way, a 429 with `Retry-After` holds back every request of the provider until that time, and halves "+
+					"the rate, which then climbs back over a few seconds. A request refused that way is sent again when the "+
+					"pause ends, for up to %s from its first 429; only then does `max_retries` apply. Clip downloads "+
+					"(`videogen_video_file`) wait out the pauses but do not count against this rate. For hundreds of clips, "+
+					"set this and raise Terraform's `-parallelism` to the number of clips that may generate at once: a wait "+
+					"costs nothing while it sleeps.", client.DefaultRateLimitPatience),
+				Optional:   true,
+				Validators: []validator.Float64{float64validator.AtLeast(0.1)},
+			},
 			"poll_interval": schema.StringAttribute{
 				MarkdownDescription: "A fixed interval between status checks while waiting for a task, such as `5s`. It also " +
 					"overrides a `Retry-After` the service sends with a task's status, but never shortens the wait after a rate " +
@@ -109,7 +125,7 @@ func (p *videogenProvider) Configure(ctx context.Context, req provider.Configure
 	// Values from other resources are unknown during plan; the provider is configured
 	// again at apply time, when they are known.
 	if cfg.BaseURL.IsUnknown() || cfg.APIKey.IsUnknown() || cfg.MaxRetries.IsUnknown() ||
-		cfg.RequestTimeout.IsUnknown() || cfg.PollInterval.IsUnknown() {
+		cfg.RequestTimeout.IsUnknown() || cfg.PollInterval.IsUnknown() || cfg.MaxRequestsPerSecond.IsUnknown() {
 		tflog.Debug(ctx, "videogen provider configuration has unknown values; deferring client set-up")
 		return
 	}
@@ -139,6 +155,9 @@ func (p *videogenProvider) Configure(ctx context.Context, req provider.Configure
 	}
 	if d, ok := parseDurationAttr(cfg.RequestTimeout); ok {
 		opts = append(opts, client.WithRequestTimeout(d))
+	}
+	if !cfg.MaxRequestsPerSecond.IsNull() {
+		opts = append(opts, client.WithRateLimit(cfg.MaxRequestsPerSecond.ValueFloat64()))
 	}
 	if d, ok := parseDurationAttr(cfg.PollInterval); ok {
 		policy := client.DefaultPollPolicy()
