@@ -148,8 +148,11 @@ func expectMode(p string, want os.FileMode) resource.TestCheckFunc {
 
 func expectNoFile(p string) resource.TestCheckFunc {
 	return func(*terraform.State) error {
-		if _, err := os.Stat(p); !os.IsNotExist(err) {
-			return fmt.Errorf("%s exists or cannot be checked (stat: %v), want no file", p, err)
+		switch _, err := os.Stat(p); {
+		case err == nil:
+			return fmt.Errorf("%s exists, want no file", p)
+		case !os.IsNotExist(err):
+			return fmt.Errorf("checking that %s does not exist: %w", p, err)
 		}
 		return nil
 	}
@@ -758,7 +761,7 @@ resource "videogen_video" "test" {
   prompt = "one file, three spellings"
 }
 `
-			config := videoFileConfig(mock, "one file, three spellings", configured, "")
+			config := videoFileConfig(mock, "one file, three spellings", configured, `  file_permission = "0600"`)
 			resource.ParallelTest(t, resource.TestCase{
 				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 				Steps: []resource.TestStep{
@@ -769,7 +772,7 @@ resource "videogen_video" "test" {
 							if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
 								return err
 							}
-							return os.WriteFile(abs, want.data, 0o644)
+							return os.WriteFile(abs, want.data, 0o600)
 						},
 					},
 					{
