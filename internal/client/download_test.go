@@ -468,17 +468,13 @@ func TestDownloadClipLongerThanAnnounced(t *testing.T) {
 	}
 }
 
-func entries(t *testing.T, dir string) []string {
+// expectEmptyDir fails the test when dir holds anything: a partial clip, or a
+// temporary file.
+func expectEmptyDir(t *testing.T, dir string) {
 	t.Helper()
-	list, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
+	if list, err := os.ReadDir(dir); err != nil || len(list) != 0 {
+		t.Errorf("%s holds %v (%v), want nothing", dir, list, err)
 	}
-	var names []string
-	for _, e := range list {
-		names = append(names, e.Name())
-	}
-	return names
 }
 
 // A body with no end and no Content-Length stops at the maximum, and the file
@@ -502,9 +498,7 @@ func TestDownloadVideoEndlessBodyLeavesNoFile(t *testing.T) {
 	if written > maxBytes {
 		t.Errorf("%d bytes were written, more than the maximum %d", written, maxBytes)
 	}
-	if got := entries(t, dir); len(got) != 0 {
-		t.Errorf("the download left %q behind", got)
-	}
+	expectEmptyDir(t, dir)
 }
 
 // A host announcing far more than the maximum is refused before anything is
@@ -527,9 +521,7 @@ func TestDownloadVideoAnnouncedTooLargeWritesNothing(t *testing.T) {
 	if !errors.As(err, &tErr) || tErr.Announced != 10<<30 {
 		t.Fatalf("want a *TooLargeError announcing 10 GiB, got %v", err)
 	}
-	if got := entries(t, dir); len(got) != 0 {
-		t.Errorf("the download left %q behind", got)
-	}
+	expectEmptyDir(t, dir)
 }
 
 // An interrupt in the middle of an endless body ends the download, and the
@@ -554,9 +546,7 @@ func TestDownloadVideoCanceledLeavesNoFile(t *testing.T) {
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("want context.Canceled, got %v", err)
 	}
-	if got := entries(t, dir); len(got) != 0 {
-		t.Errorf("the interrupted download left %q behind", got)
-	}
+	expectEmptyDir(t, dir)
 }
 
 // taskServer is the API, answering GET of task-1 with the next status and URL.

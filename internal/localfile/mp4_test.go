@@ -1,6 +1,7 @@
 package localfile
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"os"
@@ -68,4 +69,18 @@ func TestCheckMP4(t *testing.T) {
 	if err := CheckMP4(filepath.Join(dir, "missing.mp4")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("a missing file: want ErrNotExist, got %v", err)
 	}
+}
+
+// FuzzLooksLikeMP4 walks arbitrary bytes: it must never panic, and it accepts
+// only input that holds an ftyp box type.
+func FuzzLooksLikeMP4(f *testing.F) {
+	f.Add(append(box("ftyp", 20), box("free", 40)...))
+	f.Add(append(box("free", 16), box("ftyp", 24)...))
+	f.Add([]byte{0, 0, 0, 1, 'w', 'i', 'd', 'e', 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff})
+	f.Add([]byte("<!DOCTYPE html>"))
+	f.Fuzz(func(t *testing.T, head []byte) {
+		if LooksLikeMP4(head) && !bytes.Contains(head, []byte("ftyp")) {
+			t.Fatalf("accepted %q, which has no ftyp box", head)
+		}
+	})
 }
