@@ -3,66 +3,26 @@ package bench
 import (
 	"bufio"
 	"context"
-	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
-	"path/filepath"
+	"os/exec"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/videogen/terraform-provider-videogen/internal/acctest"
 	"github.com/videogen/terraform-provider-videogen/internal/mockapi"
 )
 
-// Settings are the sizes of the cases. DefaultSettings is what `make bench` runs.
-type Settings struct {
-	LatencyTasks       int        `json:"latency_tasks"`
-	Generations        []Duration `json:"generation_times"`
-	Spread             float64    `json:"generation_spread"` // tasks of a case spread evenly over ±Spread of its time
-	ApplyClips         int        `json:"apply_clips"`
-	ApplyParallelism   int        `json:"apply_parallelism"`
-	ApplyGeneration    Duration   `json:"apply_generation"`
-	ApplyRepeats       int        `json:"apply_repeats"`
-	RefreshClips       int        `json:"refresh_clips"`
-	RefreshRPS         float64    `json:"refresh_rate_limit_rps"`
-	RefreshParallelism int        `json:"refresh_parallelism"`
-	RefreshRepeats     int        `json:"refresh_repeats"`
-	SweepTasks         int        `json:"sweep_tasks"`
-	SweepFrom          Duration   `json:"sweep_from"`
-	SweepTo            Duration   `json:"sweep_to"`
-	StartupRuns        int        `json:"startup_runs"`
-	DownloadBytes      int64      `json:"download_bytes"`
-	DownloadRepeats    int        `json:"download_repeats"`
-}
-
-// DefaultSettings are issue 6's cases.
-func DefaultSettings() Settings {
-	return Settings{
-		LatencyTasks: 40,
-		Generations:  []Duration{Duration(2 * time.Second), Duration(10 * time.Second), Duration(60 * time.Second)},
-		Spread:       0.1,
-		ApplyClips:   50, ApplyParallelism: 10, ApplyGeneration: Duration(2 * time.Second), ApplyRepeats: 3,
-		RefreshClips: 500, RefreshRPS: 50, RefreshParallelism: 10, RefreshRepeats: 2,
-		SweepTasks: 40, SweepFrom: Duration(time.Second), SweepTo: Duration(60 * time.Second),
-		StartupRuns:   15,
-		DownloadBytes: 1 << 30, DownloadRepeats: 3,
-	}
-}
-
-// QuickSettings are small versions of every case, to try the harness in a minute or two.
-func QuickSettings() Settings {
-	s := DefaultSettings()
-	s.LatencyTasks = 8
-	s.Generations = []Duration{Duration(2 * time.Second), Duration(5 * time.Second)}
-	s.ApplyClips, s.ApplyRepeats = 20, 1
-	s.RefreshClips, s.RefreshRepeats = 100, 1
-	s.SweepTasks, s.SweepTo = 8, Duration(8*time.Second)
-	s.StartupRuns = 3
-	s.DownloadBytes, s.DownloadRepeats = 64<<20, 1
-	return s
-}
+// The three ways a case applies its clips, side by side.
+const (
+	toolProvider = "provider"
+	toolPeer     = "peer"     // peer/peer.sh from terraform_data's local-exec
+	toolBaseline = "baseline" // terraform_data doing nothing: Terraform's own time
+)
 
 // Spread returns n generation times spread evenly over [gen×(1-spread),
 // gen×(1+spread)], each in the middle of its n-th of the range. Real generation
@@ -78,31 +38,39 @@ func Spread(gen time.Duration, spread float64, n int) []time.Duration {
 	return out
 }
 
-// TaskSample is one task as the mock's ledger and Terraform's events saw it.
+// Shuffled is Spread in an order fixed by seed: Terraform starts resources in
+// no particular order, and a case whose first clips were its shortest would
+// measure the order rather than the tools.
+func Shuffled(gens []time.Duration, seed uint64) []time.Duration {
+	out := slices.Clone(gens)
+	rand.New(rand.NewPCG(seed, seed)).Shuffle(len(out), func(i, j int) { out[i], out[j] = out[j], out[i] })
+	return out
+}
+
+// TaskSample is one task as the mock's ledger and the CLI's events saw it.
 type TaskSample struct {
 	Index      int     `json:"index"`
+	Submitted  float64 `json:"submitted_s"`  // since the first submission of the run
 	Generation float64 `json:"generation_s"` // final_at - submitted_at
 	Observed   float64 `json:"observed_s"`   // final_observed_at - final_at: the GET that first saw the final status
-	Returned   float64 `json:"returned_s"`   // Terraform's apply_complete - final_at: the resource reported done
+	Returned   float64 `json:"returned_s"`   // the CLI's apply_complete - final_at: the resource reported done
 	Gets       int     `json:"gets"`
 }
 
-// TaskStats summarises the tasks of one Terraform apply.
+// TaskStats summarises the tasks of one apply.
 type TaskStats struct {
 	Wall        Duration     `json:"wall"`
-	ObservedP50 float64      `json:"observed_p50_s"`
 	ObservedP95 float64      `json:"observed_p95_s"`
 	ReturnedP50 float64      `json:"returned_p50_s"`
 	ReturnedAvg float64      `json:"returned_mean_s"`
 	ReturnedP95 float64      `json:"returned_p95_s"`
-	ReturnedMax float64      `json:"returned_max_s"`
 	GetsMean    float64      `json:"gets_mean"`
 	GetsMax     float64      `json:"gets_max"`
 	Tasks       []TaskSample `json:"tasks"`
 }
 
-// taskStats matches the ledger's tasks of a tag with Terraform's apply_complete
-// events by clip index.
+// taskStats matches the ledger's tasks of a tag with the CLI's apply_complete
+// events by clip index; every clip must have exactly one task.
 func taskStats(l mockapi.Ledger, run *TFRun, tag string, n int) (*TaskStats, error) {
 	done := map[int]time.Time{}
 	for addr, at := range run.Completed() {
@@ -111,7 +79,8 @@ func taskStats(l mockapi.Ledger, run *TFRun, tag string, n int) (*TaskStats, err
 		}
 	}
 	seen := map[int]bool{}
-	st := &TaskStats{Wall: run.Wall}
+	var tasks []TaskSample
+	var first time.Time
 	for _, t := range l.Tasks {
 		i := promptIndex(t.Prompt, tag)
 		if i < 0 {
@@ -126,30 +95,42 @@ func taskStats(l mockapi.Ledger, run *TFRun, tag string, n int) (*TaskStats, err
 		}
 		at, ok := done[i]
 		if !ok {
-			return nil, fmt.Errorf("%s: Terraform reported no apply_complete for clip %d", tag, i)
+			return nil, fmt.Errorf("%s: the CLI reported no apply_complete for clip %d", tag, i)
 		}
-		st.Tasks = append(st.Tasks, TaskSample{
-			Index: i, Generation: t.FinalAt.Sub(t.SubmittedAt).Seconds(),
-			Observed: t.FinalObservedAt.Sub(t.FinalAt).Seconds(), Returned: at.Sub(t.FinalAt).Seconds(),
-			Gets: t.GetCount,
+		if first.IsZero() || t.SubmittedAt.Before(first) {
+			first = t.SubmittedAt
+		}
+		tasks = append(tasks, TaskSample{
+			Index: i, Submitted: t.SubmittedAt.Sub(time.Time{}).Seconds(), Generation: t.FinalAt.Sub(t.SubmittedAt).Seconds(),
+			Observed: t.FinalObservedAt.Sub(t.FinalAt).Seconds(), Returned: at.Sub(t.FinalAt).Seconds(), Gets: t.GetCount,
 		})
 	}
-	if len(st.Tasks) != n {
-		return nil, fmt.Errorf("%s: the ledger holds %d clips, want %d", tag, len(st.Tasks), n)
+	if len(tasks) != n {
+		return nil, fmt.Errorf("%s: the ledger holds %d clips, want %d", tag, len(tasks), n)
 	}
-	slices.SortFunc(st.Tasks, func(a, b TaskSample) int { return a.Index - b.Index })
-	var observed, returned, gets []float64
-	for _, t := range st.Tasks {
-		observed, returned, gets = append(observed, t.Observed), append(returned, t.Returned), append(gets, float64(t.Gets))
+	for i := range tasks {
+		tasks[i].Submitted -= first.Sub(time.Time{}).Seconds()
 	}
-	st.ObservedP50, st.ObservedP95 = Median(observed), Percentile(observed, 95)
-	st.ReturnedP50, st.ReturnedP95, st.ReturnedMax = Median(returned), Percentile(returned, 95), Max(returned)
-	st.ReturnedAvg = Mean(returned)
-	st.GetsMean, st.GetsMax = Mean(gets), Max(gets)
+	slices.SortFunc(tasks, func(a, b TaskSample) int { return a.Index - b.Index })
+	st := summarize(tasks)
+	st.Wall = run.Wall
 	return st, nil
 }
 
-// Runner runs the cases and collects Results.
+// summarize computes the figures of a set of tasks.
+func summarize(tasks []TaskSample) *TaskStats {
+	var observed, returned, gets []float64
+	for _, t := range tasks {
+		observed, returned, gets = append(observed, t.Observed), append(returned, t.Returned), append(gets, float64(t.Gets))
+	}
+	return &TaskStats{
+		ObservedP95: Percentile(observed, 95),
+		ReturnedP50: Median(returned), ReturnedAvg: Mean(returned), ReturnedP95: Percentile(returned, 95),
+		GetsMean: Mean(gets), GetsMax: Max(gets), Tasks: tasks,
+	}
+}
+
+// Runner runs the cases.
 type Runner struct {
 	Env      *Env
 	Settings Settings
@@ -160,19 +141,40 @@ func (r *Runner) logf(format string, args ...any) {
 	fmt.Fprintf(r.Log, "%s  %s\n", time.Now().Format("15:04:05"), fmt.Sprintf(format, args...))
 }
 
-const applyArgs = "-auto-approve -input=false -json"
-
-func (r *Runner) apply(ctx context.Context, dir, mockURL string, parallelism int, timeout time.Duration, sampleMem bool, extra ...string) (*TFRun, error) {
-	args := append([]string{"apply"}, strings.Fields(applyArgs)...)
-	args = append(args, fmt.Sprintf("-parallelism=%d", parallelism))
-	args = append(args, extra...)
-	run, err := r.Env.TerraformRun(ctx, TFOptions{Dir: dir, MockURL: mockURL, Timeout: timeout, SampleMem: sampleMem}, args...)
-	return run, mustSucceed(run, err)
+// applyClips applies one clip per generation time with tool, from empty state,
+// against m; settings go into the provider block.
+func (r *Runner) applyClips(ctx context.Context, m *acctest.Mock, tool, tag string, gens []time.Duration,
+	o ApplyOptions, settings ...string,
+) (*TFRun, *acctest.Workdir, error) {
+	prompts := Prompts(tag, gens)
+	hcl := BaselineConfig(prompts)
+	switch tool {
+	case toolProvider:
+		hcl = ProviderConfig(prompts, settings...)
+	case toolPeer:
+		hcl = PeerConfig(prompts, r.Env.PeerScript)
+	}
+	w, err := r.Env.Workdir(ctx, tag, hcl, m)
+	if err != nil {
+		return nil, nil, err
+	}
+	run, err := r.Env.Apply(ctx, w, o)
+	return run, w, err
 }
 
-func (r *Runner) peerScript() string { return filepath.Join(r.Env.PeerDir, "peer.sh") }
+// clipsWithStats is applyClips followed by taskStats on m's ledger.
+func (r *Runner) clipsWithStats(ctx context.Context, m *acctest.Mock, tool, tag string, gens []time.Duration,
+	o ApplyOptions, settings ...string,
+) (*TaskStats, *TFRun, error) {
+	run, _, err := r.applyClips(ctx, m, tool, tag, gens, o, settings...)
+	if err != nil {
+		return nil, run, err
+	}
+	st, err := taskStats(m.Ledger(), run, tag, len(gens))
+	return st, run, err
+}
 
-// LatencyResult is one generation time, provider and peer.
+// LatencyResult is clips of one generation time, provider and peer.
 type LatencyResult struct {
 	Generation Duration   `json:"generation"`
 	Tasks      int        `json:"tasks"`
@@ -182,16 +184,13 @@ type LatencyResult struct {
 }
 
 // Latency applies LatencyTasks clips of about gen, all in parallel, once with
-// the provider and once with the peer, on one mock.
+// the provider and once with the peer.
 func (r *Runner) Latency(ctx context.Context, gen time.Duration) (*LatencyResult, error) {
 	res := &LatencyResult{Generation: Duration(gen), Tasks: r.Settings.LatencyTasks, Spread: r.Settings.Spread}
-	var err error
 	tag := "latency-" + strconv.FormatFloat(gen.Seconds(), 'f', -1, 64) + "s"
+	var err error
 	res.Provider, res.Peer, err = r.parallelClips(ctx, tag, Spread(gen, r.Settings.Spread, res.Tasks))
-	if err != nil {
-		return nil, err
-	}
-	return res, nil
+	return res, err
 }
 
 // SweepResult is one clip per generation time, evenly spread over a range.
@@ -204,66 +203,40 @@ type SweepResult struct {
 }
 
 // Sweep applies SweepTasks clips whose generation times are spread evenly from
-// SweepFrom to SweepTo, with the provider and with the peer: how each does at
-// every generation time, not only at the three of the latency cases.
+// SweepFrom to SweepTo: how each tool does at every generation time, not only
+// at those of the latency cases.
 func (r *Runner) Sweep(ctx context.Context) (*SweepResult, error) {
 	s := r.Settings
-	n := s.SweepTasks
-	gens := make([]time.Duration, n)
+	gens := make([]time.Duration, s.SweepTasks)
 	for i := range gens {
 		f := 0.0
-		if n > 1 {
-			f = float64(i) / float64(n-1)
+		if len(gens) > 1 {
+			f = float64(i) / float64(len(gens)-1)
 		}
 		gens[i] = (time.Duration(s.SweepFrom) + time.Duration(f*float64(s.SweepTo-s.SweepFrom))).Round(time.Millisecond)
 	}
-	res := &SweepResult{From: s.SweepFrom, To: s.SweepTo, Tasks: n}
+	res := &SweepResult{From: s.SweepFrom, To: s.SweepTo, Tasks: len(gens)}
 	var err error
-	if res.Provider, res.Peer, err = r.parallelClips(ctx, "sweep", gens); err != nil {
-		return nil, err
-	}
-	return res, nil
+	res.Provider, res.Peer, err = r.parallelClips(ctx, "sweep", gens)
+	return res, err
 }
 
-// parallelClips applies one clip per generation time, all in parallel, with the
-// provider and then with the peer, on a fresh mock.
+// parallelClips applies one clip per generation time, all in parallel, with
+// the provider and then with the peer, on one mock.
 func (r *Runner) parallelClips(ctx context.Context, label string, gens []time.Duration) (provider, peer *TaskStats, err error) {
-	mock, err := r.Env.StartMock(ctx)
+	m, err := StartMock(0, 0)
 	if err != nil {
 		return nil, nil, err
 	}
-	defer mock.Stop()
-	n := len(gens)
-	timeout := 2*slices.Max(gens) + 5*time.Minute
-	for _, kind := range []string{"provider", "peer"} {
-		tag := label + "-" + kind
-		prompts := make([]string, n)
-		for i := range prompts {
-			prompts[i] = Prompt(tag, i, gens[i])
-		}
-		cfg := ProviderConfig(prompts)
-		if kind == "peer" {
-			cfg = PeerConfig(prompts, r.peerScript())
-		}
-		dir, err := r.Env.Workspace(tag, cfg, nil)
+	defer m.Close()
+	for _, tool := range []string{toolProvider, toolPeer} {
+		r.logf("%s: %s applies %d clips of %s to %s in parallel", label, tool, len(gens), slices.Min(gens), slices.Max(gens))
+		st, _, err := r.clipsWithStats(ctx, m, tool, label+"-"+tool, gens, ApplyOptions{Parallelism: len(gens)})
 		if err != nil {
 			return nil, nil, err
 		}
-		r.logf("%s: %s applies %d clips of %s to %s in parallel", label, kind, n, slices.Min(gens), slices.Max(gens))
-		run, err := r.apply(ctx, dir, mock.URL, n, timeout, false)
-		if err != nil {
-			return nil, nil, err
-		}
-		l, err := mock.Ledger(ctx)
-		if err != nil {
-			return nil, nil, err
-		}
-		st, err := taskStats(l, run, tag, n)
-		if err != nil {
-			return nil, nil, err
-		}
-		r.logf("  %s: detection p95 %.2fs, GETs/task %.1f, wall %.1fs", kind, st.ReturnedP95, st.GetsMean, run.Wall.Seconds())
-		if kind == "peer" {
+		r.logf("  %s: detection p95 %.2fs, GETs/clip %.1f, wall %.1fs", tool, st.ReturnedP95, st.GetsMean, st.Wall.Seconds())
+		if tool == toolPeer {
 			peer = st
 		} else {
 			provider = st
@@ -272,17 +245,13 @@ func (r *Runner) parallelClips(ctx context.Context, label string, gens []time.Du
 	return provider, peer, nil
 }
 
-func secondsLabel(d time.Duration) string {
-	return strconv.FormatFloat(d.Seconds(), 'f', -1, 64) + " s"
-}
-
 // ApplyResult is the apply of ApplyClips clips at ApplyParallelism.
 type ApplyResult struct {
 	Clips          int          `json:"clips"`
 	Parallelism    int          `json:"parallelism"`
 	Generation     Duration     `json:"generation"`
 	BaselineWalls  []Duration   `json:"baseline_walls"`
-	BaselineBefore []Duration   `json:"baseline_before_first_apply"` // exec to the first apply_start
+	BaselineBefore []Duration   `json:"baseline_before_first_apply"` // from the start to the first apply_start
 	ProviderBefore []Duration   `json:"provider_before_first_apply"`
 	ProviderWalls  []Duration   `json:"provider_walls"`
 	PeerWall       Duration     `json:"peer_wall"`
@@ -297,85 +266,52 @@ type ApplyResult struct {
 }
 
 // Apply times ApplyRepeats applies of the baseline and the provider,
-// interleaved, then one of the peer, on one mock. Memory is sampled during the
-// provider and peer applies.
+// interleaved, then one of the peer, on one mock, sampling memory.
 func (r *Runner) Apply(ctx context.Context) (*ApplyResult, error) {
 	s := r.Settings
 	gen := time.Duration(s.ApplyGeneration)
-	mock, err := r.Env.StartMock(ctx, "-duration", gen.String())
+	m, err := StartMock(0, 0)
 	if err != nil {
 		return nil, err
 	}
-	defer mock.Stop()
+	defer m.Close()
 	res := &ApplyResult{Clips: s.ApplyClips, Parallelism: s.ApplyParallelism, Generation: s.ApplyGeneration}
-	waves := (s.ApplyClips + s.ApplyParallelism - 1) / s.ApplyParallelism
-	timeout := time.Duration(waves)*gen*10 + 5*time.Minute
-	prompts := func(tag string) []string {
-		out := make([]string, s.ApplyClips)
-		for i := range out {
-			out[i] = Prompt(tag, i, gen)
-		}
-		return out
-	}
+	gens := Spread(gen, 0, s.ApplyClips)
+	o := ApplyOptions{Parallelism: s.ApplyParallelism}
 	for rep := 1; rep <= s.ApplyRepeats; rep++ {
-		dir, err := r.Env.Workspace("apply-baseline", BaselineConfig(prompts("apply-baseline")), nil)
-		if err != nil {
-			return nil, err
-		}
-		run, err := r.apply(ctx, dir, mock.URL, s.ApplyParallelism, timeout, false)
+		run, _, err := r.applyClips(ctx, m, toolBaseline, "apply-baseline", gens, o)
 		if err != nil {
 			return nil, err
 		}
 		res.BaselineWalls = append(res.BaselineWalls, run.Wall)
 		res.BaselineBefore = append(res.BaselineBefore, Duration(run.FirstApplyStart()))
-		r.logf("apply %d: baseline (terraform_data) run %d: %.2fs", s.ApplyClips, rep, run.Wall.Seconds())
 
 		tag := fmt.Sprintf("apply-provider-%d", rep)
-		if dir, err = r.Env.Workspace(tag, ProviderConfig(prompts(tag)), nil); err != nil {
-			return nil, err
-		}
-		if run, err = r.apply(ctx, dir, mock.URL, s.ApplyParallelism, timeout, true); err != nil {
+		o.SampleMem = true
+		st, run, err := r.clipsWithStats(ctx, m, toolProvider, tag, gens, o)
+		o.SampleMem = false
+		if err != nil {
 			return nil, err
 		}
 		res.ProviderWalls = append(res.ProviderWalls, run.Wall)
 		res.ProviderBefore = append(res.ProviderBefore, Duration(run.FirstApplyStart()))
-		if run.Mem != nil && run.Mem.ExePeakHWM > res.ProviderMemory.ExePeakHWM {
+		if run.Mem != nil && run.Mem.ProviderPeakHWM > res.ProviderMemory.ProviderPeakHWM {
 			res.ProviderMemory = *run.Mem
-		}
-		l, err := mock.Ledger(ctx)
-		if err != nil {
-			return nil, err
-		}
-		st, err := taskStats(l, run, tag, s.ApplyClips)
-		if err != nil {
-			return nil, err
 		}
 		st.Tasks = nil // the latency cases keep per-task samples
 		res.ProviderTasks = append(res.ProviderTasks, st)
-		r.logf("apply %d: provider run %d: %.2fs, peak RSS %.1f MiB", s.ApplyClips, rep, run.Wall.Seconds(), mib(res.ProviderMemory.ExePeakHWM))
+		r.logf("apply %d: baseline %.2fs, provider run %d %.2fs", s.ApplyClips, res.BaselineWalls[rep-1].Seconds(), rep, run.Wall.Seconds())
 	}
-	dir, err := r.Env.Workspace("apply-peer", PeerConfig(prompts("apply-peer"), r.peerScript()), nil)
+	st, run, err := r.clipsWithStats(ctx, m, toolPeer, "apply-peer", gens, ApplyOptions{Parallelism: s.ApplyParallelism, SampleMem: true})
 	if err != nil {
 		return nil, err
 	}
-	run, err := r.apply(ctx, dir, mock.URL, s.ApplyParallelism, timeout, true)
-	if err != nil {
-		return nil, err
-	}
-	res.PeerWall = run.Wall
+	res.PeerWall, res.PeerTasks = run.Wall, st
+	res.PeerTasks.Tasks = nil
 	if run.Mem != nil {
 		res.PeerMemory = *run.Mem
 	}
-	l, err := mock.Ledger(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if res.PeerTasks, err = taskStats(l, run, "apply-peer", s.ApplyClips); err != nil {
-		return nil, err
-	}
-	res.PeerTasks.Tasks = nil
-	r.logf("apply %d: peer: %.2fs", s.ApplyClips, run.Wall.Seconds())
-
+	r.logf("apply %d: peer %.2fs", s.ApplyClips, run.Wall.Seconds())
 	res.Baseline = medianDuration(res.BaselineWalls)
 	res.Provider = medianDuration(res.ProviderWalls)
 	res.Ideal = Duration(ApplyIdeal(s.ApplyClips, s.ApplyParallelism, gen, time.Duration(res.Baseline)))
@@ -400,15 +336,15 @@ func mib(b int64) float64 { return float64(b) / (1 << 20) }
 type RefreshRun struct {
 	Wall         Duration `json:"wall"`
 	Errors       []string `json:"errors,omitempty"`
-	ExitCode     int      `json:"exit_code"`
-	Gets         int      `json:"gets"`          // GETs of tasks the mock received, retries included
-	Responses429 int      `json:"responses_429"` // rate-limited answers during the run
+	Requests     int      `json:"requests"`      // API requests the mock received, retries included
+	Responses429 int      `json:"responses_429"` // of which answered 429
 }
 
-// RefreshResult is the refresh of RefreshClips existing clips under a rate limit.
+// RefreshResult is the refresh of existing clips under a rate limit.
 type RefreshResult struct {
 	Clips         int          `json:"clips"`
 	RateLimit     float64      `json:"rate_limit_rps"`
+	Limiter       float64      `json:"limiter_rps"` // the provider's max_requests_per_second; 0 = unset
 	Parallelism   int          `json:"parallelism"`
 	SetupWall     Duration     `json:"setup_wall"` // applying the clips, under the same rate limit
 	Setup429      int          `json:"setup_responses_429"`
@@ -417,91 +353,78 @@ type RefreshResult struct {
 	Runs          []RefreshRun `json:"runs"`
 	Provider      Duration     `json:"provider"` // median
 	Errors        int          `json:"errors"`   // over all runs
-	Target        Duration     `json:"target"`
 }
 
-// Refresh applies RefreshClips clips that finish at once against a mock limited
-// to RefreshRPS requests per second, then times `terraform apply -refresh-only`
-// of them and of as many terraform_data resources (the baseline).
-func (r *Runner) Refresh(ctx context.Context) (*RefreshResult, error) {
+// Refresh applies clips that finish at once against a mock limited to rps
+// requests per second, then times `apply -refresh-only` of them `repeats`
+// times, and of as many terraform_data resources (the baseline). limiter is
+// the provider's max_requests_per_second (0: unset).
+func (r *Runner) Refresh(ctx context.Context, clips int, rps, limiter float64, repeats int) (*RefreshResult, error) {
 	s := r.Settings
-	mock, err := r.Env.StartMock(ctx, "-rate-limit", strconv.FormatFloat(s.RefreshRPS, 'f', -1, 64))
+	m, err := StartMock(rps, 0)
 	if err != nil {
 		return nil, err
 	}
-	defer mock.Stop()
-	res := &RefreshResult{Clips: s.RefreshClips, RateLimit: s.RefreshRPS, Parallelism: s.RefreshParallelism}
-	prompts := make([]string, s.RefreshClips)
-	for i := range prompts {
-		prompts[i] = Prompt("refresh", i, 0)
+	defer m.Close()
+	res := &RefreshResult{Clips: clips, RateLimit: rps, Limiter: limiter, Parallelism: s.RefreshParallelism}
+	gens := Spread(0, 0, clips)
+	var settings []string
+	if limiter > 0 {
+		settings = append(settings, fmt.Sprintf("max_requests_per_second = %g", limiter))
 	}
-	timeout := time.Duration(float64(10*s.RefreshClips)/s.RefreshRPS*float64(time.Second)) + 5*time.Minute
-	providerDir, err := r.Env.Workspace("refresh-provider", ProviderConfig(prompts), nil)
-	if err != nil {
-		return nil, err
-	}
-	r.logf("refresh %d: creating the clips under a rate limit of %g requests/s", s.RefreshClips, s.RefreshRPS)
-	run, err := r.apply(ctx, providerDir, mock.URL, s.RefreshParallelism, timeout, false)
+	tag := fmt.Sprintf("refresh-%d", clips)
+	r.logf("refresh %d: creating the clips under a rate limit of %g requests/s (limiter %g)", clips, rps, limiter)
+	o := ApplyOptions{Parallelism: s.RefreshParallelism}
+	run, w, err := r.applyClips(ctx, m, toolProvider, tag, gens, o, settings...)
 	if err != nil {
 		return nil, fmt.Errorf("creating the clips to refresh: %w", err)
 	}
-	res.SetupWall = run.Wall
-	l, err := mock.Ledger(ctx)
+	res.SetupWall, res.Setup429 = run.Wall, m.Ledger().Responses["429"]
+	r.logf("  created in %.1fs with %d answered 429", run.Wall.Seconds(), res.Setup429)
+	_, base, err := r.applyClips(ctx, nil, toolBaseline, tag+"-baseline", gens, o)
 	if err != nil {
 		return nil, err
 	}
-	res.Setup429 = l.Responses["429"]
-	r.logf("  created in %.1fs with %d rate-limited answers", run.Wall.Seconds(), res.Setup429)
-	baselineDir, err := r.Env.Workspace("refresh-baseline", BaselineConfig(prompts), nil)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := r.apply(ctx, baselineDir, "", s.RefreshParallelism, timeout, false); err != nil {
-		return nil, err
-	}
-	for rep := 1; rep <= s.RefreshRepeats; rep++ {
-		run, err := r.apply(ctx, baselineDir, "", s.RefreshParallelism, timeout, false, "-refresh-only")
+	o.RefreshOnly, o.AllowErrors = true, true
+	for rep := 1; rep <= repeats; rep++ {
+		brun, err := r.Env.Apply(ctx, base, ApplyOptions{Parallelism: s.RefreshParallelism, RefreshOnly: true})
 		if err != nil {
 			return nil, err
 		}
-		res.BaselineWalls = append(res.BaselineWalls, run.Wall)
-		// The mock's token bucket holds one second of requests: two seconds of
-		// rest give every run a full bucket.
+		res.BaselineWalls = append(res.BaselineWalls, brun.Wall)
+		// The mock's bucket holds one second of requests: two seconds of rest
+		// give every run a full bucket.
 		if err := sleep(ctx, 2*time.Second); err != nil {
 			return nil, err
 		}
-		before, err := mock.Ledger(ctx)
+		before := m.Ledger()
+		run, err := r.Env.Apply(ctx, w, o)
 		if err != nil {
 			return nil, err
 		}
-		run, err = r.Env.TerraformRun(ctx, TFOptions{Dir: providerDir, MockURL: mock.URL, Timeout: timeout},
-			append(append([]string{"apply"}, strings.Fields(applyArgs)...), fmt.Sprintf("-parallelism=%d", s.RefreshParallelism), "-refresh-only")...)
-		if err != nil {
-			return nil, err
-		}
-		after, err := mock.Ledger(ctx)
-		if err != nil {
-			return nil, err
-		}
-		rr := RefreshRun{Wall: run.Wall, Errors: run.Errors, ExitCode: run.ExitCode,
-			Gets:         after.Requests["GET /v1/video/generations/{task_id}"] - before.Requests["GET /v1/video/generations/{task_id}"],
+		after := m.Ledger()
+		rr := RefreshRun{Wall: run.Wall, Errors: run.Errors,
+			Requests:     sumCounts(after.Requests) - sumCounts(before.Requests),
 			Responses429: after.Responses["429"] - before.Responses["429"]}
-		if rr.ExitCode != 0 && len(rr.Errors) == 0 {
-			rr.Errors = []string{fmt.Sprintf("terraform exited %d: %s", rr.ExitCode, tail(run.Stderr, 500))}
-		}
 		res.Runs = append(res.Runs, rr)
 		res.Errors += len(rr.Errors)
-		r.logf("refresh %d: provider run %d: %.2fs, %d errors, %d GETs, %d rate-limited (baseline %.2fs)",
-			s.RefreshClips, rep, run.Wall.Seconds(), len(rr.Errors), rr.Gets, rr.Responses429, res.BaselineWalls[rep-1].Seconds())
+		r.logf("refresh %d: provider run %d: %.2fs, %d errors, %d requests, %d answered 429 (baseline %.2fs)",
+			clips, rep, run.Wall.Seconds(), len(rr.Errors), rr.Requests, rr.Responses429, brun.Wall.Seconds())
 	}
 	walls := make([]Duration, len(res.Runs))
 	for i, rr := range res.Runs {
 		walls[i] = rr.Wall
 	}
-	res.Provider = medianDuration(walls)
-	res.Baseline = medianDuration(res.BaselineWalls)
-	res.Target = Duration(RefreshTarget(s.RefreshClips, s.RefreshRPS, time.Duration(res.Baseline)))
+	res.Provider, res.Baseline = medianDuration(walls), medianDuration(res.BaselineWalls)
 	return res, nil
+}
+
+func sumCounts(m map[string]int) int {
+	n := 0
+	for _, v := range m {
+		n += v
+	}
+	return n
 }
 
 func sleep(ctx context.Context, d time.Duration) error {
@@ -525,7 +448,7 @@ type StartupResult struct {
 	PeerMedian     Duration   `json:"peer_median"`
 }
 
-// pluginMagicCookie is the handshake value Terraform gives every plugin
+// pluginMagicCookie is the handshake value the CLI gives every plugin
 // (terraform-plugin-go's tf6server); without it the provider refuses to serve.
 const pluginMagicCookie = "d602bf8f470bc67ca7faa0386276bbdd4330efaf76d1a219cb4d6991ca9872b2"
 
@@ -536,15 +459,16 @@ func (r *Runner) Startup(ctx context.Context) (*StartupResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	for i := 0; i < r.Settings.StartupRuns; i++ {
+	for range res.Runs {
 		d, err := r.pluginStartup(ctx, sockets)
 		if err != nil {
 			return nil, err
 		}
 		res.Provider = append(res.Provider, d)
+		peer := exec.CommandContext(ctx, "bash", r.Env.PeerScript)
+		peer.Env = append(os.Environ(), "PEER_SELF_CHECK=1")
 		start := time.Now()
-		env := append(os.Environ(), "PEER_SELF_CHECK=1")
-		if out, err := r.Env.run(ctx, 30*time.Second, r.Env.Work, env, "bash", r.peerScript()); err != nil {
+		if out, err := peer.CombinedOutput(); err != nil {
 			return nil, fmt.Errorf("peer self-check: %w: %s", err, out)
 		}
 		res.Peer = append(res.Peer, Duration(time.Since(start)))
@@ -558,7 +482,7 @@ func (r *Runner) Startup(ctx context.Context) (*StartupResult, error) {
 func (r *Runner) pluginStartup(ctx context.Context, sockets string) (Duration, error) {
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	cmd := r.Env.Procs.Command(ctx, time.Second, r.Env.Provider)
+	cmd := exec.CommandContext(ctx, r.Env.Provider)
 	cmd.Env = []string{
 		"TF_PLUGIN_MAGIC_COOKIE=" + pluginMagicCookie, "PLUGIN_PROTOCOL_VERSIONS=6",
 		"PLUGIN_UNIX_SOCKET_DIR=" + sockets, "PATH=" + os.Getenv("PATH"),
@@ -568,14 +492,13 @@ func (r *Runner) pluginStartup(ctx context.Context, sockets string) (Duration, e
 		return 0, err
 	}
 	start := time.Now()
-	if err := r.Env.Procs.Start(cmd); err != nil {
+	if err := cmd.Start(); err != nil {
 		return 0, err
 	}
 	line, readErr := bufio.NewReader(stdout).ReadString('\n')
 	elapsed := time.Since(start)
 	_ = cmd.Process.Kill()
 	_ = cmd.Wait()
-	r.Env.Procs.Done(cmd)
 	if readErr != nil {
 		return 0, fmt.Errorf("the provider did not complete the plugin handshake: %w", readErr)
 	}
@@ -584,6 +507,3 @@ func (r *Runner) pluginStartup(ctx context.Context, sockets string) (Duration, e
 	}
 	return Duration(elapsed), nil
 }
-
-// ErrSkipped marks a case that could not run in this checkout.
-var ErrSkipped = errors.New("skipped")

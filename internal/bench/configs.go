@@ -43,8 +43,18 @@ func hclList(prompts []string) string {
 	return b.String()
 }
 
-// ProviderConfig is n videogen_video resources, one per prompt.
-func ProviderConfig(prompts []string) string {
+// Prompts are the prompts of one clip per generation time, for tag.
+func Prompts(tag string, gens []time.Duration) []string {
+	out := make([]string, len(gens))
+	for i, g := range gens {
+		out[i] = Prompt(tag, i, g)
+	}
+	return out
+}
+
+// ProviderConfig is n videogen_video resources, one per prompt, with each of
+// settings as a line of the provider block.
+func ProviderConfig(prompts []string, settings ...string) string {
 	return fmt.Sprintf(`terraform {
   required_providers {
     videogen = {
@@ -54,7 +64,7 @@ func ProviderConfig(prompts []string) string {
 }
 
 # base_url and api_key come from VIDEOGEN_BASE_URL and VIDEOGEN_API_KEY.
-provider "videogen" {}
+provider "videogen" {%s}
 
 locals {
   prompts = %s
@@ -65,7 +75,14 @@ resource "videogen_video" "clip" {
   model  = %q
   prompt = local.prompts[count.index]
 }
-`, hclList(prompts), benchModel)
+`, providerSettings(settings), hclList(prompts), benchModel)
+}
+
+func providerSettings(lines []string) string {
+	if len(lines) == 0 {
+		return ""
+	}
+	return "\n  " + strings.Join(lines, "\n  ") + "\n"
 }
 
 // PeerConfig is the hand-written way: one terraform_data per clip whose

@@ -1,14 +1,12 @@
-// Package bench is `make bench` (issue 6): it measures the provider, through
-// the real Terraform CLI, against a hand-written polling script on the offline
-// mock of the service (cmd/videogen-mock), and writes BENCHMARKS.md and a JSON
-// file with every figure. The command is internal/bench/cmd/videogen-bench.
+// Package bench is `make bench`: it applies clips through the real Terraform
+// CLI against the in-process mock of the service, with the provider, with a
+// hand-written curl + sleep 5 script (the peer, peer/peer.sh) and, as Terraform's
+// own floor, with as many terraform_data resources, and writes the figures: a
+// Markdown table, a JSON file with every sample, and a plot of detection latency
+// against GETs per clip. The command is internal/bench/cmd/videogen-bench.
 //
-// The toolkit (Env) builds the provider and the mock into a temporary
-// directory, writes a Terraform CLI configuration whose dev_overrides point at
-// that build, starts mocks with any flags, runs Terraform with -json and times
-// it, and samples the peak RSS of the provider process from /proc. Every child
-// runs in its own process group and the harness is a child subreaper, so that
-// Close leaves no process behind. Runner holds the cases; stats.go the
-// arithmetic, which has unit tests. Nothing here runs in `make test` except
-// those unit tests: benchmarks are never timed assertions.
+// The CLI, the provider build and its installation come from the acceptance
+// tests' harness (internal/acctest), which runs Terraform through
+// terraform-exec. stats.go holds the arithmetic, which has unit tests; nothing
+// else here runs in `make test`: benchmarks are never timed assertions.
 package bench

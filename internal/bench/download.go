@@ -2,15 +2,17 @@ package bench
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
-	"strconv"
 	"syscall"
 	"time"
+
+	"github.com/videogen/terraform-provider-videogen/internal/acctest"
+	"github.com/videogen/terraform-provider-videogen/internal/client"
+	"github.com/videogen/terraform-provider-videogen/internal/mockapi"
 )
 
 // DownloadResult is a clip of DownloadBytes downloaded by the provider's
@@ -77,29 +79,30 @@ resource "videogen_video_file" "clip" {
 // the same clip with `curl -o`; DownloadRepeats times. Files are removed as
 // soon as they are measured.
 func (r *Runner) Download(ctx context.Context) (*DownloadResult, error) {
-	if _, err := os.Stat(filepath.Join(r.Env.Root, "internal", "provider", "video_file_resource.go")); err != nil {
-		return nil, fmt.Errorf("%w: this checkout has no videogen_video_file resource", ErrSkipped)
-	}
 	size := r.Settings.DownloadBytes
-	mock, err := r.Env.StartMock(ctx, "-clip-bytes", strconv.FormatInt(size, 10), "-duration", "0s")
+	m, err := StartMock(0, size)
 	if err != nil {
 		return nil, err
 	}
-	defer mock.Stop()
+	defer m.Close()
+	c, err := client.New(m.URL, mockapi.DefaultAPIKey)
+	if err != nil {
+		return nil, err
+	}
 	res := &DownloadResult{Bytes: size, Runs: r.Settings.DownloadRepeats}
 	for rep := 1; rep <= res.Runs; rep++ {
-		seconds, rss, taskID, err := r.providerDownload(ctx, mock.URL, size)
+		seconds, rss, taskID, err := r.providerDownload(ctx, m, size)
 		if err != nil {
 			return nil, err
 		}
 		res.ProviderSeconds = append(res.ProviderSeconds, seconds)
 		res.ProviderPeakRSS = max(res.ProviderPeakRSS, rss)
-		clipURL, err := taskURL(ctx, mock.URL, taskID)
+		task, err := c.GetVideo(ctx, taskID)
 		if err != nil {
 			return nil, err
 		}
 		var syncSeconds float64
-		seconds, syncSeconds, rss, err = r.curlDownload(ctx, clipURL, size)
+		seconds, syncSeconds, rss, err = r.curlDownload(ctx, task.URL, size)
 		if err != nil {
 			return nil, err
 		}
@@ -116,21 +119,19 @@ func (r *Runner) Download(ctx context.Context) (*DownloadResult, error) {
 		withSync[i] = res.CurlSeconds[i] + res.SyncSeconds[i]
 	}
 	res.CurlSyncMiBps = mib(size) / Median(withSync)
-	r.logf("download: provider %.0f MiB/s, peak RSS %.1f MiB; curl %.0f MiB/s, peak RSS %.1f MiB",
-		res.ProviderMiBps, mib(res.ProviderPeakRSS), res.CurlMiBps, mib(res.CurlPeakRSS))
 	return res, nil
 }
 
 // providerDownload applies the file resource from empty state and returns how
-// long Terraform took from its start to its end, the provider's peak RSS and
+// long the CLI took from its start to its end, the provider's peak RSS and
 // the task it downloaded.
-func (r *Runner) providerDownload(ctx context.Context, mockURL string, size int64) (float64, int64, string, error) {
-	dir, err := r.Env.Workspace("download", fmt.Sprintf(videoFileConfig, benchModel), nil)
+func (r *Runner) providerDownload(ctx context.Context, m *acctest.Mock, size int64) (float64, int64, string, error) {
+	w, err := r.Env.Workdir(ctx, "download", fmt.Sprintf(videoFileConfig, benchModel), m)
 	if err != nil {
 		return 0, 0, "", err
 	}
-	defer os.RemoveAll(filepath.Join(dir, "out"))
-	run, err := r.apply(ctx, dir, mockURL, 10, 10*time.Minute, true)
+	defer os.RemoveAll(filepath.Join(w.Dir, "out"))
+	run, err := r.Env.Apply(ctx, w, ApplyOptions{Parallelism: 10, SampleMem: true})
 	if err != nil {
 		return 0, 0, "", err
 	}
@@ -148,16 +149,12 @@ func (r *Runner) providerDownload(ctx context.Context, mockURL string, size int6
 		}
 	}
 	if start.IsZero() || end.IsZero() || taskID == "" {
-		return 0, 0, "", errors.New("terraform reported no start or end of videogen_video_file.clip, or no task")
+		return 0, 0, "", errors.New("the CLI reported no start or end of videogen_video_file.clip, or no task")
 	}
-	if err := checkSize(filepath.Join(dir, "out", "clip.mp4"), size); err != nil {
+	if err := checkSize(filepath.Join(w.Dir, "out", "clip.mp4"), size); err != nil {
 		return 0, 0, "", fmt.Errorf("the provider's download: %w", err)
 	}
-	var rss int64
-	if run.Mem != nil {
-		rss = run.Mem.ExePeakHWM
-	}
-	return end.Sub(start).Seconds(), rss, taskID, nil
+	return end.Sub(start).Seconds(), run.Mem.ProviderPeakHWM, taskID, nil
 }
 
 // curlDownload fetches clipURL with `curl -o` and returns its time from exec to
@@ -172,22 +169,17 @@ func (r *Runner) curlDownload(ctx context.Context, clipURL string, size int64) (
 	out := filepath.Join(dir, "clip.mp4")
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Minute)
 	defer cancel()
-	cmd := r.Env.Procs.Command(ctx, time.Second, "curl", "--silent", "--show-error", "--fail", "-o", out, clipURL)
+	cmd := exec.CommandContext(ctx, "curl", "--silent", "--show-error", "--fail", "-o", out, clipURL)
 	begin := time.Now()
-	if err := r.Env.Procs.Start(cmd); err != nil {
-		return 0, 0, 0, err
+	if outText, err := cmd.CombinedOutput(); err != nil {
+		return 0, 0, 0, fmt.Errorf("curl -o: %w: %s", err, outText)
 	}
-	err = cmd.Wait()
 	curlSeconds = time.Since(begin).Seconds()
-	r.Env.Procs.Done(cmd)
-	if err != nil {
-		return 0, 0, 0, fmt.Errorf("curl -o: %w", err)
-	}
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 		rss = ru.Maxrss << 10 // kilobytes on Linux
 	}
 	begin = time.Now()
-	if outText, err := r.Env.run(ctx, 5*time.Minute, dir, nil, "sync", out); err != nil {
+	if outText, err := exec.CommandContext(ctx, "sync", out).CombinedOutput(); err != nil {
 		return 0, 0, 0, fmt.Errorf("sync %s: %w: %s", out, err, outText)
 	}
 	syncSeconds = time.Since(begin).Seconds()
@@ -195,33 +187,6 @@ func (r *Runner) curlDownload(ctx context.Context, clipURL string, size int64) (
 		return 0, 0, 0, fmt.Errorf("curl's download: %w", err)
 	}
 	return curlSeconds, syncSeconds, rss, nil
-}
-
-// taskURL reads a task's current clip URL from the mock.
-func taskURL(ctx context.Context, base, taskID string) (string, error) {
-	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+"/v1/video/generations/"+taskID, nil)
-	if err != nil {
-		return "", err
-	}
-	req.Header.Set("Authorization", "Bearer "+MockAPIKey)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return "", err
-	}
-	defer resp.Body.Close()
-	var task struct {
-		Status string `json:"status"`
-		URL    string `json:"url"`
-	}
-	if err := json.NewDecoder(resp.Body).Decode(&task); err != nil {
-		return "", fmt.Errorf("reading task %s (HTTP %d): %w", taskID, resp.StatusCode, err)
-	}
-	if task.URL == "" {
-		return "", fmt.Errorf("task %s has no clip URL (status %q, HTTP %d)", taskID, task.Status, resp.StatusCode)
-	}
-	return task.URL, nil
 }
 
 func checkSize(path string, want int64) error {

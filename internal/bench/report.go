@@ -1,19 +1,16 @@
 package bench
 
 import (
-	"context"
-	"encoding/json"
 	"fmt"
 	"math"
 	"os"
-	"os/exec"
 	"runtime"
 	"strings"
 	"time"
 )
 
 // Results is everything one `make bench` run measured; it is written as JSON
-// next to the Markdown report.
+// beside the table and the plot.
 type Results struct {
 	GeneratedAt time.Time         `json:"generated_at"`
 	Elapsed     Duration          `json:"elapsed"`
@@ -26,70 +23,31 @@ type Results struct {
 	Refresh     *RefreshResult    `json:"refresh,omitempty"`
 	Startup     *StartupResult    `json:"startup,omitempty"`
 	Download    *DownloadResult   `json:"download,omitempty"`
+	Waves       *WavesResult      `json:"waves,omitempty"`
+	Long        *LongResult       `json:"long,omitempty"`
+	FanOut      *FanOutResult     `json:"fanout,omitempty"`
+	BigRefresh  *RefreshResult    `json:"big_refresh,omitempty"`
 	CaseErrors  map[string]string `json:"case_errors,omitempty"`
 }
 
-// Machine is what readers need to judge the figures.
+// Machine is what a reader needs to weigh the times: the machine is shared,
+// so its load is part of every figure.
 type Machine struct {
-	Cores            int     `json:"cores"`
-	CPU              string  `json:"cpu"`
-	MemoryMiB        int64   `json:"memory_mib"`
-	OS               string  `json:"os"`
-	Kernel           string  `json:"kernel"`
-	GoVersion        string  `json:"go_version"`
-	TerraformVersion string  `json:"terraform_version"`
-	CurlVersion      string  `json:"curl_version"`
-	LoadAvgStart     float64 `json:"load_avg_1m_start"`
-	LoadAvgEnd       float64 `json:"load_avg_1m_end"`
+	Cores        int     `json:"cores"`
+	Platform     string  `json:"platform"`
+	GoVersion    string  `json:"go_version"`
+	CLI          string  `json:"cli"`
+	LoadAvgStart float64 `json:"load_avg_1m_start"`
+	LoadAvgEnd   float64 `json:"load_avg_1m_end"`
 }
 
-// DescribeMachine collects the machine's facts; missing ones are left empty.
-func DescribeMachine(ctx context.Context, goBin, terraformBin string) Machine {
-	m := Machine{Cores: runtime.NumCPU(), OS: runtime.GOOS + "/" + runtime.GOARCH, LoadAvgStart: LoadAvg()}
-	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
-		for _, line := range strings.Split(string(b), "\n") {
-			if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
-				m.CPU = strings.TrimSpace(v)
-				break
-			}
-		}
-	}
-	if b, err := os.ReadFile("/proc/meminfo"); err == nil {
-		var kb int64
-		if _, err := fmt.Sscanf(string(b), "MemTotal: %d kB", &kb); err == nil {
-			m.MemoryMiB = kb >> 10
-		}
-	}
-	if b, err := os.ReadFile("/proc/sys/kernel/osrelease"); err == nil {
-		m.Kernel = strings.TrimSpace(string(b))
-	}
-	output := func(name string, args ...string) string {
-		ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-		defer cancel()
-		out, err := exec.CommandContext(ctx, name, args...).Output()
-		if err != nil {
-			return ""
-		}
-		return strings.TrimSpace(strings.SplitN(string(out), "\n", 2)[0])
-	}
-	m.GoVersion = strings.TrimPrefix(output(goBin, "env", "GOVERSION"), "go")
-	var tf struct {
-		Version string `json:"terraform_version"`
-	}
-	ctxTF, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctxTF, terraformBin, "version", "-json")
-	cmd.Env = append(os.Environ(), "CHECKPOINT_DISABLE=1")
-	if out, err := cmd.Output(); err == nil && json.Unmarshal(out, &tf) == nil {
-		m.TerraformVersion = tf.Version
-	}
-	if fields := strings.Fields(output("curl", "--version")); len(fields) > 1 {
-		m.CurlVersion = fields[1]
-	}
-	return m
+// NewMachine describes this machine and cli.
+func NewMachine(cli string) Machine {
+	return Machine{Cores: runtime.NumCPU(), Platform: runtime.GOOS + "/" + runtime.GOARCH, GoVersion: runtime.Version(),
+		CLI: cli, LoadAvgStart: LoadAvg()}
 }
 
-// LoadAvg is the one-minute load average, or 0 when unknown.
+// LoadAvg is the one-minute load average, or 0 where /proc/loadavg is missing.
 func LoadAvg() float64 {
 	var l float64
 	if b, err := os.ReadFile("/proc/loadavg"); err == nil {
@@ -98,8 +56,8 @@ func LoadAvg() float64 {
 	return l
 }
 
-// Row is one line of the report: the provider's figure beside the peer's, their
-// ratio, and the target when issue 6 sets one.
+// Row is one line of the table: the provider's figure beside the peer's, their
+// ratio, and the target when there is one.
 type Row struct {
 	Case     string   `json:"case"`
 	Figure   string   `json:"figure"`
@@ -122,83 +80,91 @@ func ratioPtr(a, b float64) *float64 {
 	return &r
 }
 
-// BuildRows turns the results into the report's table.
+// sideBySide is a row of a figure both tools have.
+func sideBySide(c, figure, unit string, provider, peer float64) Row {
+	return Row{Case: c, Figure: figure, Unit: unit, Target: "—", Provider: provider, Peer: ptr(peer), Ratio: ratioPtr(provider, peer)}
+}
+
+// withTarget sets a row's target and whether the provider's figure met it.
+func (r Row) withTarget(target string, met bool) Row {
+	r.Target, r.Met = target, ptr(met)
+	return r
+}
+
+func (r Row) withNote(format string, args ...any) Row {
+	r.Note = fmt.Sprintf(format, args...)
+	return r
+}
+
+// BuildRows turns the results into the table.
 func BuildRows(res *Results) []Row {
 	var rows []Row
 	for _, l := range res.Latency {
-		if l.Provider == nil || l.Peer == nil {
-			continue
-		}
-		gen := time.Duration(l.Generation)
-		name := fmt.Sprintf("%s generation (%d clips, ±%.0f%%)", secondsLabel(gen), l.Tasks, 100*l.Spread)
-		lt := LatencyTarget(gen).Seconds()
-		gt := GetsTarget(gen)
-		rows = append(rows,
-			Row{Case: name, Figure: "Detection latency p95: mock final → provider returns", Unit: "s",
-				Target: fmt.Sprintf("≤ %.2f", lt), Provider: l.Provider.ReturnedP95, Peer: ptr(l.Peer.ReturnedP95),
-				Ratio: ratioPtr(l.Provider.ReturnedP95, l.Peer.ReturnedP95), Met: ptr(l.Provider.ReturnedP95 <= lt)},
-			Row{Case: name, Figure: "Detection latency, mean: mock final → provider returns", Unit: "s", Target: "—",
-				Provider: l.Provider.ReturnedAvg, Peer: ptr(l.Peer.ReturnedAvg), Ratio: ratioPtr(l.Provider.ReturnedAvg, l.Peer.ReturnedAvg)},
-			Row{Case: name, Figure: "Detection latency p50: mock final → provider returns", Unit: "s", Target: "—",
-				Provider: l.Provider.ReturnedP50, Peer: ptr(l.Peer.ReturnedP50), Ratio: ratioPtr(l.Provider.ReturnedP50, l.Peer.ReturnedP50)},
-			Row{Case: name, Figure: "Detection latency p95: mock final → first GET that saw it (ledger)", Unit: "s", Target: "—",
-				Provider: l.Provider.ObservedP95, Peer: ptr(l.Peer.ObservedP95), Ratio: ratioPtr(l.Provider.ObservedP95, l.Peer.ObservedP95)},
-			Row{Case: name, Figure: "GETs per task, mean (ledger)", Unit: "GETs", Target: fmt.Sprintf("≤ %.2f", gt),
-				Provider: l.Provider.GetsMean, Peer: ptr(l.Peer.GetsMean), Ratio: ratioPtr(l.Provider.GetsMean, l.Peer.GetsMean),
-				Met: ptr(l.Provider.GetsMean <= gt), Note: fmt.Sprintf("max %.0f vs %.0f", l.Provider.GetsMax, l.Peer.GetsMax)},
-		)
+		rows = append(rows, latencyRows(l)...)
 	}
-	if sw := res.Sweep; sw != nil && sw.Provider != nil && sw.Peer != nil {
-		name := fmt.Sprintf("Generation times from %s to %s (%d clips, evenly spread)",
-			secondsLabel(time.Duration(sw.From)), secondsLabel(time.Duration(sw.To)), sw.Tasks)
-		pl, pg, pm := sweepShares(sw.Provider)
-		ql, qg, qm := sweepShares(sw.Peer)
-		rows = append(rows,
-			Row{Case: name, Figure: "Share of clips noticed within max(0.5 s, 10% of their own generation time)", Unit: "%",
-				Target: "—", Provider: pl, Peer: ptr(ql), Ratio: ratioPtr(pl, ql)},
-			Row{Case: name, Figure: "Share of clips within 1.25 × T/5 s + 6 GETs for their own time T", Unit: "%",
-				Target: "—", Provider: pg, Peer: ptr(qg), Ratio: ratioPtr(pg, qg)},
-			Row{Case: name, Figure: "Detection latency, mean: mock final → provider returns", Unit: "s", Target: "—",
-				Provider: pm, Peer: ptr(qm), Ratio: ratioPtr(pm, qm)},
-		)
+	if sw := res.Sweep; sw != nil {
+		rows = append(rows, sweepRows(sw)...)
 	}
 	if a := res.Apply; a != nil {
-		name := fmt.Sprintf("Apply %d clips × %s, -parallelism=%d", a.Clips, secondsLabel(time.Duration(a.Generation)), a.Parallelism)
-		p, peer := a.Provider.Seconds(), a.PeerWall.Seconds()
-		rows = append(rows,
-			Row{Case: name, Figure: "Wall time (median of the provider's runs)", Unit: "s",
-				Target: fmt.Sprintf("≤ 1.15 × ideal = %.2f", a.Target.Seconds()), Provider: p, Peer: ptr(peer),
-				Ratio: ratioPtr(p, peer), Met: ptr(p <= a.Target.Seconds()),
-				Note: fmt.Sprintf("ideal %.2f s = %d waves × %s + Terraform's own %.2f s (%d terraform_data)",
-					a.Ideal.Seconds(), (a.Clips+a.Parallelism-1)/a.Parallelism, secondsLabel(time.Duration(a.Generation)),
-					a.Baseline.Seconds(), a.Clips)},
-			Row{Case: name, Figure: "Wall time ÷ peer's", Unit: "×", Target: "≤ 0.50", Provider: Ratio(p, peer),
-				Met: ptr(Ratio(p, peer) <= 0.5)},
-			Row{Case: name, Figure: "Peak RSS: provider process (peer: its bash, curl and sleep processes together)", Unit: "MiB",
-				Target: "—", Provider: mib(a.ProviderMemory.ExePeakHWM), Peer: ptr(mib(a.PeerMemory.TreePeakRSS)),
-				Ratio: ratioPtr(mib(a.ProviderMemory.ExePeakHWM), mib(a.PeerMemory.TreePeakRSS))},
-		)
+		rows = append(rows, applyRows(a)...)
 	}
 	if r := res.Refresh; r != nil {
-		name := fmt.Sprintf("Refresh %d existing clips, rate limit %g requests/s", r.Clips, r.RateLimit)
-		p, b := r.Provider.Seconds(), r.Baseline.Seconds()
-		rows = append(rows,
-			Row{Case: name, Figure: "Wall time (peer: terraform_data, which reads nothing)", Unit: "s",
-				Target:   fmt.Sprintf("≤ 1.3 × %g + %.2f = %.2f", float64(r.Clips)/r.RateLimit, b, r.Target.Seconds()),
-				Provider: p, Peer: ptr(b), Ratio: ratioPtr(p, b), Met: ptr(p <= r.Target.Seconds())},
-			Row{Case: name, Figure: "Errors", Unit: "", Target: "0", Provider: float64(r.Errors), Met: ptr(r.Errors == 0),
-				Note: refreshNote(r)},
-		)
+		rows = append(rows, refreshRows(r, 1.3, 0)...)
 	}
 	if s := res.Startup; s != nil {
-		rows = append(rows, Row{Case: "Start-up", Figure: "Plugin start-up to handshake, median (peer: bash + curl start)",
-			Unit: "ms", Target: "—", Provider: 1000 * s.ProviderMedian.Seconds(), Peer: ptr(1000 * s.PeerMedian.Seconds()),
-			Ratio: ratioPtr(s.ProviderMedian.Seconds(), s.PeerMedian.Seconds())})
+		rows = append(rows, sideBySide("Start-up", "Plugin start-up to handshake, median (peer: bash + curl start)", "ms",
+			1000*s.ProviderMedian.Seconds(), 1000*s.PeerMedian.Seconds()))
 	}
 	if d := res.Download; d != nil {
 		rows = append(rows, d.rows()...)
 	}
+	if w := res.Waves; w != nil {
+		rows = append(rows, wavesRows(w)...)
+	}
+	if l := res.Long; l != nil {
+		rows = append(rows, longRows(l)...)
+	}
+	if f := res.FanOut; f != nil {
+		rows = append(rows, fanOutRows(f)...)
+	}
+	if r := res.BigRefresh; r != nil {
+		rows = append(rows, refreshRows(r, 1.1, 0.01)...)
+	}
 	return rows
+}
+
+func latencyRows(l *LatencyResult) []Row {
+	if l.Provider == nil || l.Peer == nil {
+		return nil
+	}
+	gen := time.Duration(l.Generation)
+	c := fmt.Sprintf("%s generation (%d clips, ±%.0f%%)", secondsLabel(gen), l.Tasks, 100*l.Spread)
+	lt, gt := LatencyTarget(gen).Seconds(), GetsTarget(gen)
+	p, q := l.Provider, l.Peer
+	return []Row{
+		sideBySide(c, "Detection latency p95: mock final → provider returns", "s", p.ReturnedP95, q.ReturnedP95).
+			withTarget(fmt.Sprintf("≤ %.2f", lt), p.ReturnedP95 <= lt),
+		sideBySide(c, "Detection latency, mean", "s", p.ReturnedAvg, q.ReturnedAvg),
+		sideBySide(c, "Detection latency p50", "s", p.ReturnedP50, q.ReturnedP50),
+		sideBySide(c, "Detection latency p95: mock final → first GET that saw it (ledger)", "s", p.ObservedP95, q.ObservedP95),
+		sideBySide(c, "GETs per clip, mean (ledger)", "GETs", p.GetsMean, q.GetsMean).
+			withTarget(fmt.Sprintf("≤ %.2f", gt), p.GetsMean <= gt).withNote("max %.0f vs %.0f", p.GetsMax, q.GetsMax),
+	}
+}
+
+func sweepRows(sw *SweepResult) []Row {
+	if sw.Provider == nil || sw.Peer == nil {
+		return nil
+	}
+	c := fmt.Sprintf("Generation times from %s to %s (%d clips, evenly spread)",
+		secondsLabel(time.Duration(sw.From)), secondsLabel(time.Duration(sw.To)), sw.Tasks)
+	pl, pg, pm := sweepShares(sw.Provider)
+	ql, qg, qm := sweepShares(sw.Peer)
+	return []Row{
+		sideBySide(c, "Share of clips noticed within max(0.5 s, 10% of their own generation time)", "%", pl, ql),
+		sideBySide(c, "Share of clips within 1.25 × T/5 s + 6 GETs for their own time T", "%", pg, qg),
+		sideBySide(c, "Detection latency, mean", "s", pm, qm),
+	}
 }
 
 // sweepShares returns the percentages of tasks within their own latency target
@@ -219,14 +185,139 @@ func sweepShares(st *TaskStats) (latency, gets, mean float64) {
 	return 100 * latency / n, 100 * gets / n, Mean(returned)
 }
 
-func refreshNote(r *RefreshResult) string {
-	gets, limited := 0, 0
+func applyRows(a *ApplyResult) []Row {
+	c := fmt.Sprintf("Apply %d clips × %s, -parallelism=%d", a.Clips, secondsLabel(time.Duration(a.Generation)), a.Parallelism)
+	p, peer := a.Provider.Seconds(), a.PeerWall.Seconds()
+	return []Row{
+		sideBySide(c, "Wall time (median of the provider's runs)", "s", p, peer).
+			withTarget(fmt.Sprintf("≤ 1.15 × ideal = %.2f", a.Target.Seconds()), p <= a.Target.Seconds()).
+			withNote("ideal %.2f s = %d waves × %s + %.2f s for %d terraform_data", a.Ideal.Seconds(),
+				(a.Clips+a.Parallelism-1)/a.Parallelism, secondsLabel(time.Duration(a.Generation)), a.Baseline.Seconds(), a.Clips),
+		{Case: c, Figure: "Wall time ÷ peer's", Unit: "×", Target: "≤ 0.50", Provider: Ratio(p, peer), Met: ptr(Ratio(p, peer) <= 0.5)},
+		sideBySide(c, "Peak RSS: provider process (peer: its bash, curl and sleep processes together)", "MiB",
+			mib(a.ProviderMemory.ProviderPeakHWM), mib(a.PeerMemory.PeerPeakRSS)),
+	}
+}
+
+// refreshRows: factor is the wall-time target as a multiple of the limit's
+// floor, share429 the most 429s allowed as a share of requests (0: none set).
+func refreshRows(r *RefreshResult, factor, share429 float64) []Row {
+	limiter := "limiter unset"
+	if r.Limiter > 0 {
+		limiter = fmt.Sprintf("max_requests_per_second = %g", r.Limiter)
+	}
+	c := fmt.Sprintf("Refresh %d existing clips, key limited to %g requests/s, %s", r.Clips, r.RateLimit, limiter)
+	p, b := r.Provider.Seconds(), r.Baseline.Seconds()
+	target := RefreshTarget(r.Clips, r.RateLimit, factor, time.Duration(r.Baseline)).Seconds()
+	requests, limited := 0, 0
 	for _, run := range r.Runs {
-		gets += run.Gets
+		requests += run.Requests
 		limited += run.Responses429
 	}
-	return fmt.Sprintf("%d runs: %d GETs, %d answered 429 and retried; creating the clips under the same limit took %.1f s, "+
-		"with %d answered 429", len(r.Runs), gets, limited, r.SetupWall.Seconds(), r.Setup429)
+	share := 100 * Ratio(float64(limited), float64(requests))
+	rows := []Row{
+		sideBySide(c, "Wall time (peer: terraform_data, which reads nothing)", "s", p, b).
+			withTarget(fmt.Sprintf("≤ %g × %g + %.2f = %.2f", factor, float64(r.Clips)/r.RateLimit, b, target), p <= target),
+		{Case: c, Figure: "Errors", Target: "0", Provider: float64(r.Errors), Met: ptr(r.Errors == 0)},
+		Row{Case: c, Figure: "Requests answered 429", Unit: "%", Target: "—", Provider: share}.
+			withNote("%d runs: %d of %d requests; creating the clips took %.1f s, with %d answered 429",
+				len(r.Runs), limited, requests, r.SetupWall.Seconds(), r.Setup429),
+	}
+	if share429 > 0 {
+		rows[2] = rows[2].withTarget(fmt.Sprintf("≤ %g", 100*share429), share <= 100*share429)
+	}
+	return rows
+}
+
+func wavesRows(w *WavesResult) []Row {
+	c := fmt.Sprintf("Waves: %d clips × %s ±%.0f%%, -parallelism=%d", w.Clips, secondsLabel(time.Duration(w.Generation)),
+		100*w.Spread, w.Parallelism)
+	target := 1.1 * w.Ideal.Seconds()
+	p, q := w.Provider.Wall.Seconds(), w.Peer.Wall.Seconds()
+	return []Row{
+		sideBySide(c, "Wall time", "s", p, q).withTarget(fmt.Sprintf("≤ 1.10 × ideal = %.2f", target), p <= target).
+			withNote("ideal %.2f s = %d waves × %s + %.2f s for %d terraform_data", w.Ideal.Seconds(),
+				(w.Clips+w.Parallelism-1)/w.Parallelism, secondsLabel(time.Duration(w.Generation)), w.Baseline.Seconds(), w.Clips),
+		sideBySide(c, "GETs per clip, first wave", "GETs", w.ProviderFirst.GetsMean, w.PeerFirst.GetsMean).
+			withTarget(fmt.Sprintf("≤ default schedule's %.2f", w.DefaultFirstWaveGets), w.ProviderFirst.GetsMean <= w.DefaultFirstWaveGets),
+		sideBySide(c, "GETs per clip, later waves", "GETs", w.ProviderLater.GetsMean, w.PeerLater.GetsMean).
+			withTarget("≤ 3", w.ProviderLater.GetsMean <= 3),
+		sideBySide(c, "Detection latency p50, later waves", "s", w.ProviderLater.ReturnedP50, w.PeerLater.ReturnedP50),
+		sideBySide(c, "Detection latency p95, later waves", "s", w.ProviderLater.ReturnedP95, w.PeerLater.ReturnedP95),
+	}
+}
+
+func longRows(l *LongResult) []Row {
+	c := fmt.Sprintf("Long clips: %d × %s ±%.0f%%, all in parallel", l.Clips, secondsLabel(time.Duration(l.Generation)), 100*l.Spread)
+	p, q := l.ProviderLate, l.PeerLate
+	return []Row{
+		sideBySide(c, "Detection latency p50, all clips", "s", l.Provider.ReturnedP50, l.Peer.ReturnedP50),
+		sideBySide(c, "Detection latency p95, all clips", "s", l.Provider.ReturnedP95, l.Peer.ReturnedP95),
+		sideBySide(c, "GETs per clip, all clips", "GETs", l.Provider.GetsMean, l.Peer.GetsMean),
+		sideBySide(c, "Detection latency p50, second half", "s", p.ReturnedP50, q.ReturnedP50),
+		sideBySide(c, "Detection latency p95, second half", "s", p.ReturnedP95, q.ReturnedP95).
+			withTarget("≤ 1.00", p.ReturnedP95 <= 1),
+		sideBySide(c, "GETs per clip, second half", "GETs", p.GetsMean, q.GetsMean).withTarget("≤ 6", p.GetsMean <= 6),
+	}
+}
+
+func fanOutRows(f *FanOutResult) []Row {
+	var peer *FanOutRun
+	for i := range f.Runs {
+		if f.Runs[i].Tool == toolPeer {
+			peer = &f.Runs[i]
+		}
+	}
+	var rows []Row
+	for _, run := range f.Runs {
+		if run.Tool != toolProvider {
+			continue
+		}
+		limiter := "limiter unset"
+		if run.Limiter > 0 {
+			limiter = fmt.Sprintf("max_requests_per_second = %g", run.Limiter)
+		}
+		c := fmt.Sprintf("Fan-out: %d clips × %s ±10%%, key limited to %g requests/s, -parallelism=%d, %s",
+			f.Clips, secondsLabel(time.Duration(f.Generation)), f.RateLimit, f.Parallelism, limiter)
+		row := func(figure, unit string, provider, peerValue float64) Row {
+			if peer == nil {
+				return Row{Case: c, Figure: figure, Unit: unit, Target: "—", Provider: provider}
+			}
+			return sideBySide(c, figure, unit, provider, peerValue)
+		}
+		share := func(r *FanOutRun) float64 { return 100 * Ratio(float64(r.Responses429), float64(r.Requests)) }
+		rows = append(rows,
+			row("Tasks created", "", float64(run.Tasks), float64(peerOr(peer).Tasks)).
+				withTarget(fmt.Sprintf("= %d", f.Clips), run.Tasks == f.Clips && run.Clips == f.Clips),
+			row("Errors", "", float64(len(run.Errors)), float64(len(peerOr(peer).Errors))).withTarget("0", len(run.Errors) == 0),
+			row("Requests answered 429", "%", share(&run), share(peerOr(peer))).
+				withNote("%d of %d requests", run.Responses429, run.Requests),
+		)
+		wall := row("Wall time", "s", run.Wall.Seconds(), peerOr(peer).Wall.Seconds()).
+			withNote("the limit's floor: %.2f s = %d requests let through ÷ %g/s", run.Floor.Seconds(),
+				run.Requests-run.Responses429, f.RateLimit)
+		if run.Limiter > 0 {
+			rows[len(rows)-1] = rows[len(rows)-1].withTarget("≤ 2", share(&run) <= 2)
+			limit := 1.15 * run.Floor.Seconds()
+			wall = wall.withTarget(fmt.Sprintf("≤ 1.15 × floor = %.2f", limit), run.Wall.Seconds() <= limit)
+		}
+		rows = append(rows, wall)
+		if run.Stats != nil && peer != nil && peer.Stats != nil {
+			rows = append(rows, row("GETs per clip", "GETs", run.Stats.GetsMean, peer.Stats.GetsMean))
+		}
+	}
+	return rows
+}
+
+func peerOr(r *FanOutRun) *FanOutRun {
+	if r == nil {
+		return &FanOutRun{}
+	}
+	return r
+}
+
+func secondsLabel(d time.Duration) string {
+	return fmt.Sprintf("%g s", d.Seconds())
 }
 
 func formatValue(v float64, unit string) string {
@@ -234,9 +325,9 @@ func formatValue(v float64, unit string) string {
 		return "n/a"
 	}
 	switch unit {
-	case "GETs", "MiB", "MiB/s":
+	case "GETs", "MiB", "MiB/s", "%":
 		return fmt.Sprintf("%.1f", v)
-	case "ms", "", "%":
+	case "ms", "":
 		return fmt.Sprintf("%.0f", v)
 	default:
 		return fmt.Sprintf("%.2f", v)
@@ -270,4 +361,12 @@ func Markdown(rows []Row) string {
 			formatValue(r.Provider, r.Unit), peer, ratio, met)
 	}
 	return b.String()
+}
+
+// Header is the line above the table: when, how long, on what.
+func Header(res *Results) string {
+	m := res.Machine
+	return fmt.Sprintf("Run %s, %.1f minutes; %d cores (%s), %s, %s; load average %.2f at the start, %.2f at the end.",
+		res.GeneratedAt.UTC().Format("2006-01-02 15:04 MST"), res.Elapsed.Seconds()/60, m.Cores, m.Platform, m.GoVersion,
+		m.CLI, m.LoadAvgStart, m.LoadAvgEnd)
 }

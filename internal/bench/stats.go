@@ -62,13 +62,13 @@ func Seconds(ds []time.Duration) []float64 {
 	return out
 }
 
-// LatencyTarget is issue 6's bound on the p95 detection latency for a
+// LatencyTarget is bound on the p95 detection latency for a
 // generation time: max(0.5 s, 10% of the generation time).
 func LatencyTarget(generation time.Duration) time.Duration {
 	return max(500*time.Millisecond, generation/10)
 }
 
-// GetsTarget is issue 6's bound on GETs per task: 1.25 times what a loop
+// GetsTarget is bound on GETs per task: 1.25 times what a loop
 // polling every 5 s would make, plus 6 for a fast start.
 func GetsTarget(generation time.Duration) float64 {
 	return 1.25*generation.Seconds()/5 + 6
@@ -85,8 +85,8 @@ func ApplyIdeal(n, parallelism int, generation, baseline time.Duration) time.Dur
 	return time.Duration(waves)*generation + baseline
 }
 
-// RefreshTarget is issue 6's bound on refreshing n resources under a rate limit
-// of rps requests per second: 1.3 times n/rps, plus Terraform's own time.
-func RefreshTarget(n int, rps float64, baseline time.Duration) time.Duration {
-	return time.Duration(1.3*float64(n)/rps*float64(time.Second)) + baseline
+// RefreshTarget bounds refreshing n resources under a rate limit of rps
+// requests per second: factor times n/rps, plus Terraform's own time.
+func RefreshTarget(n int, rps, factor float64, baseline time.Duration) time.Duration {
+	return time.Duration(factor*float64(n)/rps*float64(time.Second)) + baseline
 }

@@ -1,29 +1,31 @@
-// Command videogen-bench is `make bench`: it builds the provider and the mock,
-// runs issue 6's cases with the real Terraform CLI against the mock on
-// loopback, prints the Markdown table and writes BENCHMARKS.md and a JSON file
-// with every figure. See package internal/bench.
+// Command videogen-bench is `make bench`: it runs the cases of package
+// internal/bench and writes results.json (every figure and sample), table.md
+// and latency-vs-gets.svg into -out, and puts the table into BENCHMARKS.md
+// between its <!-- bench:table --> and <!-- /bench:table --> lines. The prose of
+// BENCHMARKS.md is written by hand and never touched.
 //
 // Usage:
 //
-//	videogen-bench [-out BENCHMARKS.md] [-results internal/bench/results.json]
-//	               [-quick] [-only startup,latency,sweep,apply,refresh,download]
-//	               [-go go] [-terraform terraform]
-//	videogen-bench -render internal/bench/results.json [-out BENCHMARKS.md]
+//	videogen-bench [-out bench/results] [-doc BENCHMARKS.md] [-quick]
+//	               [-only startup,latency,sweep,apply,refresh,download,waves,long,fanout,bigrefresh]
+//	videogen-bench -render bench/results/results.json
 //
-// -quick and -only are for trying the harness: unless -out and -results are
-// given too, they write to a temporary directory instead of the committed files.
-// -render measures nothing: it rebuilds the table and the report from a results
-// file, for changes to the report's wording.
-// The exit status is 0 when every case ran (whether or not its targets were
-// met), 1 when a case failed and 130 when interrupted.
+// The CLI and the Go toolchain are found as the acceptance tests find them
+// (TF_ACC_TERRAFORM_PATH or TERRAFORM, then PATH; GO). -quick and -only write to
+// a temporary directory and leave BENCHMARKS.md alone, unless -out is given.
+// -render measures nothing: it rebuilds the table and the plot from a results
+// file. The exit status is 0 when every case ran (whether or not it met its
+// targets), 1 when one failed and 130 when interrupted.
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -35,27 +37,25 @@ import (
 	"github.com/videogen/terraform-provider-videogen/internal/bench"
 )
 
-var allCases = []string{"startup", "latency", "sweep", "apply", "refresh", "download"}
+var allCases = []string{"startup", "latency", "sweep", "apply", "refresh", "download", "waves", "long", "fanout", "bigrefresh"}
 
-func main() {
-	os.Exit(run())
-}
+const (
+	tableStart = "<!-- bench:table -->"
+	tableEnd   = "<!-- /bench:table -->"
+)
+
+func main() { os.Exit(run()) }
 
 func run() int {
-	out := flag.String("out", "BENCHMARKS.md", "Markdown report to write")
-	results := flag.String("results", filepath.Join("internal", "bench", "results.json"), "JSON results file to write")
+	out := flag.String("out", filepath.Join("bench", "results"), "directory for results.json, table.md and latency-vs-gets.svg")
+	doc := flag.String("doc", "BENCHMARKS.md", "document whose table to replace (empty: none)")
 	quick := flag.Bool("quick", false, "small versions of every case")
 	only := flag.String("only", strings.Join(allCases, ","), "comma-separated cases to run")
-	goBin := flag.String("go", "go", "Go toolchain used to build the provider and the mock")
-	terraform := flag.String("terraform", "terraform", "Terraform CLI")
-	render := flag.String("render", "", "measure nothing: rewrite -out from this results file (after changing the report's wording)")
+	render := flag.String("render", "", "measure nothing: rebuild the table and the plot from this results file")
 	flag.Parse()
 	if *render != "" {
-		return rerender(*render, *out)
+		return rerender(*render, *doc)
 	}
-
-	explicit := map[string]bool{}
-	flag.Visit(func(f *flag.Flag) { explicit[f.Name] = true })
 	cases := strings.Split(*only, ",")
 	for _, c := range cases {
 		if !slices.Contains(allCases, c) {
@@ -63,25 +63,26 @@ func run() int {
 			return 2
 		}
 	}
-	if (*quick || explicit["only"]) && !explicit["out"] && !explicit["results"] {
-		dir, err := os.MkdirTemp("", "videogen-bench-report-")
+	explicit := map[string]bool{}
+	flag.Visit(func(f *flag.Flag) { explicit[f.Name] = true })
+	if (*quick || explicit["only"]) && !explicit["out"] {
+		dir, err := os.MkdirTemp("", "videogen-bench-results-")
 		if err != nil {
-			fmt.Fprintln(os.Stderr, "videogen-bench:", err)
-			return 1
+			return fail(err)
 		}
-		*out, *results = filepath.Join(dir, "BENCHMARKS.md"), filepath.Join(dir, "results.json")
+		*out = dir
+		if !explicit["doc"] {
+			*doc = ""
+		}
 	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
-	// Every case bounds its own commands; this bounds the whole run.
-	ctx, cancel := context.WithTimeout(ctx, 45*time.Minute)
+	ctx, cancel := context.WithTimeout(ctx, 90*time.Minute)
 	defer cancel()
-
-	root, err := repoRoot()
+	root, err := os.Getwd()
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "videogen-bench:", err)
-		return 1
+		return fail(err)
 	}
 	settings := bench.DefaultSettings()
 	if *quick {
@@ -89,61 +90,57 @@ func run() int {
 	}
 	began := time.Now()
 	res := &bench.Results{GeneratedAt: began, Settings: settings, CaseErrors: map[string]string{}}
-	res.Machine = bench.DescribeMachine(ctx, *goBin, *terraform)
-
-	env, err := bench.NewEnv(ctx, root, *goBin, *terraform, os.Stderr)
+	fmt.Fprintln(os.Stderr, "videogen-bench: building the provider")
+	env, err := bench.NewEnv(ctx, root, os.Stderr)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "videogen-bench:", err)
-		return 1
+		return fail(err)
 	}
 	defer env.Close()
+	res.Machine = bench.NewMachine(env.H.CLI.String())
 	r := &bench.Runner{Env: env, Settings: settings, Log: os.Stderr}
 
 	failed := false
 	record := func(name string, err error) bool {
-		if err == nil {
-			return true
+		if err != nil && ctx.Err() == nil {
+			failed = true
+			res.CaseErrors[name] = err.Error()
+			fmt.Fprintf(os.Stderr, "videogen-bench: case %s: %v\n", name, err)
 		}
-		if ctx.Err() != nil {
-			return false
-		}
-		failed = !errors.Is(err, bench.ErrSkipped) || failed
-		res.CaseErrors[name] = err.Error()
-		fmt.Fprintf(os.Stderr, "videogen-bench: case %s: %v\n", name, err)
-		return true
+		return err == nil
 	}
 	for _, c := range cases {
 		if ctx.Err() != nil {
 			break
 		}
+		var err error
 		switch c {
 		case "startup":
-			var err error
 			res.Startup, err = r.Startup(ctx)
-			record(c, err)
 		case "latency":
 			for _, gen := range settings.Generations {
-				l, err := r.Latency(ctx, time.Duration(gen))
-				if record(fmt.Sprintf("latency %s", time.Duration(gen)), err) && err == nil {
+				if l, err := r.Latency(ctx, time.Duration(gen)); record(fmt.Sprintf("latency %s", time.Duration(gen)), err) {
 					res.Latency = append(res.Latency, l)
 				}
 			}
 		case "sweep":
-			var err error
 			res.Sweep, err = r.Sweep(ctx)
-			record(c, err)
 		case "apply":
-			var err error
 			res.Apply, err = r.Apply(ctx)
-			record(c, err)
 		case "refresh":
-			var err error
-			res.Refresh, err = r.Refresh(ctx)
-			record(c, err)
+			res.Refresh, err = r.Refresh(ctx, settings.RefreshClips, settings.RefreshRPS, 0, settings.RefreshRepeats)
 		case "download":
-			var err error
 			res.Download, err = r.Download(ctx)
-			record(c, err)
+		case "waves":
+			res.Waves, err = r.Waves(ctx)
+		case "long":
+			res.Long, err = r.Long(ctx)
+		case "fanout":
+			res.FanOut, err = r.FanOut(ctx)
+		case "bigrefresh":
+			res.BigRefresh, err = r.Refresh(ctx, settings.BigRefreshClips, settings.BigRefreshRPS, settings.BigRefreshRPS, settings.RefreshRepeats)
+		}
+		if !record(c, err) {
+			clearCase(res, c)
 		}
 	}
 	if ctx.Err() != nil {
@@ -152,81 +149,116 @@ func run() int {
 	}
 	res.Machine.LoadAvgEnd = bench.LoadAvg()
 	res.Elapsed = bench.Duration(time.Since(began))
-	res.Rows = bench.BuildRows(res)
 	if len(res.CaseErrors) == 0 {
 		res.CaseErrors = nil
 	}
-
-	data, err := json.MarshalIndent(res, "", "  ")
-	if err == nil {
-		err = os.WriteFile(*results, append(data, '\n'), 0o644) //nolint:gosec // a report to commit and read, not a secret
+	if err := write(res, *out, *doc); err != nil {
+		return fail(err)
 	}
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "videogen-bench: writing results:", err)
-		return 1
-	}
-	if code := writeDocument(res, *out, *results); code != 0 {
-		return code
-	}
-	fmt.Fprintf(os.Stderr, "videogen-bench: wrote %s and %s in %.1f minutes\n", *out, *results, time.Since(began).Minutes())
+	fmt.Fprintf(os.Stderr, "videogen-bench: wrote %s in %.1f minutes\n", *out, time.Since(began).Minutes())
 	if failed {
 		return 1
 	}
 	return 0
 }
 
-// rerender rebuilds the table and the document from a results file.
-func rerender(results, out string) int {
+// clearCase drops the partial result of a case that failed, so that no row is
+// built from it.
+func clearCase(res *bench.Results, c string) {
+	switch c {
+	case "startup":
+		res.Startup = nil
+	case "sweep":
+		res.Sweep = nil
+	case "apply":
+		res.Apply = nil
+	case "refresh":
+		res.Refresh = nil
+	case "download":
+		res.Download = nil
+	case "waves":
+		res.Waves = nil
+	case "long":
+		res.Long = nil
+	case "fanout":
+		res.FanOut = nil
+	case "bigrefresh":
+		res.BigRefresh = nil
+	}
+}
+
+// write builds the rows and writes the three files into dir, and the table
+// into doc when doc is not empty.
+func write(res *bench.Results, dir, doc string) error {
+	res.Rows = bench.BuildRows(res)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	data, err := json.MarshalIndent(res, "", "  ")
+	if err != nil {
+		return err
+	}
+	table := bench.Header(res) + "\n\n" + bench.Markdown(res.Rows)
+	if len(res.CaseErrors) > 0 {
+		table += "\nCases that did not complete:\n\n"
+		for _, c := range slices.Sorted(maps.Keys(res.CaseErrors)) {
+			table += fmt.Sprintf("- %s: %s\n", c, res.CaseErrors[c])
+		}
+	}
+	files := map[string][]byte{
+		"results.json":        append(data, '\n'),
+		"table.md":            []byte(table),
+		"latency-vs-gets.svg": []byte(bench.SVG(bench.Points(res))),
+	}
+	for name, content := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), content, 0o644); err != nil { //nolint:gosec // results to commit and read
+			return err
+		}
+	}
+	fmt.Println(table)
+	if doc == "" {
+		return nil
+	}
+	return replaceTable(doc, table)
+}
+
+// replaceTable puts table between the markers of doc.
+func replaceTable(doc, table string) error {
+	text, err := os.ReadFile(doc)
+	if err != nil {
+		return err
+	}
+	start, end := bytes.Index(text, []byte(tableStart)), bytes.Index(text, []byte(tableEnd))
+	if start < 0 || end < start {
+		return fmt.Errorf("%s has no %s ... %s lines to put the table between", doc, tableStart, tableEnd)
+	}
+	var b bytes.Buffer
+	b.Write(text[:start+len(tableStart)])
+	b.WriteString("\n" + table + "\n")
+	b.Write(text[end:])
+	return os.WriteFile(doc, b.Bytes(), 0o644) //nolint:gosec // a document to commit and read
+}
+
+// rerender rebuilds the outputs from a results file, in its directory.
+func rerender(results, doc string) int {
 	data, err := os.ReadFile(results)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "videogen-bench:", err)
-		return 1
+		return fail(err)
 	}
 	var res bench.Results
 	if err := json.Unmarshal(data, &res); err != nil {
-		fmt.Fprintln(os.Stderr, "videogen-bench: reading results:", err)
-		return 1
+		return fail(fmt.Errorf("reading %s: %w", results, err))
 	}
-	res.Rows = bench.BuildRows(&res)
-	data, err = json.MarshalIndent(&res, "", "  ")
-	if err == nil {
-		err = os.WriteFile(results, append(data, '\n'), 0o644) //nolint:gosec // a report to commit and read, not a secret
+	if err := write(&res, filepath.Dir(results), doc); err != nil {
+		return fail(err)
 	}
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "videogen-bench: writing results:", err)
-		return 1
-	}
-	return writeDocument(&res, out, results)
-}
-
-func writeDocument(res *bench.Results, out, results string) int {
-	rel, err := filepath.Rel(filepath.Dir(out), results)
-	if err != nil {
-		rel = results
-	}
-	doc := bench.Document(res, filepath.ToSlash(rel))
-	if err := os.WriteFile(out, []byte(doc), 0o644); err != nil { //nolint:gosec // a report to commit and read, not a secret
-		fmt.Fprintln(os.Stderr, "videogen-bench: writing report:", err)
-		return 1
-	}
-	fmt.Println(bench.Markdown(res.Rows))
 	return 0
 }
 
-// repoRoot finds the module root from the working directory.
-func repoRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
+func fail(err error) int {
+	if errors.Is(err, context.Canceled) {
+		return 130
 	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("run from inside the repository: no go.mod found above the working directory")
-		}
-		dir = parent
-	}
+	fmt.Fprintln(os.Stderr, "videogen-bench:", err)
+	return 1
 }

@@ -1,0 +1,236 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/videogen/terraform-provider-videogen/internal/client"
+)
+
+// WavesResult is WavesClips clips at WavesParallelism: Terraform keeps that
+// many in flight, so the clips go in waves, and every wave after the first can
+// use what the earlier ones taught the waiter.
+type WavesResult struct {
+	Clips       int      `json:"clips"`
+	Parallelism int      `json:"parallelism"`
+	Generation  Duration `json:"generation"`
+	Spread      float64  `json:"spread"`
+	Baseline    Duration `json:"baseline"` // as many terraform_data
+	Ideal       Duration `json:"ideal"`
+	// DefaultFirstWaveGets is what the default schedule (client.DefaultPollPolicy,
+	// unshifted) spends on the first wave's clips: the first wave cannot learn,
+	// and must do no worse.
+	DefaultFirstWaveGets float64    `json:"default_first_wave_gets"`
+	Provider             *TaskStats `json:"provider"`
+	ProviderFirst        *TaskStats `json:"provider_first_wave"`
+	ProviderLater        *TaskStats `json:"provider_later_waves"`
+	Peer                 *TaskStats `json:"peer"`
+	PeerFirst            *TaskStats `json:"peer_first_wave"`
+	PeerLater            *TaskStats `json:"peer_later_waves"`
+}
+
+// Waves applies the clips with the baseline, the provider and the peer.
+func (r *Runner) Waves(ctx context.Context) (*WavesResult, error) {
+	s := r.Settings
+	gen := time.Duration(s.WavesGeneration)
+	res := &WavesResult{Clips: s.WavesClips, Parallelism: s.WavesParallelism, Generation: s.WavesGeneration, Spread: s.WavesSpread}
+	gens := Shuffled(Spread(gen, s.WavesSpread, s.WavesClips), 1)
+	m, err := StartMock(0, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer m.Close()
+	o := ApplyOptions{Parallelism: s.WavesParallelism}
+	run, _, err := r.applyClips(ctx, m, toolBaseline, "waves-baseline", gens, o)
+	if err != nil {
+		return nil, err
+	}
+	res.Baseline = run.Wall
+	res.Ideal = Duration(ApplyIdeal(s.WavesClips, s.WavesParallelism, gen, time.Duration(res.Baseline)))
+	for _, tool := range []string{toolProvider, toolPeer} {
+		st, _, err := r.clipsWithStats(ctx, m, tool, "waves-"+tool, gens, o)
+		if err != nil {
+			return nil, err
+		}
+		first, later := splitWaves(st.Tasks, s.WavesParallelism)
+		r.logf("waves: %s %.1fs (ideal %.1fs), GETs/clip first wave %.1f, later %.1f", tool, st.Wall.Seconds(),
+			res.Ideal.Seconds(), first.GetsMean, later.GetsMean)
+		if tool == toolProvider {
+			res.Provider, res.ProviderFirst, res.ProviderLater = st, first, later
+		} else {
+			res.Peer, res.PeerFirst, res.PeerLater = st, first, later
+		}
+	}
+	looks := client.DefaultPollPolicy().Looks(1000)
+	var gets []float64
+	for _, t := range res.ProviderFirst.Tasks {
+		gets = append(gets, float64(defaultGets(looks, t.Generation)))
+	}
+	res.DefaultFirstWaveGets = Mean(gets)
+	return res, nil
+}
+
+// splitWaves separates the first `parallelism` clips submitted from the rest.
+func splitWaves(tasks []TaskSample, parallelism int) (first, later *TaskStats) {
+	byTime := slices.Clone(tasks)
+	slices.SortFunc(byTime, func(a, b TaskSample) int { return cmpFloat(a.Submitted, b.Submitted) })
+	n := min(parallelism, len(byTime))
+	return summarize(byTime[:n]), summarize(byTime[n:])
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// defaultGets is how many GETs a schedule with these looks makes for a clip
+// that takes generation seconds: the looks before it, and the one that sees it.
+func defaultGets(looks []time.Duration, generation float64) int {
+	for i, at := range looks {
+		if at.Seconds() >= generation {
+			return i + 1
+		}
+	}
+	return len(looks)
+}
+
+// LongResult is LongClips long clips, all in parallel.
+type LongResult struct {
+	Clips      int        `json:"clips"`
+	Generation Duration   `json:"generation"`
+	Spread     float64    `json:"spread"`
+	Provider   *TaskStats `json:"provider"`
+	// ProviderLate is the half of the clips that finish last: by then the
+	// waiter has seen the first half finish.
+	ProviderLate *TaskStats `json:"provider_second_half"`
+	Peer         *TaskStats `json:"peer"`
+	PeerLate     *TaskStats `json:"peer_second_half"`
+}
+
+// Long applies the clips with the provider and the peer.
+func (r *Runner) Long(ctx context.Context) (*LongResult, error) {
+	s := r.Settings
+	res := &LongResult{Clips: s.LongClips, Generation: s.LongGeneration, Spread: s.LongSpread}
+	gens := Shuffled(Spread(time.Duration(s.LongGeneration), s.LongSpread, s.LongClips), 2)
+	m, err := StartMock(0, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer m.Close()
+	for _, tool := range []string{toolProvider, toolPeer} {
+		st, _, err := r.clipsWithStats(ctx, m, tool, "long-"+tool, gens, ApplyOptions{Parallelism: s.LongClips})
+		if err != nil {
+			return nil, err
+		}
+		late := secondHalf(st.Tasks)
+		r.logf("long: %s detection p95 %.2fs (second half %.2fs), GETs/clip %.1f (second half %.1f)", tool,
+			st.ReturnedP95, late.ReturnedP95, st.GetsMean, late.GetsMean)
+		if tool == toolProvider {
+			res.Provider, res.ProviderLate = st, late
+		} else {
+			res.Peer, res.PeerLate = st, late
+		}
+	}
+	return res, nil
+}
+
+// secondHalf is the half of the tasks that finished last.
+func secondHalf(tasks []TaskSample) *TaskStats {
+	byEnd := slices.Clone(tasks)
+	slices.SortFunc(byEnd, func(a, b TaskSample) int { return cmpFloat(a.Submitted+a.Generation, b.Submitted+b.Generation) })
+	return summarize(byEnd[len(byEnd)/2:])
+}
+
+// FanOutRun is one apply of the fan-out case.
+type FanOutRun struct {
+	Tool    string   `json:"tool"`
+	Limiter float64  `json:"limiter_rps"` // the provider's max_requests_per_second; 0 = unset
+	Wall    Duration `json:"wall"`
+	Failed  bool     `json:"failed"`
+	Errors  []string `json:"errors,omitempty"`
+	// Tasks is how many tasks the mock created; Clips how many distinct clips
+	// they were for. One task per clip is the only right answer.
+	Tasks        int `json:"tasks"`
+	Clips        int `json:"clips"`
+	Requests     int `json:"requests"`      // every API request the mock received
+	Responses429 int `json:"responses_429"` // of which answered 429
+	// Floor is the time the key's rate limit needs for the requests it let
+	// through: (requests - 429s) / rate.
+	Floor Duration   `json:"floor"`
+	Stats *TaskStats `json:"stats,omitempty"` // when every clip completed
+}
+
+// FanOutResult is FanOutClips clips at FanOutParallelism under a key limited to
+// FanOutRPS: with the provider's limiter set to the key's limit, with it unset,
+// and with the peer; each on a fresh mock.
+type FanOutResult struct {
+	Clips       int         `json:"clips"`
+	RateLimit   float64     `json:"rate_limit_rps"`
+	Parallelism int         `json:"parallelism"`
+	Generation  Duration    `json:"generation"`
+	Runs        []FanOutRun `json:"runs"`
+}
+
+// FanOut runs the three applies.
+func (r *Runner) FanOut(ctx context.Context) (*FanOutResult, error) {
+	s := r.Settings
+	res := &FanOutResult{Clips: s.FanOutClips, RateLimit: s.FanOutRPS, Parallelism: s.FanOutParallelism, Generation: s.FanOutGeneration}
+	gens := Shuffled(Spread(time.Duration(s.FanOutGeneration), 0.1, s.FanOutClips), 3)
+	variants := []struct {
+		tool    string
+		limiter float64
+	}{{toolProvider, s.FanOutRPS}, {toolProvider, 0}, {toolPeer, 0}}
+	for _, v := range variants {
+		run, err := r.fanOut(ctx, v.tool, v.limiter, gens)
+		if err != nil {
+			return nil, err
+		}
+		res.Runs = append(res.Runs, *run)
+	}
+	return res, nil
+}
+
+func (r *Runner) fanOut(ctx context.Context, tool string, limiter float64, gens []time.Duration) (*FanOutRun, error) {
+	s := r.Settings
+	m, err := StartMock(s.FanOutRPS, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer m.Close()
+	var settings []string
+	if limiter > 0 {
+		settings = append(settings, fmt.Sprintf("max_requests_per_second = %g", limiter))
+	}
+	tag := fmt.Sprintf("fanout-%s-%g", tool, limiter)
+	run, _, err := r.applyClips(ctx, m, tool, tag, gens, ApplyOptions{Parallelism: s.FanOutParallelism, AllowErrors: true}, settings...)
+	if err != nil {
+		return nil, err
+	}
+	l := m.Ledger()
+	out := &FanOutRun{Tool: tool, Limiter: limiter, Wall: run.Wall, Failed: run.Failed, Errors: run.Errors,
+		Requests: sumCounts(l.Requests), Responses429: l.Responses["429"]}
+	clips := map[int]bool{}
+	for _, t := range l.Tasks {
+		if i := promptIndex(t.Prompt, tag); i >= 0 {
+			out.Tasks++
+			clips[i] = true
+		}
+	}
+	out.Clips = len(clips)
+	out.Floor = Duration(time.Duration(float64(out.Requests-out.Responses429) / s.FanOutRPS * float64(time.Second)))
+	if !run.Failed {
+		if out.Stats, err = taskStats(l, run, tag, len(gens)); err != nil {
+			return nil, err
+		}
+	}
+	r.logf("fan-out: %s (limiter %g): %.1fs against a floor of %.1fs, %d tasks for %d clips, %d errors, %d of %d requests answered 429",
+		tool, limiter, run.Wall.Seconds(), out.Floor.Seconds(), out.Tasks, out.Clips, len(out.Errors), out.Responses429, out.Requests)
+	return out, nil
+}
