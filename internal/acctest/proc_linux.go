@@ -18,6 +18,11 @@ func startInGroup(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 }
 
+// interruptGroup sends SIGINT to the process group p leads.
+func interruptGroup(p *os.Process) error {
+	return syscall.Kill(-p.Pid, syscall.SIGINT)
+}
+
 // killGroup kills every process left in the group led by pid and returns
 // once none of them runs any more (a zombie that its adopter has not reaped
 // yet does not run), so that a caller may check that none outlived the run.

@@ -23,3 +23,10 @@ func TestParseStat(t *testing.T) {
 		}
 	}
 }
+
+// running reports whether pid runs: gone, or a zombie nobody has reaped yet
+// (the process that adopts orphans may be slow to), counts as not.
+func running(pid int) bool {
+	st, ok := readStat(pid)
+	return ok && st.state != 'Z' && st.state != 'X'
+}

@@ -4,10 +4,13 @@ package acctest
 
 import (
 	"errors"
+	"os"
 	"os/exec"
 )
 
 func startInGroup(*exec.Cmd) {}
+
+func interruptGroup(p *os.Process) error { return p.Signal(os.Interrupt) }
 
 // killGroup cannot reach the plugins here: only Terraform itself is killed
 // (by exec when ctx ends).

@@ -70,13 +70,19 @@ func (w *Workdir) Start(ctx context.Context, args ...string) *Run {
 	return r
 }
 
-// Signal sends sig to the Terraform process only, as a user's `kill` would;
-// Terraform forwards an interrupt to its plugins itself.
+// Signal sends sig as a user or a CI runner would. os.Interrupt goes to the
+// whole process group, as Ctrl-C in a terminal sends it: the provider plugins
+// ignore it, and Terraform 1.0, which runs as two processes (a parent that
+// only catches the child's panics), reads it in the child. Any other signal
+// goes to the Terraform process alone, as `kill PID` sends it.
 func (r *Run) Signal(sig os.Signal) error {
 	select {
 	case <-r.done:
 		return fmt.Errorf("the run has ended: %w", os.ErrProcessDone)
 	default:
+	}
+	if sig == os.Interrupt {
+		return interruptGroup(r.cmd.Process)
 	}
 	return r.cmd.Process.Signal(sig)
 }

@@ -1,3 +1,5 @@
+//go:build linux
+
 package acctest
 
 import (
@@ -113,13 +115,6 @@ func TestRunThatCannotStart(t *testing.T) {
 	if pids, err := r.ProviderPIDs(); err == nil || len(pids) != 0 {
 		t.Fatalf("ProviderPIDs returned %v, %v; want the start error", pids, err)
 	}
-}
-
-// running reports whether pid runs: gone, or a zombie nobody has reaped yet
-// (the process that adopts orphans may be slow to), counts as not.
-func running(pid int) bool {
-	st, ok := readStat(pid)
-	return ok && st.state != 'Z' && st.state != 'X'
 }
 
 func copyFile(t *testing.T, from, to string) {
