@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -77,7 +78,8 @@ func Setup(ctx context.Context) (*Harness, error) {
 
 // Teardown removes the mirror and CLI configuration of Setup; the next Setup
 // builds again. Call it from TestMain after m.Run, and from a program when it
-// is done. A process that never calls it leaves one directory in os.TempDir.
+// is done. The directory of a process that never called it is removed by the
+// next Setup of any process once that process has ended.
 func Teardown() error {
 	shared.Lock()
 	defer shared.Unlock()
@@ -106,7 +108,8 @@ func setup(ctx context.Context) (*Harness, error) {
 	if err != nil {
 		return nil, err
 	}
-	dir, err := os.MkdirTemp("", "videogen-acctest-")
+	removeStaleDirs()
+	dir, err := os.MkdirTemp("", fmt.Sprintf("%s%d-", dirPrefix, os.Getpid()))
 	if err != nil {
 		return nil, err
 	}
@@ -122,6 +125,27 @@ func setup(ctx context.Context) (*Harness, error) {
 		return nil, err
 	}
 	return h, nil
+}
+
+// dirPrefix starts the name of each process's directory, followed by its
+// process ID.
+const dirPrefix = "videogen-acctest-"
+
+// removeStaleDirs removes the directories of processes that ended without
+// Teardown: a test binary killed by its -timeout, or by a CI runner, leaves one.
+func removeStaleDirs() {
+	entries, _ := os.ReadDir(os.TempDir())
+	for _, e := range entries {
+		rest, ok := strings.CutPrefix(e.Name(), dirPrefix)
+		if !ok || !e.IsDir() {
+			continue
+		}
+		pidText, _, ok := strings.Cut(rest, "-")
+		pid, err := strconv.Atoi(pidText)
+		if ok && err == nil && pid != os.Getpid() && !processAlive(pid) {
+			_ = os.RemoveAll(filepath.Join(os.TempDir(), e.Name()))
+		}
+	}
 }
 
 // findHarnessCLI adds the TERRAFORM variable of the GNUmakefile to FindCLI's

@@ -23,6 +23,12 @@ func interruptGroup(p *os.Process) error {
 	return syscall.Kill(-p.Pid, syscall.SIGINT)
 }
 
+// processAlive reports whether a process with this ID exists.
+func processAlive(pid int) bool {
+	_, err := os.Stat("/proc/" + strconv.Itoa(pid))
+	return err == nil
+}
+
 // killGroup kills every process left in the group led by pid and returns
 // once none of them runs any more (a zombie that its adopter has not reaped
 // yet does not run), so that a caller may check that none outlived the run.

@@ -1,6 +1,12 @@
 package acctest
 
-import "testing"
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
 
 func TestParseStat(t *testing.T) {
 	cases := []struct {
@@ -29,4 +35,31 @@ func TestParseStat(t *testing.T) {
 func running(pid int) bool {
 	st, ok := readStat(pid)
 	return ok && st.state != 'Z' && st.state != 'X'
+}
+
+func TestRemoveStaleDirs(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	ended := exec.CommandContext(t.Context(), "true")
+	if err := ended.Run(); err != nil {
+		t.Skip("no true to run:", err)
+	}
+	dirs := map[string]bool{ // name: kept
+		fmt.Sprintf("%s%d-1", dirPrefix, ended.Process.Pid): false,
+		fmt.Sprintf("%s%d-2", dirPrefix, os.Getpid()):       true,
+		fmt.Sprintf("%s%d-3", dirPrefix, os.Getppid()):      true,
+		dirPrefix + "unnamed":                               true,
+		fmt.Sprintf("%s%d", dirPrefix, ended.Process.Pid):   true, // an older name: a random number, no process ID
+		"someone-else-1": true,
+	}
+	for name := range dirs {
+		if err := os.Mkdir(filepath.Join(os.TempDir(), name), 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	removeStaleDirs()
+	for name, kept := range dirs {
+		if _, err := os.Stat(filepath.Join(os.TempDir(), name)); (err == nil) != kept {
+			t.Errorf("%s: kept %v, want %v", name, err == nil, kept)
+		}
+	}
 }
