@@ -80,7 +80,7 @@ func taskStats(l mockapi.Ledger, run *TFRun, tag string, n int) (*TaskStats, err
 	}
 	seen := map[int]bool{}
 	var tasks []TaskSample
-	var first time.Time
+	var submitted []time.Time
 	for _, t := range l.Tasks {
 		i := promptIndex(t.Prompt, tag)
 		if i < 0 {
@@ -97,19 +97,18 @@ func taskStats(l mockapi.Ledger, run *TFRun, tag string, n int) (*TaskStats, err
 		if !ok {
 			return nil, fmt.Errorf("%s: the CLI reported no apply_complete for clip %d", tag, i)
 		}
-		if first.IsZero() || t.SubmittedAt.Before(first) {
-			first = t.SubmittedAt
-		}
+		submitted = append(submitted, t.SubmittedAt)
 		tasks = append(tasks, TaskSample{
-			Index: i, Submitted: t.SubmittedAt.Sub(time.Time{}).Seconds(), Generation: t.FinalAt.Sub(t.SubmittedAt).Seconds(),
+			Index: i, Generation: t.FinalAt.Sub(t.SubmittedAt).Seconds(),
 			Observed: t.FinalObservedAt.Sub(t.FinalAt).Seconds(), Returned: at.Sub(t.FinalAt).Seconds(), Gets: t.GetCount,
 		})
 	}
-	if len(tasks) != n {
+	if len(tasks) != n || n == 0 {
 		return nil, fmt.Errorf("%s: the ledger holds %d clips, want %d", tag, len(tasks), n)
 	}
+	first := slices.MinFunc(submitted, time.Time.Compare)
 	for i := range tasks {
-		tasks[i].Submitted -= first.Sub(time.Time{}).Seconds()
+		tasks[i].Submitted = submitted[i].Sub(first).Seconds()
 	}
 	slices.SortFunc(tasks, func(a, b TaskSample) int { return a.Index - b.Index })
 	st := summarize(tasks)
