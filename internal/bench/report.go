@@ -294,8 +294,9 @@ func fanOutRows(f *FanOutResult) []Row {
 				withNote("%d of %d requests", run.Responses429, run.Requests),
 		)
 		wall := row("Wall time", "s", run.Wall.Seconds(), peerOr(peer).Wall.Seconds()).
-			withNote("the limit's floor: %.2f s = %d requests let through ÷ %g/s", run.Floor.Seconds(),
-				run.Requests-run.Responses429, f.RateLimit)
+			withNote("the limit's floor: %.2f s = %d requests let through ÷ %g/s; submissions from %.2f s to %.2f s; "+
+				"%d terraform_data take %.2f s", run.Floor.Seconds(), run.Requests-run.Responses429, f.RateLimit,
+				run.FirstSubmission.Seconds(), run.LastSubmission.Seconds(), f.Clips, f.Baseline.Seconds())
 		if run.Limiter > 0 {
 			rows[len(rows)-1] = rows[len(rows)-1].withTarget("≤ 2", share(&run) <= 2)
 			limit := 1.15 * run.Floor.Seconds()

@@ -163,8 +163,13 @@ type FanOutRun struct {
 	Responses429 int `json:"responses_429"` // of which answered 429
 	// Floor is the time the key's rate limit needs for the requests it let
 	// through: (requests - 429s) / rate.
-	Floor Duration   `json:"floor"`
-	Stats *TaskStats `json:"stats,omitempty"` // when every clip completed
+	Floor Duration `json:"floor"`
+	// FirstSubmission and LastSubmission are counted from the start of the
+	// apply: before the first, the CLI starts up and plans; after the last, the
+	// last clips generate.
+	FirstSubmission Duration   `json:"first_submission"`
+	LastSubmission  Duration   `json:"last_submission"`
+	Stats           *TaskStats `json:"stats,omitempty"` // when every clip completed
 }
 
 // FanOutResult is FanOutClips clips at FanOutParallelism under a key limited to
@@ -175,6 +180,7 @@ type FanOutResult struct {
 	RateLimit   float64     `json:"rate_limit_rps"`
 	Parallelism int         `json:"parallelism"`
 	Generation  Duration    `json:"generation"`
+	Baseline    Duration    `json:"baseline"` // as many terraform_data: the CLI's own time
 	Runs        []FanOutRun `json:"runs"`
 }
 
@@ -183,6 +189,11 @@ func (r *Runner) FanOut(ctx context.Context) (*FanOutResult, error) {
 	s := r.Settings
 	res := &FanOutResult{Clips: s.FanOutClips, RateLimit: s.FanOutRPS, Parallelism: s.FanOutParallelism, Generation: s.FanOutGeneration}
 	gens := Shuffled(Spread(time.Duration(s.FanOutGeneration), 0.1, s.FanOutClips), 3)
+	run, _, err := r.applyClips(ctx, nil, toolBaseline, "fanout-baseline", gens, ApplyOptions{Parallelism: s.FanOutParallelism})
+	if err != nil {
+		return nil, err
+	}
+	res.Baseline = run.Wall
 	variants := []struct {
 		tool    string
 		limiter float64
@@ -219,6 +230,11 @@ func (r *Runner) fanOut(ctx context.Context, tool string, limiter float64, gens 
 	clips := map[int]bool{}
 	for _, t := range l.Tasks {
 		if i := promptIndex(t.Prompt, tag); i >= 0 {
+			at := Duration(t.SubmittedAt.Sub(run.Start))
+			if out.Tasks == 0 || at < out.FirstSubmission {
+				out.FirstSubmission = at
+			}
+			out.LastSubmission = max(out.LastSubmission, at)
 			out.Tasks++
 			clips[i] = true
 		}
@@ -230,7 +246,8 @@ func (r *Runner) fanOut(ctx context.Context, tool string, limiter float64, gens 
 			return nil, err
 		}
 	}
-	r.logf("fan-out: %s (limiter %g): %.1fs against a floor of %.1fs, %d tasks for %d clips, %d errors, %d of %d requests answered 429",
-		tool, limiter, run.Wall.Seconds(), out.Floor.Seconds(), out.Tasks, out.Clips, len(out.Errors), out.Responses429, out.Requests)
+	r.logf("fan-out: %s (limiter %g): %.1fs against a floor of %.1fs (submissions from %.1fs to %.1fs), %d tasks for %d clips, "+
+		"%d errors, %d of %d requests answered 429", tool, limiter, run.Wall.Seconds(), out.Floor.Seconds(),
+		out.FirstSubmission.Seconds(), out.LastSubmission.Seconds(), out.Tasks, out.Clips, len(out.Errors), out.Responses429, out.Requests)
 	return out, nil
 }
