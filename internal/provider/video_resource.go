@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"regexp"
-	"strconv"
 	"strings"
 	"time"
 
@@ -47,11 +46,8 @@ var (
 )
 
 var (
-	secondsPattern       = regexp.MustCompile(`^0*[1-9][0-9]*$`)
-	ratioPattern         = regexp.MustCompile(`^0*[1-9][0-9]*:0*[1-9][0-9]*$`)
-	imageCitationPattern = regexp.MustCompile(`@image([0-9]+)`)
-	notBlankPattern      = regexp.MustCompile(`\S`)
-	resolutions          = []string{"480p", "720p", "1080p"}
+	notBlankPattern = regexp.MustCompile(`\S`)
+	resolutions     = []string{"480p", "720p", "1080p"}
 )
 
 type videoResource struct {
@@ -91,14 +87,17 @@ func (r *videoResource) Schema(ctx context.Context, _ resource.SchemaRequest, re
 	replaceList := []planmodifier.List{listplanmodifier.RequiresReplace()}
 	mediaList := func(kind string, limit int, citation string) schema.ListAttribute {
 		return schema.ListAttribute{
-			MarkdownDescription: fmt.Sprintf("Up to %d reference %s URLs (absolute `http`/`https`) that guide the generation, sent "+
-				"in order as `metadata.content[]` entries. %sChanging this forces a new clip.", limit, kind, citation),
+			MarkdownDescription: fmt.Sprintf("Up to %d reference %s URLs that guide the generation, sent in order as "+
+				"`metadata.content[]` entries. Each is an absolute `http`/`https` URL in canonical form (as Go's URL parser "+
+				"writes it, with the scheme and host in lower case and a space as `%%20`), without credentials, which would "+
+				"be stored in state; no element may be null. %sChanging this forces a new clip.", limit, kind, citation),
 			ElementType:   types.StringType,
 			Optional:      true,
 			PlanModifiers: replaceList,
 			Validators: []validator.List{
 				listvalidator.SizeAtMost(limit),
-				listvalidator.ValueStringsAre(validators.HTTPURL()),
+				validators.NoNullElements(),
+				listvalidator.ValueStringsAre(validators.RequestURL()),
 			},
 		}
 	}
@@ -133,20 +132,19 @@ func (r *videoResource) Schema(ctx context.Context, _ resource.SchemaRequest, re
 				Validators:    []validator.String{stringvalidator.RegexMatches(notBlankPattern, "must not be blank")},
 			},
 			"seconds": schema.StringAttribute{
-				MarkdownDescription: "Clip length in whole seconds, 1 or more, as a string of digits (`seconds = 8` also works). " +
-					"The maximum depends on the model. When unset the service's default applies. Changing this forces a new clip.",
+				MarkdownDescription: "Clip length in whole seconds, 1 or more, as a string of digits without leading zeros " +
+					"(`seconds = 8` also works). The maximum depends on the model; at plan time anything above 2147483647 (the " +
+					"largest 32-bit integer) is rejected. When unset the service's default applies. Changing this forces a new clip.",
 				Optional:      true,
 				PlanModifiers: []planmodifier.String{replaceUnlessAdopting()},
-				Validators: []validator.String{stringvalidator.RegexMatches(secondsPattern,
-					"must be a whole number of seconds of 1 or more, written as digits, such as \"8\"")},
+				Validators:    []validator.String{validators.Seconds()},
 			},
 			"ratio": schema.StringAttribute{
-				MarkdownDescription: "Aspect ratio as `W:H` with positive integers, such as `16:9`, `9:16` or `1:1`. " +
-					"Changing this forces a new clip.",
+				MarkdownDescription: "Aspect ratio as `W:H` with positive integers without leading zeros, such as `16:9`, `9:16` " +
+					"or `1:1`. Changing this forces a new clip.",
 				Optional:      true,
 				PlanModifiers: replace,
-				Validators: []validator.String{stringvalidator.RegexMatches(ratioPattern,
-					"must be W:H with positive whole numbers, such as \"16:9\"")},
+				Validators:    []validator.String{validators.Ratio()},
 			},
 			"resolution": schema.StringAttribute{
 				MarkdownDescription: "Output resolution: one of `480p`, `720p`, `1080p`; which are accepted depends on the " +
@@ -161,11 +159,13 @@ func (r *videoResource) Schema(ctx context.Context, _ resource.SchemaRequest, re
 				PlanModifiers:       []planmodifier.Bool{boolplanmodifier.RequiresReplace()},
 			},
 			"callback_url": schema.StringAttribute{
-				MarkdownDescription: "Webhook URL (absolute `http`/`https`) to which the service POSTs the final task state. " +
-					"Sent as `metadata.callback_url`. Changing this forces a new clip.",
+				MarkdownDescription: "Webhook URL to which the service POSTs the final task state, sent as " +
+					"`metadata.callback_url`: an absolute `http`/`https` URL in canonical form, without credentials. A loopback, " +
+					"link-local or private address (or `localhost`) gets a warning: the service cannot reach it from its network, " +
+					"or reaches its own machines. Changing this forces a new clip.",
 				Optional:      true,
 				PlanModifiers: replace,
-				Validators:    []validator.String{validators.HTTPURL()},
+				Validators:    []validator.String{validators.CallbackURL()},
 			},
 			"reference_images": mediaList("image", maxReferenceImages,
 				"The Nth URL is cited in `prompt` as `@imageN`. "),
@@ -234,16 +234,16 @@ func (r *videoResource) ValidateConfig(ctx context.Context, req resource.Validat
 		return
 	}
 	images := len(cfg.ReferenceImages.Elements())
-	for _, m := range imageCitationPattern.FindAllStringSubmatch(cfg.Prompt.ValueString(), -1) {
-		n, err := strconv.Atoi(m[1])
+	// Only a word of its own is a citation: "me@image1.com" is an address.
+	for _, c := range validators.ImageCitations(cfg.Prompt.ValueString()) {
 		switch {
-		case err != nil || n == 0:
+		case c.N == 0:
 			resp.Diagnostics.AddAttributeError(path.Root("prompt"), "Invalid Image Citation",
-				fmt.Sprintf("The prompt cites %s, but image citations start at @image1 (the first element of reference_images).", m[0]))
-		case n > images:
+				fmt.Sprintf("The prompt cites %s, but image citations start at @image1 (the first element of reference_images).", c.Text))
+		case c.N > images:
 			resp.Diagnostics.AddAttributeError(path.Root("prompt"), "Invalid Image Citation",
 				fmt.Sprintf("The prompt cites %s, but reference_images has %d element(s); @imageN refers to the Nth element. "+
-					"Add the image to reference_images or fix the citation.", m[0], images))
+					"Add the image to reference_images or fix the citation.", c.Text, images))
 		}
 	}
 }

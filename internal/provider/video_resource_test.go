@@ -198,6 +198,25 @@ func TestAccVideoResource_planTimeValidation(t *testing.T) {
 		{"image_citation_zero", `prompt_override = "@image0 at dawn"`, `(?s)@image0.*start\s+at\s+@image1`},
 		{"blank_prompt", `prompt_override = "   "`, `(?s)prompt.*must\s+not\s+be\s+blank`},
 		{"unknown_model", `model_override = "videogen-9"`, `(?s)Unknown Model.*videogen-9.*videogen-1,\s+videogen-1-fast,\s+videogen-2`},
+		// Numbers the service cannot take, and spellings it would echo differently.
+		{"seconds_too_large", `seconds = "99999999999999999999"`, `(?s)seconds.*more\s+than\s+the\s+service\s+can\s+take`},
+		{"seconds_leading_zero", `seconds = "08"`, `(?s)seconds.*without\s+leading\s+zeros,\s+as\s+"8"`},
+		{"ratio_leading_zeros", `ratio = "016:09"`, `(?s)ratio.*without\s+leading\s+zeros,\s+as\s+"16:9"`},
+		// Null elements, written out or computed, are named with their index.
+		{"null_image", `reference_images = [null]`, `(?s)reference_images.*null\s+element\s+at\s+index\s+0`},
+		{"null_image_computed", `reference_images = ["https://cdn.example.com/a.png", (true ? null : "x")]`,
+			`(?s)reference_images.*null\s+element\s+at\s+index\s+1`},
+		// URLs: no credentials in state, one spelling, and a hint for a missing scheme.
+		{"image_url_credentials", `reference_images = ["https://user:pass@cdn.example.com/a.png"]`,
+			`(?s)reference_images.*credentials.*stored.*state`},
+		{"callback_url_credentials", `callback_url = "https://user:pass@hooks.example.com/x"`, `(?s)callback_url.*credentials`},
+		{"image_url_space", `reference_images = ["https://cdn.example.com/a b.png"]`,
+			`(?s)reference_images.*canonical\s+form.*"https://cdn\.example\.com/a%20b\.png"`},
+		{"video_url_host_case", `reference_videos = ["https://CDN.example.com/v.mp4"]`,
+			`(?s)reference_videos.*canonical\s+form.*"https://cdn\.example\.com/v\.mp4"`},
+		{"callback_url_scheme_hint", `callback_url = "hooks.example.com/x"`, `(?s)callback_url.*add\s+https://\s+in\s+front`},
+		{"image_citation_overflow", `prompt_override = "@image99999999999999999999 at dawn"`,
+			`(?s)cites\s+@image9+.*reference_images\s+has\s+0`},
 	}
 	steps := make([]resource.TestStep, 0, len(cases))
 	for _, c := range cases {
