@@ -122,8 +122,12 @@ func decodeLayer(in []unit, plusIsSpace bool) ([]unit, bool) {
 		u := in[i]
 		switch {
 		case u.b == '%' && i+2 < len(in):
-			if v, ok := hexUnits(in[i+1 : i+3]); ok {
-				out = append(out, unit{b: byte(v), start: u.start, end: in[i+2].end})
+			if hi, ok1 := unhex(in[i+1].b); ok1 {
+				lo, ok2 := unhex(in[i+2].b)
+				if !ok2 {
+					break
+				}
+				out = append(out, unit{b: hi<<4 | lo, start: u.start, end: in[i+2].end})
 				i, changed = i+3, true
 				continue
 			}
@@ -178,20 +182,25 @@ func uEscape(in []unit) (rune, int) {
 func hexUnits(digits []unit) (rune, bool) {
 	var v rune
 	for _, u := range digits {
-		var d byte
-		switch c := u.b; {
-		case '0' <= c && c <= '9':
-			d = c - '0'
-		case 'a' <= c && c <= 'f':
-			d = c - 'a' + 10
-		case 'A' <= c && c <= 'F':
-			d = c - 'A' + 10
-		default:
+		d, ok := unhex(u.b)
+		if !ok {
 			return 0, false
 		}
 		v = v<<4 | rune(d)
 	}
 	return v, true
+}
+
+func unhex(c byte) (byte, bool) {
+	switch {
+	case '0' <= c && c <= '9':
+		return c - '0', true
+	case 'a' <= c && c <= 'f':
+		return c - 'a' + 10, true
+	case 'A' <= c && c <= 'F':
+		return c - 'A' + 10, true
+	}
+	return 0, false
 }
 
 // redirectTarget describes a Location header without its query, fragment or user

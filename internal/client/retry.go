@@ -169,8 +169,8 @@ func parseRetryAfter(value string, now time.Time) (time.Duration, bool) {
 		return 0, false
 	}
 	if strings.Trim(value, "0123456789") == "" {
-		secs, err := strconv.ParseUint(value, 10, 64)
-		if err != nil || secs > uint64(RetryAfterCeiling/time.Second) {
+		secs, err := strconv.ParseInt(value, 10, 64)
+		if err != nil || secs > int64(RetryAfterCeiling/time.Second) {
 			return RetryAfterCeiling, true
 		}
 		return time.Duration(secs) * time.Second, true

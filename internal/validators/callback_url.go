@@ -3,6 +3,7 @@ package validators
 import (
 	"context"
 	"fmt"
+	"math/big"
 	"net/netip"
 	"net/url"
 	"strconv"
@@ -119,5 +120,5 @@ func parseLooseIPv4(s string) (netip.Addr, bool) {
 		return netip.Addr{}, false
 	}
 	ip |= last
-	return netip.AddrFrom4([4]byte{byte(ip >> 24), byte(ip >> 16), byte(ip >> 8), byte(ip)}), true
+	return netip.AddrFrom4([4]byte(new(big.Int).SetUint64(ip).FillBytes(make([]byte, 4)))), true
 }
