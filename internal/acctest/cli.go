@@ -75,7 +75,7 @@ func DetectCLI(ctx context.Context, path string) (CLI, error) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, cliProbeTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, abs, "-version")
+	cmd := exec.CommandContext(ctx, abs, "-version") //nolint:gosec // running the CLI the caller named is the point
 	// Terraform would otherwise ask checkpoint.hashicorp.com whether it is
 	// outdated: a network call, and extra lines in the output.
 	cmd.Env = append(os.Environ(), "CHECKPOINT_DISABLE=1")

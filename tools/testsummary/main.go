@@ -9,6 +9,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -29,7 +30,9 @@ func main() {
 // run starts the command, summarises its standard output and returns the
 // exit status to use.
 func run(name string, args []string, w io.Writer) int {
-	cmd := exec.Command(name, args...) //nolint:gosec // running the given command is this tool's purpose
+	// Interrupts are passed on below rather than through a context, so that
+	// go test can report what it was running before it exits.
+	cmd := exec.CommandContext(context.Background(), name, args...) //nolint:gosec // running the given command is this tool's purpose
 	cmd.Stdin = os.Stdin
 	cmd.Stderr = os.Stderr
 	stdout, err := cmd.StdoutPipe()
