@@ -126,7 +126,8 @@ func TestRedactorError(t *testing.T) {
 		t.Error("the redacted error no longer unwraps to its cause")
 	}
 	plain := errors.New("no secret here")
-	if r.Error(plain) != plain || r.Error(nil) != nil {
+	var wrapped *redactedError
+	if errors.As(r.Error(plain), &wrapped) || r.Error(nil) != nil {
 		t.Error("Error wrapped an error that holds no secret")
 	}
 }
@@ -231,7 +232,7 @@ func TestKeyEchoedInAnyFormNeverLeaks(t *testing.T) {
 	}
 	t.Run("malformed status line", func(t *testing.T) {
 		t.Parallel()
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		ln, err := (&net.ListenConfig{}).Listen(t.Context(), "tcp", "127.0.0.1:0")
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -116,7 +116,7 @@ func FuzzParseStatus(f *testing.F) {
 		if st.Usable() && statusWords[strings.NewReplacer(" ", "_", "-", "_").Replace(strings.ToLower(strings.TrimSpace(s)))] != StatusSucceeded {
 			t.Fatalf("ParseStatus(%q) = succeeded, but %q is not a word of success", s, s)
 		}
-		if again := ParseStatus("  " + strings.ToUpper(s) + "\t"); utf8.ValidString(s) && strings.ToLower(strings.ToUpper(s)) == strings.ToLower(s) && again != st {
+		if again := ParseStatus("  " + strings.ToUpper(s) + "\t"); utf8.ValidString(s) && strings.EqualFold(strings.ToUpper(s), s) && again != st {
 			t.Fatalf("ParseStatus(%q) = %q but %q for its upper-case, padded form", s, st, again)
 		}
 		if ParseStatus(string(st)) != st {

@@ -52,7 +52,7 @@ func standsAlone(s string, start, end int) bool {
 	}
 	if after == '.' || after == '-' {
 		next, _ := utf8.DecodeRuneInString(s[end+size:])
-		return end+size == len(s) || !(unicode.IsLetter(next) || unicode.IsDigit(next))
+		return end+size == len(s) || !unicode.IsLetter(next) && !unicode.IsDigit(next)
 	}
 	return true
 }
