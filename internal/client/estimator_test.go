@@ -138,9 +138,13 @@ func TestLearnedLook(t *testing.T) {
 			t.Fatalf("looks = %v, want %v", looks, want)
 		}
 	}
-	// Narrow windows keep looks at least two thirds of Initial apart; wide ones at most Max.
-	if next, _ := p.learnedLook(finishWindow{from: sec(10), to: sec(10)}, sec(10), 0); next != sec(10.15) {
-		t.Errorf("look after 10 s in a zero-width window at %s, want 10.15s (0.3 s spacing, from 9.85 s)", next)
+	// Narrow windows keep looks at least two thirds of Initial and 5% of the
+	// window's start apart; wide ones at most Max.
+	if next, _ := p.learnedLook(finishWindow{from: sec(1), to: sec(1)}, sec(1), 0); next != sec(1.15) {
+		t.Errorf("look after 1 s in a zero-width window at %s, want 1.15s (0.3 s spacing, from 0.85 s)", next)
+	}
+	if next, _ := p.learnedLook(finishWindow{from: sec(10), to: sec(10)}, sec(10), 0); next != sec(10.25) {
+		t.Errorf("look after 10 s in a zero-width window at %s, want 10.25s (0.5 s spacing, from 9.75 s)", next)
 	}
 	if next, _ := p.learnedLook(finishWindow{from: sec(20), to: sec(39)}, sec(18), 0); next != sec(22) {
 		t.Errorf("look after 18 s in a 19 s window at %s, want 22s (looks Max apart from 18 s)", next)

@@ -149,10 +149,13 @@ const learnedLooks = 3
 // a wait's first look says nothing about how much earlier it finished). A task
 // slower than every one observed then gets looks whose gaps double from the
 // spacing up to Max, and after them (false) the default schedule takes over. The
-// spacing is at least two thirds of Initial, at most Max, and every look is
-// shifted like the default schedule's.
+// spacing is at most Max, and at least two thirds of Initial and a twentieth of
+// the window's start: noticing a clip within 5% of its generation time is twice
+// what the default schedule aims at, and closer looks would spend GETs, which
+// every clip under the key shares, for little. Every look is shifted like the
+// default schedule's.
 func (p PollPolicy) learnedLook(w finishWindow, elapsed time.Duration, u float64) (time.Duration, bool) {
-	minSpacing := p.Initial * 2 / 3
+	minSpacing := max(p.Initial*2/3, w.from/20)
 	spacing := min(max((w.to-w.from)/learnedLooks, minSpacing), max(p.Max, minSpacing))
 	if spacing <= 0 {
 		return 0, false
