@@ -69,10 +69,35 @@ type Metadata struct {
 	GenerateAudio *bool          `json:"generate_audio,omitempty"`
 	CallbackURL   string         `json:"callback_url,omitempty"`
 	Content       []ContentEntry `json:"content,omitempty"`
+	// Extra holds vendor parameters that have no field here; they are sent as
+	// members of metadata beside the typed ones (which win on a clash).
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// MarshalJSON merges Extra into the typed members.
+func (m Metadata) MarshalJSON() ([]byte, error) {
+	type typed Metadata
+	data, err := json.Marshal(typed(m))
+	if err != nil || len(m.Extra) == 0 {
+		return data, err
+	}
+	merged := make(map[string]json.RawMessage, len(m.Extra)+5)
+	for k, v := range m.Extra {
+		merged[k] = v
+	}
+	var members map[string]json.RawMessage
+	if err := json.Unmarshal(data, &members); err != nil {
+		return nil, err
+	}
+	for k, v := range members {
+		merged[k] = v
+	}
+	return json.Marshal(merged)
 }
 
 func (m *Metadata) isEmpty() bool {
-	return m == nil || (m.Ratio == "" && m.Resolution == "" && m.GenerateAudio == nil && m.CallbackURL == "" && len(m.Content) == 0)
+	return m == nil || (m.Ratio == "" && m.Resolution == "" && m.GenerateAudio == nil && m.CallbackURL == "" &&
+		len(m.Content) == 0 && len(m.Extra) == 0)
 }
 
 // VideoRequest is the body of POST /v1/video/generations.

@@ -21,6 +21,9 @@ const (
 	opSubmit operation = iota
 	opGet
 	opListModels
+	// opWrongAddress is a 404 from an address whose model list cannot be read
+	// either: base_url does not point at the service.
+	opWrongAddress
 )
 
 // addAPIError turns a client error into a diagnostic whose detail says what happened,
@@ -41,10 +44,15 @@ func adviceFor(op operation, err error) (advice, attr string) {
 	var waitErr *client.WaitError
 	switch {
 	case client.IsAmbiguousSubmit(err):
-		return "The submission failed after its request may already have reached the service, so a task may exist " +
-			"(and be billed) although no task ID came back. Before applying again, check the service's console for a task " +
-			"created just now with this prompt; if there is one, adopt it with `terraform import` (or an import block) " +
-			"instead of applying, which would submit a second task.", ""
+		return "A task may exist (and be billed) although no task ID came back: the submission failed after its request " +
+			"may already have reached the service" + doubtsText(err) + ". Before applying again, look in the service's " +
+			"console for a task created just now with this prompt. If there is one, adopt it with terraform import (or an " +
+			"import block) instead of applying, which would submit another task; if there is none, apply again.", ""
+	case op == opWrongAddress:
+		return "The service at base_url answered 404 Not Found, and its model list could not be read either, so base_url " +
+			"(or VIDEOGEN_BASE_URL) most likely does not point at the video generation API: check its host and path (for " +
+			"example https://host/api where the service is at https://host). Nothing was removed from state and nothing " +
+			"was submitted; fix base_url and run the command again.", ""
 	case errors.As(err, &waitErr) && !waitErr.Interrupted() && waitErr.Err != nil && op == opGet:
 		return adviceFor(op, waitErr.Err)
 	case client.IsUnauthorized(err):
@@ -84,6 +92,44 @@ func adviceFor(op operation, err error) (advice, attr string) {
 			"to it, and the provider's request_timeout.", attemptsText(err)), ""
 	}
 	return "The provider could not understand the service's answer. Check that base_url points at the video generation API.", ""
+}
+
+// doubtsText names the attempts that a gateway failed after forwarding them.
+func doubtsText(err error) string {
+	var ambiguous *client.AmbiguousSubmitError
+	if errors.As(err, &ambiguous) && len(ambiguous.Doubts) > 0 {
+		return " (" + strings.Join(ambiguous.Doubts, "; ") + ", and gateway errors such as 502 and 504 may come after " +
+			"the service accepted a task)"
+	}
+	return ""
+}
+
+// addUncertainAttemptsWarning says that a submission got through only after
+// attempts that may each have created a task nobody tracks.
+func addUncertainAttemptsWarning(diags *diag.Diagnostics, v *client.Video) {
+	diags.AddWarning("Submission May Have Created an Untracked Task",
+		fmt.Sprintf("Task %s was created and is tracked in state. Before it, %s: a gateway may answer so after the service "+
+			"has already accepted the task, so that attempt may have created another task, billed and tracked by nobody. "+
+			"Look in the service's console for a second task created just now with this prompt. Set submit_gateway_retries "+
+			"= 0 in the provider block never to send a submission twice.", v.TaskID, strings.Join(v.UncertainAttempts, "; ")))
+}
+
+// addRemovedFromStateWarning says what destroying a clip does, for every clip of
+// the run at once.
+func addRemovedFromStateWarning(diags *diag.Diagnostics) {
+	diags.AddWarning("Video Removed From State Only",
+		"The service has no delete: destroying a videogen_video only removes it from Terraform state. Every clip this "+
+			"run destroys stays on the service and stays billed; their task IDs are in the plan above if you need to find "+
+			"them in the service's console.")
+}
+
+// addAbandonedTaskWarning names a task that an earlier run left unfinished and
+// that no replacement took over, because the clip is now asked for differently.
+func addAbandonedTaskWarning(diags *diag.Diagnostics, taskID string) {
+	diags.AddWarning("Unfinished Task Abandoned",
+		fmt.Sprintf("Task %s was still running when an earlier apply stopped waiting for it. Its resource now asks for a "+
+			"different clip (an argument or triggers_replace changed), so a new task was submitted instead of resuming %s. "+
+			"Task %s keeps running on the service and is billed if it succeeds.", taskID, taskID, taskID))
 }
 
 func forbiddenAdvice(err error) string {
@@ -166,7 +212,7 @@ func addWaitError(diags *diag.Diagnostics, taskID, op string, timeout time.Durat
 			reason = "the service gave no reason"
 		}
 		diags.AddError("Video Generation Failed", fmt.Sprintf(
-			"Task %s ended in the state \"failed\": %s. Failed tasks are not billed. The resource is marked tainted, so "+
+			"Task %s ended without a clip: %s. A failed generation is not billed. The resource is marked tainted, so "+
 				"the next terraform apply submits a new task; if the failure comes from the prompt or the reference media "+
 				"(for example a content policy), change them first.", taskID, reason))
 	case errors.As(err, &waitErr) && waitErr.Interrupted():
@@ -175,18 +221,19 @@ func addWaitError(diags *diag.Diagnostics, taskID, op string, timeout time.Durat
 			last = "submitted"
 		}
 		diags.AddError("Video Not Ready", fmt.Sprintf(
-			"Task %s was submitted and billed as one clip, but it was still %q when the wait stopped after %s "+
-				"(timeouts.%s is %s, or the run was interrupted). The task is saved in state and Terraform marks the "+
-				"resource tainted. To finish without paying twice, wait for the same task:\n\n"+
-				"  terraform untaint <address of this videogen_video, shown above>\n  terraform apply\n\n"+
-				"The apply then waits for task %s in place. Running terraform apply without untainting would replace the "+
-				"resource and submit a new, separately billed task. You can also raise timeouts.%s.\n\nOriginal error: %s",
-			taskID, last, waitErr.Elapsed.Round(time.Second), op, timeout, taskID, op, err))
+			"Task %s was submitted (it is billed once it succeeds), but it was still %q when the wait stopped after %s "+
+				"(timeouts.%s is %s, or the run was interrupted). The task is saved in state.\n\n"+
+				"Apply again to keep waiting for the same task: the next terraform apply takes task %s over instead of "+
+				"submitting a new one, although its plan shows the resource as tainted and replaced. If the arguments of "+
+				"this resource change before then, a new task is submitted and task %s is left running. To wait longer, "+
+				"raise timeouts.%s.\n\nOriginal error: %s",
+			taskID, last, waitErr.Elapsed.Round(time.Second), op, timeout, taskID, taskID, op, err))
 	default:
 		advice, _ := adviceFor(opGet, err)
 		diags.AddError("Unable to Wait for Video", fmt.Sprintf(
-			"Task %s was submitted, but its status could not be read. %s The task is saved in state and Terraform marks "+
-				"the resource tainted: run terraform untaint on this resource, then terraform apply, to wait for the same "+
-				"task without submitting a new one.\n\nOriginal error: %s", taskID, advice, err))
+			"Task %s was submitted, but its status could not be read. %s The task is saved in state: once the problem "+
+				"is fixed, apply again to keep waiting for the same task (the plan shows the resource as tainted and "+
+				"replaced, but the apply takes task %s over instead of submitting a new one).\n\nOriginal error: %s",
+			taskID, advice, taskID, err))
 	}
 }

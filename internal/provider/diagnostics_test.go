@@ -128,7 +128,7 @@ func TestAddAPIErrorAmbiguousSubmission(t *testing.T) {
 	var diags diag.Diagnostics
 	addAPIError(&diags, "Unable to Create Video", opSubmit, err)
 	detail := diags[0].Detail()
-	for _, w := range []string{"may already have reached the service", "check the service's console", "terraform import"} {
+	for _, w := range []string{"A task may exist", "may already have reached the service", "service's console", "terraform import"} {
 		if !strings.Contains(detail, w) {
 			t.Errorf("detail lacks %q:\n%s", w, detail)
 		}
@@ -149,14 +149,14 @@ func TestAddWaitError(t *testing.T) {
 			[]string{"task_1", "content policy", "not billed", "tainted"}},
 		{"timeout", "task_2", "Video Not Ready", &client.WaitError{TaskID: "task_2", LastStatus: client.StatusRunning,
 			Elapsed: 90 * time.Second, Polls: 12, Err: context.DeadlineExceeded},
-			[]string{`still "running"`, "timeouts.create is 1m30s", "terraform untaint", "terraform apply", "waits for task task_2",
-				"submit a new, separately billed task"}},
+			[]string{`still "running"`, "timeouts.create is 1m30s", "Apply again to keep waiting for the same task",
+				"takes task task_2 over instead of submitting a new one", "a new task is submitted and task task_2 is left running"}},
 		{"interrupted_before_first_poll", "task_3", "Video Not Ready", &client.WaitError{TaskID: "task_3", Err: context.Canceled},
-			[]string{`still "submitted"`, "terraform untaint"}},
+			[]string{`still "submitted"`, "Apply again to keep waiting for the same task"}},
 		{"service_kept_failing", "task_4", "Unable to Wait for Video", &client.WaitError{TaskID: "task_4",
 			LastStatus: client.StatusRunning, Err: &client.APIError{StatusCode: 502, Message: "Bad Gateway", Attempts: 7,
 				Elapsed: 20 * time.Second}},
-			[]string{"task_4", "server error after 7 attempts", "last status seen: running", "untaint"}},
+			[]string{"task_4", "server error after 7 attempts", "last status seen: running", "apply again to keep waiting"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -172,6 +172,59 @@ func TestAddWaitError(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func TestAddAPIErrorGatewayDoubts(t *testing.T) {
+	t.Parallel()
+	err := &client.AmbiguousSubmitError{
+		Doubts: []string{"attempt 1 was answered HTTP 504 Gateway Timeout", "attempt 2 was answered HTTP 504 Gateway Timeout"},
+		Err:    &client.APIError{StatusCode: 504, Message: "Gateway Timeout", Method: "POST", Endpoint: "/video/generations", Attempts: 2},
+	}
+	var diags diag.Diagnostics
+	addAPIError(&diags, "Unable to Create Video", opSubmit, err)
+	detail := diags[0].Detail()
+	for _, w := range []string{"A task may exist", "attempt 1 was answered HTTP 504", "attempt 2", "terraform import"} {
+		if !strings.Contains(detail, w) {
+			t.Errorf("detail lacks %q:\n%s", w, detail)
+		}
+	}
+	if strings.Contains(detail, "not billed") {
+		t.Errorf("a submission that may have created a task is called unbilled:\n%s", detail)
+	}
+}
+
+func TestAddAPIErrorWrongAddress(t *testing.T) {
+	t.Parallel()
+	var diags diag.Diagnostics
+	addAPIError(&diags, "Unable to Read Video", opWrongAddress, &client.APIError{StatusCode: 404, Method: "GET",
+		Endpoint: "/video/generations/{task_id}", Message: "Not Found"})
+	detail := diags[0].Detail()
+	for _, w := range []string{"base_url", "VIDEOGEN_BASE_URL", "Nothing was removed from state"} {
+		if !strings.Contains(detail, w) {
+			t.Errorf("detail lacks %q:\n%s", w, detail)
+		}
+	}
+}
+
+func TestNewClipBudget(t *testing.T) {
+	t.Parallel()
+	var diags diag.Diagnostics
+	b := newNewClipBudget(2)
+	for range 3 {
+		b.count(&diags)
+	}
+	if len(diags) != 1 || diags[0].Summary() != "Too Many New Clips" ||
+		!strings.Contains(diags[0].Detail(), "at least 3 new clips") || !strings.Contains(diags[0].Detail(), "max_new_clips allows 2") {
+		t.Fatalf("diagnostics = %v", diags)
+	}
+	unlimited := newNewClipBudget(-1)
+	var none diag.Diagnostics
+	for range 100 {
+		unlimited.count(&none)
+	}
+	if len(none) != 0 {
+		t.Fatalf("an unset max_new_clips reported %v", none)
 	}
 }
 

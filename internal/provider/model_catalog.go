@@ -2,25 +2,32 @@ package provider
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"sort"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+
 	"github.com/videogen/terraform-provider-videogen/internal/client"
 )
 
 // modelCatalogTimeout bounds the plan-time model look-up: a slow or unreachable
-// service must not hold up a plan, since the API itself rejects unknown models too.
+// service must not hold up a plan for long, and the plan says it could not check.
 const modelCatalogTimeout = 15 * time.Second
 
 // modelCatalog fetches GET /v1/models at most once per provider instance, so that a
-// configuration with hundreds of clips costs one request at plan time.
+// configuration with hundreds of clips costs one request at plan time. A model list
+// in the expected shape is also the proof that base_url points at the service,
+// which a 404 on a task or a submission needs before it can be believed.
 type modelCatalog struct {
-	client *client.Client
-	once   sync.Once
-	ids    []string
-	err    error
+	client   *client.Client
+	once     sync.Once
+	ids      []string
+	err      error
+	reported sync.Once
 }
 
 func newModelCatalog(c *client.Client) *modelCatalog { return &modelCatalog{client: c} }
@@ -29,7 +36,9 @@ func newModelCatalog(c *client.Client) *modelCatalog { return &modelCatalog{clie
 // fetch them.
 func (m *modelCatalog) IDs(ctx context.Context) ([]string, error) {
 	m.once.Do(func() {
-		ctx, cancel := context.WithTimeout(ctx, modelCatalogTimeout)
+		// Detached from the first caller's cancellation, which would otherwise be
+		// remembered as the answer for every later caller.
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), modelCatalogTimeout)
 		defer cancel()
 		models, err := m.client.ListModels(ctx)
 		if err != nil {
@@ -41,6 +50,58 @@ func (m *modelCatalog) IDs(ctx context.Context) ([]string, error) {
 		}
 	})
 	return m.ids, m.err
+}
+
+// verifyService returns nil when base_url answers as the service: its model list
+// can be read. Otherwise it says what answered instead.
+func (m *modelCatalog) verifyService(ctx context.Context) error {
+	if _, err := m.IDs(ctx); err != nil {
+		return fmt.Errorf("GET %s/models did not answer with a model list either: %w", m.client.BaseURL(), err)
+	}
+	return nil
+}
+
+// reportOnce turns a failure to fetch the model list at plan time into one
+// diagnostic per provider process: an error when the provider's own settings are
+// wrong (a rejected key, an address that is not the service), else a warning that
+// the model could not be checked.
+func (m *modelCatalog) reportOnce(ctx context.Context, err error, diags *diag.Diagnostics) {
+	m.reported.Do(func() {
+		var apiErr *client.APIError
+		var tErr *client.TransportError
+		isAPI, isTransport := errors.As(err, &apiErr), errors.As(err, &tErr)
+		switch {
+		case client.IsUnauthorized(err):
+			diags.AddError("Invalid API Key", fmt.Sprintf("The service rejected the API key (HTTP 401) when the plan checked "+
+				"the model against GET /v1/models, so every request of the apply would fail too. Check api_key in the "+
+				"provider block or the %s environment variable; a key deleted or revoked in the console must be replaced "+
+				"by a new one. Nothing has been submitted.\n\nOriginal error: %s", envAPIKey, err))
+		case client.IsNotFound(err) || (!isAPI && !isTransport && ctx.Err() == nil):
+			diags.AddError("Wrong Base URL", fmt.Sprintf("The plan checked the model against %s/models, which did not answer "+
+				"with a model list, so base_url (or %s) most likely does not point at the video generation API: check its "+
+				"host and path (with or without the /v1 suffix, but without any other path the service does not have). "+
+				"Nothing has been submitted.\n\nOriginal error: %s", m.client.BaseURL(), envBaseURL, err))
+		default:
+			diags.AddWarning("Model Not Checked", fmt.Sprintf("The plan could not check the models of new clips against the "+
+				"service's model list (GET %s/models): %s. The plan goes on; if the model is wrong, the apply fails without "+
+				"billing anything. Check the network path to the service and base_url if this persists.\n\nOriginal error: %s",
+				m.client.BaseURL(), catalogFailure(err), err))
+		}
+	})
+}
+
+func catalogFailure(err error) string {
+	switch {
+	case client.IsRateLimited(err):
+		return "the service kept rate-limiting the request"
+	case client.IsServerError(err):
+		return "the service kept answering with a server error"
+	case client.IsForbidden(err):
+		return "the service refused to list models for this key"
+	case errors.Is(err, context.DeadlineExceeded):
+		return fmt.Sprintf("the service did not answer within %s", modelCatalogTimeout)
+	}
+	return "the service could not be reached"
 }
 
 // closestModels ranks ids by edit distance to want and returns at most n of them.

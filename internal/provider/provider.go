@@ -5,10 +5,12 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/float64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -20,6 +22,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/videogen/terraform-provider-videogen/internal/client"
+	"github.com/videogen/terraform-provider-videogen/internal/journal"
 	"github.com/videogen/terraform-provider-videogen/internal/validators"
 )
 
@@ -47,12 +50,24 @@ type providerModel struct {
 	PollInterval   types.String `tfsdk:"poll_interval"`
 	// MaxRequestsPerSecond paces every API call of this provider configuration.
 	MaxRequestsPerSecond types.Float64 `tfsdk:"max_requests_per_second"`
+	// Billing safety.
+	SubmitGatewayRetries types.Int64  `tfsdk:"submit_gateway_retries"`
+	MaxNewClips          types.Int64  `tfsdk:"max_new_clips"`
+	JournalPath          types.String `tfsdk:"journal_path"`
 }
 
 // providerData is what resources and data sources receive from Configure.
 type providerData struct {
 	client *client.Client
 	models *modelCatalog
+	// handover, journal and budget exist once per provider process, which is what
+	// Terraform starts for one plan or one apply.
+	handover     *taskHandover
+	journal      *journal.Journal
+	journalError sync.Once
+	budget       *newClipBudget
+	// removalWarning says once per run what destroying clips does.
+	removalWarning sync.Once
 }
 
 func (p *videogenProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
@@ -90,6 +105,35 @@ func (p *videogenProvider) Schema(_ context.Context, _ provider.SchemaRequest, r
 				Optional:   true,
 				Validators: []validator.String{validators.Duration(time.Second)},
 			},
+			"submit_gateway_retries": schema.Int64Attribute{
+				MarkdownDescription: fmt.Sprintf("How many times a submission is sent again after a gateway error that may have "+
+					"come after the service accepted it: HTTP 502 or 504, or a server error that is not the service's own JSON "+
+					"error. Each such retry may leave a second, billed task that nobody tracks, and the provider says so in a "+
+					"warning; when the retries run out, the error says that a task may exist. Rate limits (429) and the "+
+					"service's own server errors created nothing and are always retried (see `max_retries`). Set `0` never to "+
+					"send a submission twice. Defaults to `%d`.", client.DefaultSubmitGatewayRetries),
+				Optional:   true,
+				Validators: []validator.Int64{int64validator.Between(0, 5)},
+			},
+			"max_new_clips": schema.Int64Attribute{
+				MarkdownDescription: "Fails the plan, before anything is submitted, when it would generate more new clips than " +
+					"this: a guard for unattended pipelines against a `for_each` over the wrong list or a rename that replaces " +
+					"every clip. New clips are counted as Terraform plans them: created, replaced, or tainted (a clip whose " +
+					"wait was cut short is planned as a replacement, although the apply resumes its task and bills nothing " +
+					"new). Unset by default: no limit.",
+				Optional:   true,
+				Validators: []validator.Int64{int64validator.AtLeast(0)},
+			},
+			"journal_path": schema.StringAttribute{
+				MarkdownDescription: "File in which the provider notes every submitted task until its clip is recorded in " +
+					"state, so that when Terraform or the provider is killed outright (a second Ctrl-C, SIGKILL, out of memory) " +
+					"the next apply on the same machine adopts the task instead of submitting and billing it again. Entries " +
+					"are dropped once the clip is in state, or after 7 days. A fresh CI runner has no journal, so this only " +
+					"protects re-runs on the same machine. Defaults to `.terraform/videogen/pending-tasks.json` in the working " +
+					"directory (under `TF_DATA_DIR` when that is set).",
+				Optional:   true,
+				Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
+			},
 			"max_requests_per_second": schema.Float64Attribute{
 				MarkdownDescription: fmt.Sprintf("The most API requests per second this provider configuration sends, shared by "+
 					"all its resources and data sources: set it to your key's rate limit. Submissions go first: status checks "+
@@ -125,7 +169,8 @@ func (p *videogenProvider) Configure(ctx context.Context, req provider.Configure
 	// Values from other resources are unknown during plan; the provider is configured
 	// again at apply time, when they are known.
 	if cfg.BaseURL.IsUnknown() || cfg.APIKey.IsUnknown() || cfg.MaxRetries.IsUnknown() ||
-		cfg.RequestTimeout.IsUnknown() || cfg.PollInterval.IsUnknown() || cfg.MaxRequestsPerSecond.IsUnknown() {
+		cfg.RequestTimeout.IsUnknown() || cfg.PollInterval.IsUnknown() || cfg.MaxRequestsPerSecond.IsUnknown() || cfg.SubmitGatewayRetries.IsUnknown() ||
+		cfg.MaxNewClips.IsUnknown() || cfg.JournalPath.IsUnknown() {
 		tflog.Debug(ctx, "videogen provider configuration has unknown values; deferring client set-up")
 		return
 	}
@@ -153,6 +198,9 @@ func (p *videogenProvider) Configure(ctx context.Context, req provider.Configure
 	if !cfg.MaxRetries.IsNull() {
 		opts = append(opts, client.WithMaxRetries(int(cfg.MaxRetries.ValueInt64())))
 	}
+	if !cfg.SubmitGatewayRetries.IsNull() {
+		opts = append(opts, client.WithSubmitGatewayRetries(int(cfg.SubmitGatewayRetries.ValueInt64())))
+	}
 	if d, ok := parseDurationAttr(cfg.RequestTimeout); ok {
 		opts = append(opts, client.WithRequestTimeout(d))
 	}
@@ -171,7 +219,18 @@ func (p *videogenProvider) Configure(ctx context.Context, req provider.Configure
 			fmt.Sprintf("The videogen client could not be set up: %s. Check base_url (or %s).", err, envBaseURL))
 		return
 	}
-	data := &providerData{client: c, models: newModelCatalog(c)}
+	journalPath := journal.DefaultPath()
+	if !cfg.JournalPath.IsNull() {
+		journalPath = cfg.JournalPath.ValueString()
+	}
+	maxNewClips := int64(-1)
+	if !cfg.MaxNewClips.IsNull() {
+		maxNewClips = cfg.MaxNewClips.ValueInt64()
+	}
+	data := &providerData{
+		client: c, models: newModelCatalog(c), handover: newTaskHandover(),
+		journal: journal.New(journalPath, journal.DefaultMaxAge), budget: newNewClipBudget(maxNewClips),
+	}
 	resp.ResourceData = data
 	resp.DataSourceData = data
 }

@@ -6,8 +6,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-
-	"github.com/videogen/terraform-provider-videogen/internal/client"
 )
 
 var _ datasource.DataSourceWithConfigure = (*videoDataSource)(nil)
@@ -57,9 +55,11 @@ func (d *videoDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, 
 				MarkdownDescription: "Task identifier returned at submission.",
 				Required:            true,
 			},
-			"id":               computed("Same as `task_id`."),
-			"status":           computed("Task state: `submitted`, `running`, `succeeded` or `failed`."),
-			"url":              computed("Download URL of the clip when `status` is `succeeded`; null otherwise."),
+			"id": computed("Same as `task_id`."),
+			"status": computed("Task state: `submitted`, `running`, `succeeded` or `failed`, or, for a state outside the " +
+				"service's contract, `cancelled`, `expired` or `unknown`."),
+			"url": computed("Download URL of the clip when `status` is `succeeded`; null otherwise. Read afresh on every " +
+				"refresh, so a signed URL is current: use it to download a clip made elsewhere."),
 			"format":           computed("Output container reported by the service: `mp4`."),
 			"ratio":            computed("Aspect ratio echoed in the task's metadata."),
 			"resolution":       computed("Resolution echoed in the task's metadata."),
@@ -96,21 +96,11 @@ func (d *videoDataSource) Read(ctx context.Context, req datasource.ReadRequest, 
 		addAPIError(&resp.Diagnostics, summary, opGet, err)
 		return
 	}
-	// The resource's model already knows how to read a task; reuse it from nulls.
-	m := videoResourceModel{
-		Ratio: types.StringNull(), Resolution: types.StringNull(), CallbackURL: types.StringNull(),
-		GenerateAudio: types.BoolNull(), URL: types.StringNull(), Format: types.StringNull(),
-		ReferenceImages: types.ListNull(types.StringType), ReferenceVideos: types.ListNull(types.StringType),
-		ReferenceAudios: types.ListNull(types.StringType),
-	}
-	m.applyVideo(video)
+	f := videoFieldsOf(video)
 	state := videoDataSourceModel{
-		TaskID: cfg.TaskID, ID: types.StringValue(video.TaskID), Status: m.Status, URL: m.URL, Format: m.Format,
-		Ratio: m.Ratio, Resolution: m.Resolution, GenerateAudio: m.GenerateAudio, CallbackURL: m.CallbackURL,
-		ReferenceImages: m.ReferenceImages, ReferenceVideos: m.ReferenceVideos, ReferenceAudios: m.ReferenceAudios,
-	}
-	if video.Status != client.StatusSucceeded {
-		state.URL = types.StringNull()
+		TaskID: cfg.TaskID, ID: types.StringValue(video.TaskID), Status: f.Status, URL: f.URL, Format: f.Format,
+		Ratio: f.Ratio, Resolution: f.Resolution, GenerateAudio: f.GenerateAudio, CallbackURL: f.CallbackURL,
+		ReferenceImages: f.ReferenceImages, ReferenceVideos: f.ReferenceVideos, ReferenceAudios: f.ReferenceAudios,
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }

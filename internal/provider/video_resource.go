@@ -10,14 +10,11 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/listplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/mapplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
@@ -26,6 +23,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/videogen/terraform-provider-videogen/internal/client"
+	"github.com/videogen/terraform-provider-videogen/internal/journal"
 	"github.com/videogen/terraform-provider-videogen/internal/validators"
 )
 
@@ -39,10 +37,11 @@ const (
 )
 
 var (
-	_ resource.ResourceWithConfigure      = (*videoResource)(nil)
-	_ resource.ResourceWithImportState    = (*videoResource)(nil)
-	_ resource.ResourceWithModifyPlan     = (*videoResource)(nil)
-	_ resource.ResourceWithValidateConfig = (*videoResource)(nil)
+	_ resource.ResourceWithConfigure        = (*videoResource)(nil)
+	_ resource.ResourceWithImportState      = (*videoResource)(nil)
+	_ resource.ResourceWithModifyPlan       = (*videoResource)(nil)
+	_ resource.ResourceWithValidateConfig   = (*videoResource)(nil)
+	_ resource.ResourceWithConfigValidators = (*videoResource)(nil)
 )
 
 var (
@@ -70,6 +69,7 @@ type videoResourceModel struct {
 	ReferenceImages   types.List     `tfsdk:"reference_images"`
 	ReferenceVideos   types.List     `tfsdk:"reference_videos"`
 	ReferenceAudios   types.List     `tfsdk:"reference_audios"`
+	ExtraMetadata     types.String   `tfsdk:"extra_metadata"`
 	TriggersReplace   types.Map      `tfsdk:"triggers_replace"`
 	WaitForCompletion types.Bool     `tfsdk:"wait_for_completion"`
 	Status            types.String   `tfsdk:"status"`
@@ -82,18 +82,21 @@ func (r *videoResource) Metadata(_ context.Context, req resource.MetadataRequest
 	resp.TypeName = req.ProviderTypeName + "_video"
 }
 
+// echoedDescription ends the description of an argument the service echoes back.
+const echoedDescription = " When unset, the service's choice (the value it echoes) is recorded, and an imported clip " +
+	"adopts it instead of being regenerated. Changing the value to one that means something else forces a new clip."
+
 func (r *videoResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	replace := []planmodifier.String{stringplanmodifier.RequiresReplace()}
-	replaceList := []planmodifier.List{listplanmodifier.RequiresReplace()}
 	mediaList := func(kind string, limit int, citation string) schema.ListAttribute {
 		return schema.ListAttribute{
 			MarkdownDescription: fmt.Sprintf("Up to %d reference %s URLs that guide the generation, sent in order as "+
 				"`metadata.content[]` entries. Each is an absolute `http`/`https` URL in canonical form (as Go's URL parser "+
 				"writes it, with the scheme and host in lower case and a space as `%%20`), without credentials, which would "+
-				"be stored in state; no element may be null. %sChanging this forces a new clip.", limit, kind, citation),
+				"be stored in state; no element may be null. %s", limit, kind, citation) + echoedDescription,
 			ElementType:   types.StringType,
 			Optional:      true,
-			PlanModifiers: replaceList,
+			Computed:      true,
+			PlanModifiers: []planmodifier.List{echoedListArgument()},
 			Validators: []validator.List{
 				listvalidator.SizeAtMost(limit),
 				validators.NoNullElements(),
@@ -141,36 +144,50 @@ func (r *videoResource) Schema(ctx context.Context, _ resource.SchemaRequest, re
 			},
 			"ratio": schema.StringAttribute{
 				MarkdownDescription: "Aspect ratio as `W:H` with positive integers without leading zeros, such as `16:9`, `9:16` " +
-					"or `1:1`. Changing this forces a new clip.",
+					"or `1:1`." + echoedDescription,
 				Optional:      true,
-				PlanModifiers: replace,
+				Computed:      true,
+				PlanModifiers: []planmodifier.String{echoedStringArgument(sameRatio)},
 				Validators:    []validator.String{validators.Ratio()},
 			},
 			"resolution": schema.StringAttribute{
 				MarkdownDescription: "Output resolution: one of `480p`, `720p`, `1080p`; which are accepted depends on the " +
-					"model. Changing this forces a new clip.",
+					"model." + echoedDescription,
 				Optional:      true,
-				PlanModifiers: replace,
+				Computed:      true,
+				PlanModifiers: []planmodifier.String{echoedStringArgument(strings.EqualFold)},
 				Validators:    []validator.String{stringvalidator.OneOf(resolutions...)},
 			},
 			"generate_audio": schema.BoolAttribute{
-				MarkdownDescription: "Generate a soundtrack. Applies to some (newer) models. Changing this forces a new clip.",
+				MarkdownDescription: "Generate a soundtrack. Applies to some (newer) models." + echoedDescription,
 				Optional:            true,
-				PlanModifiers:       []planmodifier.Bool{boolplanmodifier.RequiresReplace()},
+				Computed:            true,
+				PlanModifiers:       []planmodifier.Bool{echoedBoolArgument()},
 			},
 			"callback_url": schema.StringAttribute{
 				MarkdownDescription: "Webhook URL to which the service POSTs the final task state, sent as " +
 					"`metadata.callback_url`: an absolute `http`/`https` URL in canonical form, without credentials. A loopback, " +
 					"link-local or private address (or `localhost`) gets a warning: the service cannot reach it from its network, " +
-					"or reaches its own machines. Changing this forces a new clip.",
+					"or reaches its own machines." + echoedDescription,
 				Optional:      true,
-				PlanModifiers: replace,
+				Computed:      true,
+				PlanModifiers: []planmodifier.String{echoedStringArgument(sameURL)},
 				Validators:    []validator.String{validators.CallbackURL()},
 			},
 			"reference_images": mediaList("image", maxReferenceImages,
-				"The Nth URL is cited in `prompt` as `@imageN`. "),
+				"The Nth URL is cited in `prompt` as `@imageN`."),
 			"reference_videos": mediaList("video", maxReferenceVideos, ""),
 			"reference_audios": mediaList("audio", maxReferenceAudios, ""),
+			"extra_metadata": schema.StringAttribute{
+				MarkdownDescription: "Vendor parameters that this provider does not type, as a JSON object (write it with " +
+					"`jsonencode`), merged into the request's `metadata`. For a model's newer options, such as first/last-frame " +
+					"mode. The keys that have their own argument (`ratio`, `resolution`, `generate_audio`, `callback_url`, " +
+					"`content`) are rejected: use the argument. The service's echo of these parameters is not read back, so it " +
+					"never shows as drift. Changing this forces a new clip.",
+				Optional:      true,
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+				Validators:    []validator.String{extraMetadataValidator{}},
+			},
 			"triggers_replace": schema.MapAttribute{
 				MarkdownDescription: "Arbitrary map of strings; any change forces a new clip. Use it to regenerate an asset " +
 					"on purpose, as with `terraform_data`.",
@@ -187,13 +204,16 @@ func (r *videoResource) Schema(ctx context.Context, _ resource.SchemaRequest, re
 				Default:  booldefault.StaticBool(true),
 			},
 			"status": schema.StringAttribute{
-				MarkdownDescription: "Task state: `submitted`, `running`, `succeeded` or `failed`.",
-				Computed:            true,
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+				MarkdownDescription: "Task state: `submitted`, `running`, `succeeded` or `failed`, or, when the service reports " +
+					"a state outside its contract, `cancelled`, `expired` (the clip is gone) or `unknown` (still waited for).",
+				Computed:      true,
+				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
 			"url": schema.StringAttribute{
-				MarkdownDescription: "Download URL of the clip, once `status` is `succeeded`. Signed URLs may change on " +
-					"refresh; that updates state in place and never regenerates the clip.",
+				MarkdownDescription: "Download URL of the clip, once `status` is `succeeded`. The URL recorded when the clip " +
+					"finished is kept: a service that signs its URLs hands out a new one on every read, and recording each " +
+					"would change state on every refresh. To download the clip, use `videogen_video_file`, which reads a fresh " +
+					"URL itself; for a fresh link, read the task with the `videogen_video` data source.",
 				Computed:      true,
 				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
@@ -206,12 +226,12 @@ func (r *videoResource) Schema(ctx context.Context, _ resource.SchemaRequest, re
 		Blocks: map[string]schema.Block{
 			"timeouts": timeouts.Block(ctx, timeouts.Opts{
 				Create: true,
-				CreateDescription: "How long create waits for the task to succeed or fail, as a duration such as `45m`. " +
-					"Defaults to `30m`. When it runs out the task is kept in state (tainted): untaint and apply to wait for " +
-					"the same task.",
+				CreateDescription: "How long create waits for the task to succeed or fail, as a positive duration such as " +
+					"`45m`. Defaults to `30m`. When it runs out (or the run is interrupted), the task is kept in state: apply " +
+					"again to keep waiting for the same task.",
 				Update: true,
 				UpdateDescription: "How long an in-place update that resumes an unfinished wait waits for the same task, " +
-					"as a duration such as `45m`. Defaults to `30m`.",
+					"as a positive duration such as `45m`. Defaults to `30m`.",
 			}),
 		},
 	}
@@ -248,8 +268,15 @@ func (r *videoResource) ValidateConfig(ctx context.Context, req resource.Validat
 	}
 }
 
-// ModifyPlan checks the model against the service's list, and plans the in-place
-// update that resumes an unfinished wait or the replacement of a failed task.
+// ConfigValidators holds the checks that need no API call and are not about a
+// single argument's shape.
+func (r *videoResource) ConfigValidators(context.Context) []resource.ConfigValidator {
+	return []resource.ConfigValidator{positiveTimeoutsValidator{}, frameModeValidator{}}
+}
+
+// ModifyPlan counts the new clips of the plan, checks the model against the
+// service's list, and plans the in-place update that resumes an unfinished wait or
+// the replacement of a task that ended without a clip.
 func (r *videoResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() {
 		return
@@ -260,6 +287,10 @@ func (r *videoResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 		return
 	}
 	if req.State.Raw.IsNull() {
+		// Terraform plans every new clip, a replacement included, with no prior state.
+		if r.data != nil {
+			r.data.budget.count(&resp.Diagnostics)
+		}
 		r.checkModel(ctx, plan.Model, &resp.Diagnostics)
 		return
 	}
@@ -273,8 +304,8 @@ func (r *videoResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 	}
 	status := client.Status(state.Status.ValueString())
 	switch {
-	case status == client.StatusFailed:
-		// A failed task produced nothing and was not billed; regenerate it.
+	case status.Final() && !status.Usable():
+		// Failed (not billed), cancelled or expired: there is no clip, so make a new one.
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("status"), types.StringUnknown())...)
 		resp.RequiresReplace = append(resp.RequiresReplace, path.Root("status"))
 	case !status.Final() && plan.WaitForCompletion.ValueBool():
@@ -285,15 +316,17 @@ func (r *videoResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 	}
 }
 
-// checkModel rejects a model the key cannot use, when the list can be had. Any
-// failure to fetch it is only logged: the API's own 404/403 still explains at apply.
+// checkModel rejects a model the key cannot use. The model list also tells whether
+// the provider's own settings work, which a plan should say before an apply bills
+// anything: a rejected key or an address that is not the service fails the plan,
+// and a service that cannot be reached gives a warning.
 func (r *videoResource) checkModel(ctx context.Context, model types.String, diags *diag.Diagnostics) {
 	if r.data == nil || model.IsUnknown() || model.IsNull() {
 		return
 	}
 	ids, err := r.data.models.IDs(ctx)
 	if err != nil {
-		tflog.Warn(ctx, "skipping plan-time model validation: the model list could not be fetched", map[string]any{"error": err.Error()})
+		r.data.models.reportOnce(ctx, err, diags)
 		return
 	}
 	want := model.ValueString()
@@ -329,28 +362,126 @@ func (r *videoResource) Create(ctx context.Context, req resource.CreateRequest, 
 	resp.Diagnostics.Append(diags...)
 	request, diags := plan.toRequest(ctx)
 	resp.Diagnostics.Append(diags...)
+	triggers := map[string]string{}
+	resp.Diagnostics.Append(plan.TriggersReplace.ElementsAs(ctx, &triggers, false)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	fingerprint := requestFingerprint(r.data.client.BaseURL(), request, triggers)
 
-	submitted, err := r.data.client.SubmitVideo(ctx, request)
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "Unable to Create Video", opSubmit, err)
-		return
+	video := r.adoptUnfinished(ctx, plan, fingerprint)
+	if video == nil {
+		submitted, err := r.data.client.SubmitVideo(ctx, request)
+		if err != nil {
+			r.addSubmitError(ctx, &resp.Diagnostics, err)
+			return
+		}
+		tflog.Info(ctx, "video task submitted", map[string]any{"task_id": submitted.TaskID})
+		// Claimed before it is journaled: an identical clip planned beside this one
+		// must submit its own task, not adopt this one.
+		r.data.handover.claim(submitted.TaskID)
+		r.data.journalAdd(ctx, journal.Entry{TaskID: submitted.TaskID, Fingerprint: fingerprint, SubmittedAt: time.Now()},
+			&resp.Diagnostics)
+		if len(submitted.UncertainAttempts) > 0 {
+			addUncertainAttemptsWarning(&resp.Diagnostics, submitted)
+		}
+		video = submitted
 	}
-	tflog.Info(ctx, "video task submitted", map[string]any{"task_id": submitted.TaskID})
-	plan.ID = types.StringValue(submitted.TaskID)
+	plan.ID = types.StringValue(video.TaskID)
 	plan.TaskID = plan.ID
 	plan.URL, plan.Format = types.StringNull(), types.StringNull()
-	plan.applyVideo(submitted)
+	plan.applyVideo(video)
 	// Saved before waiting: should the wait fail or be interrupted, Terraform keeps
 	// the task (tainted) instead of orphaning a billed clip.
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-	if resp.Diagnostics.HasError() || !plan.WaitForCompletion.ValueBool() {
+	defer func() {
+		for _, id := range r.data.handover.abandoned(plan) {
+			addAbandonedTaskWarning(&resp.Diagnostics, id)
+		}
+	}()
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if !plan.WaitForCompletion.ValueBool() {
+		r.data.journalRemove(ctx, video.TaskID)
 		return
 	}
 	r.wait(ctx, &plan, timeout, "create", &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	// An unfinished task stays in the journal: Terraform taints the resource, and
+	// its replacement in the next apply takes the task over (see Read and Delete).
+	if client.Status(plan.Status.ValueString()).Final() {
+		r.data.journalRemove(ctx, video.TaskID)
+		return
+	}
+	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKeyWaitCutShort, []byte(`true`))...)
+}
+
+// privateKeyWaitCutShort marks, in private state, a clip whose create wait ended
+// before the task did. Terraform taints such a resource and hands its private state
+// to Read but not to the Delete of its replacement, so Read keeps the status the
+// wait last saw until the task is taken over: Delete then knows the task is
+// unfinished business, not a clip the user asked to regenerate (-replace, taint).
+const privateKeyWaitCutShort = "wait_cut_short"
+
+func waitCutShort(ctx context.Context, p interface {
+	GetKey(context.Context, string) ([]byte, diag.Diagnostics)
+}) bool {
+	v, diags := p.GetKey(ctx, privateKeyWaitCutShort)
+	return !diags.HasError() && string(v) == "true"
+}
+
+// adoptUnfinished returns a task that an earlier, cut-short run submitted for
+// exactly this request, if there is one that can still produce the clip: first one
+// handed over by the Delete of a tainted resource in this run, then one from the
+// local journal. Nil means submit a new task.
+func (r *videoResource) adoptUnfinished(ctx context.Context, plan videoResourceModel, fingerprint string) *client.Video {
+	if taskID, ok := r.data.handover.take(plan); ok {
+		if v := r.adoptable(ctx, taskID); v != nil {
+			tflog.Info(ctx, "resuming the wait for a task left unfinished by an earlier run", map[string]any{"task_id": taskID})
+			return v
+		}
+	}
+	for _, e := range r.data.journalMatching(ctx, fingerprint) {
+		if !r.data.handover.claim(e.TaskID) {
+			continue
+		}
+		if v := r.adoptable(ctx, e.TaskID); v != nil {
+			tflog.Info(ctx, "adopting a task that a run cut off before it was recorded in state submitted",
+				map[string]any{"task_id": e.TaskID, "journal": r.data.journal.Path()})
+			return v
+		}
+		r.data.handover.release(e.TaskID)
+	}
+	return nil
+}
+
+// adoptable reads a task that may be adopted; a task that is gone or ended without
+// a clip is dropped from the journal instead, and a new one is submitted.
+func (r *videoResource) adoptable(ctx context.Context, taskID string) *client.Video {
+	v, err := r.data.client.GetVideo(ctx, taskID)
+	switch {
+	case err == nil && v.Status.Final() && !v.Status.Usable():
+	case err == nil:
+		return v
+	case client.IsNotFound(err):
+	default:
+		// The task was submitted for this very request; the wait copes with a service
+		// that is briefly unreachable, and submitting again would bill twice.
+		return &client.Video{TaskID: taskID, Status: client.StatusSubmitted}
+	}
+	r.data.journalRemove(ctx, taskID)
+	return nil
+}
+
+// addSubmitError explains a failed submission. A 404 means an unknown model only
+// when the address answers as the service; otherwise base_url is wrong.
+func (r *videoResource) addSubmitError(ctx context.Context, diags *diag.Diagnostics, err error) {
+	op := opSubmit
+	if client.IsNotFound(err) && r.data.models.verifyService(ctx) != nil {
+		op = opWrongAddress
+	}
+	addAPIError(diags, "Unable to Create Video", op, err)
 }
 
 func (r *videoResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -359,11 +490,19 @@ func (r *videoResource) Read(ctx context.Context, req resource.ReadRequest, resp
 	if resp.Diagnostics.HasError() || !requireConfigured(r.data, &resp.Diagnostics, "Unable to Read Video") {
 		return
 	}
-	video, err := r.data.client.GetVideo(ctx, state.TaskID.ValueString())
+	taskID := state.TaskID.ValueString()
+	video, err := r.data.client.GetVideo(ctx, taskID)
 	if client.IsNotFound(err) {
+		// A wrong base_url answers 404 for every task too: make sure the address is the
+		// service before anything leaves state, or every clip would be generated again.
+		if verr := r.data.models.verifyService(ctx); verr != nil {
+			addAPIError(&resp.Diagnostics, "Unable to Read Video", opWrongAddress,
+				fmt.Errorf("%w; and %w", err, verr))
+			return
+		}
 		resp.Diagnostics.AddWarning("Video Task Not Found",
 			fmt.Sprintf("Task %s no longer exists on the service, so it was removed from state; the next apply generates "+
-				"a new clip. Original error: %s", state.TaskID.ValueString(), err))
+				"(and bills) a new clip. Original error: %s", taskID, err))
 		resp.State.RemoveResource(ctx)
 		return
 	}
@@ -371,13 +510,30 @@ func (r *videoResource) Read(ctx context.Context, req resource.ReadRequest, resp
 		addAPIError(&resp.Diagnostics, "Unable to Read Video", opGet, err)
 		return
 	}
+	// The clip is in state: the journal need not remember its task any longer.
+	r.data.journalRemove(ctx, taskID)
+	if waitCutShort(ctx, req.Private) && !(video.Status.Final() && !video.Status.Usable()) {
+		// Left as the cut-short wait recorded it; the apply that replaces or updates
+		// this resource waits for (or finds) the clip of the same task.
+		return
+	}
+	if video.Status.Gone() && client.Status(state.Status.ValueString()) != video.Status {
+		resp.Diagnostics.AddWarning("Video No Longer Available",
+			fmt.Sprintf("The service reports task %s as %q, so it has no clip to offer any more. The next apply generates a "+
+				"new clip, which is billed. To keep the clip you have, remove this resource from the configuration (or state) "+
+				"before applying.", taskID, video.RawStatus))
+	}
+	if video.Status == client.StatusUnknown {
+		tflog.Warn(ctx, "the service reports a task status outside its contract; it is treated as still running",
+			map[string]any{"task_id": taskID, "status": video.RawStatus})
+	}
 	state.applyVideo(video)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 
 // Update only ever records adopted values and settings: every argument that would
 // change the clip forces replacement instead. When the task is unfinished it waits
-// for that same task, which is how an interrupted create resumes.
+// for that same task, which is how a wait_for_completion = false clip is awaited.
 func (r *videoResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan, state videoResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
@@ -395,15 +551,32 @@ func (r *videoResource) Update(ctx context.Context, req resource.UpdateRequest, 
 	if plan.WaitForCompletion.ValueBool() && !client.Status(plan.Status.ValueString()).Final() {
 		r.wait(ctx, &plan, timeout, "update", &resp.Diagnostics)
 	}
+	if client.Status(plan.Status.ValueString()).Final() {
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKeyWaitCutShort, nil)...)
+	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 
 // Delete only forgets the clip: the API has no delete, and a generated clip stays
-// billed whether or not Terraform tracks it.
-func (r *videoResource) Delete(ctx context.Context, req resource.DeleteRequest, _ *resource.DeleteResponse) {
-	var taskID types.String
-	req.State.GetAttribute(ctx, path.Root("task_id"), &taskID)
-	tflog.Info(ctx, "removing video from state; the service has no delete", map[string]any{"task_id": taskID.ValueString()})
+// billed whether or not Terraform tracks it. An unfinished task, such as the one of
+// a resource tainted because its wait was cut short, is offered to the replacement
+// that Terraform creates next in this run.
+func (r *videoResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state videoResourceModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	taskID := state.TaskID.ValueString()
+	if !client.Status(state.Status.ValueString()).Final() && r.data != nil {
+		r.data.handover.offer(state)
+		tflog.Info(ctx, "offering an unfinished task to this resource's replacement", map[string]any{"task_id": taskID})
+		return
+	}
+	tflog.Info(ctx, "removing video from state; the service has no delete", map[string]any{"task_id": taskID})
+	if r.data == nil {
+		addRemovedFromStateWarning(&resp.Diagnostics)
+		return
+	}
+	// Once per run: Terraform shows every provider warning, one per destroyed clip.
+	r.data.removalWarning.Do(func() { addRemovedFromStateWarning(&resp.Diagnostics) })
 }
 
 func (r *videoResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
@@ -453,11 +626,19 @@ func (m *videoResourceModel) toRequest(ctx context.Context) (client.VideoRequest
 		Prompt:  m.Prompt.ValueString(),
 		Seconds: m.Seconds.ValueString(),
 		Metadata: &client.Metadata{
-			Ratio:         m.Ratio.ValueString(),
-			Resolution:    m.Resolution.ValueString(),
-			GenerateAudio: m.GenerateAudio.ValueBoolPointer(),
-			CallbackURL:   m.CallbackURL.ValueString(),
+			Ratio:       m.Ratio.ValueString(),
+			Resolution:  m.Resolution.ValueString(),
+			CallbackURL: m.CallbackURL.ValueString(),
 		},
+	}
+	// Unset arguments the service echoes are unknown until it does: send nothing.
+	if !m.GenerateAudio.IsUnknown() {
+		req.Metadata.GenerateAudio = m.GenerateAudio.ValueBoolPointer()
+	}
+	if extra, err := parseExtraMetadata(m.ExtraMetadata); err != nil {
+		diags.AddAttributeError(path.Root("extra_metadata"), "Invalid Extra Metadata", err.Error())
+	} else {
+		req.Metadata.Extra = extra
 	}
 	// Images first, in list order, so that @imageN is the Nth element of reference_images.
 	for _, media := range []struct {
@@ -468,6 +649,9 @@ func (m *videoResourceModel) toRequest(ctx context.Context) (client.VideoRequest
 		{m.ReferenceVideos, client.ContentVideo},
 		{m.ReferenceAudios, client.ContentAudio},
 	} {
+		if media.list.IsUnknown() {
+			continue
+		}
 		var urls []string
 		diags.Append(media.list.ElementsAs(ctx, &urls, false)...)
 		for _, u := range urls {
@@ -477,63 +661,28 @@ func (m *videoResourceModel) toRequest(ctx context.Context) (client.VideoRequest
 	return req, diags
 }
 
-// applyVideo records what the service reports. Metadata members the service echoes
-// overwrite configuration-derived values, so a real difference shows in the plan;
-// members it leaves out never do, since the spec does not promise every echo.
+// applyVideo records what the service reports. An echoed argument that means what
+// the configuration says keeps the configuration's spelling, and one the service
+// leaves out keeps its value, since the API does not promise every echo; a real
+// difference is recorded, so that it shows in the next plan.
 func (m *videoResourceModel) applyVideo(v *client.Video) {
-	m.Status = types.StringValue(string(v.Status))
-	if v.URL != "" || v.Status == client.StatusSucceeded {
-		m.URL = stringOrNull(v.URL)
+	f := videoFieldsOf(v)
+	// The URL of a finished clip stays the one first recorded: a signed URL changes
+	// on every read, and the clip behind it does not.
+	keepURL := m.Status.ValueString() == string(client.StatusSucceeded) && v.Status.Usable() &&
+		!m.URL.IsNull() && !m.URL.IsUnknown()
+	m.Status = f.Status
+	if !keepURL {
+		m.URL = f.URL
 	}
-	if v.Format != "" {
-		m.Format = types.StringValue(v.Format)
+	if !f.Format.IsNull() || m.Format.IsUnknown() {
+		m.Format = f.Format
 	}
-	md := v.Metadata
-	if md == nil {
-		return
-	}
-	m.Ratio = echoedString(m.Ratio, md.Ratio)
-	m.Resolution = echoedString(m.Resolution, md.Resolution)
-	m.CallbackURL = echoedString(m.CallbackURL, md.CallbackURL)
-	if md.GenerateAudio != nil {
-		m.GenerateAudio = types.BoolValue(*md.GenerateAudio)
-	}
-	if md.Content != nil {
-		m.ReferenceImages = echoedList(m.ReferenceImages, md.Content, client.ContentImage)
-		m.ReferenceVideos = echoedList(m.ReferenceVideos, md.Content, client.ContentVideo)
-		m.ReferenceAudios = echoedList(m.ReferenceAudios, md.Content, client.ContentAudio)
-	}
-}
-
-func stringOrNull(s string) types.String {
-	if s == "" {
-		return types.StringNull()
-	}
-	return types.StringValue(s)
-}
-
-func echoedString(current types.String, echoed string) types.String {
-	if echoed == "" {
-		return current
-	}
-	return types.StringValue(echoed)
-}
-
-// echoedList reads the URLs of one content type back from the echoed content array,
-// keeping an empty or null list as it was when the echo has none of that type.
-func echoedList(current types.List, content []client.ContentEntry, contentType string) types.List {
-	var urls []attr.Value
-	for _, e := range content {
-		if e.Type == contentType {
-			urls = append(urls, types.StringValue(e.MediaURL()))
-		}
-	}
-	if len(urls) == 0 && len(current.Elements()) == 0 {
-		return current
-	}
-	if len(urls) == 0 {
-		return types.ListNull(types.StringType)
-	}
-	list, _ := types.ListValue(types.StringType, urls)
-	return list
+	m.Ratio = echoString(m.Ratio, f.Ratio, sameRatio)
+	m.Resolution = echoString(m.Resolution, f.Resolution, strings.EqualFold)
+	m.CallbackURL = echoString(m.CallbackURL, f.CallbackURL, sameURL)
+	m.GenerateAudio = echoBool(m.GenerateAudio, f.GenerateAudio)
+	m.ReferenceImages = echoList(m.ReferenceImages, f.ReferenceImages)
+	m.ReferenceVideos = echoList(m.ReferenceVideos, f.ReferenceVideos)
+	m.ReferenceAudios = echoList(m.ReferenceAudios, f.ReferenceAudios)
 }

@@ -1,0 +1,763 @@
+package provider
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/compare"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+	"github.com/hashicorp/terraform-plugin-testing/tfversion"
+
+	"github.com/videogen/terraform-provider-videogen/internal/acctest"
+	"github.com/videogen/terraform-provider-videogen/internal/client"
+	"github.com/videogen/terraform-provider-videogen/internal/mockapi"
+)
+
+// The tests in this file hold the provider to its promise that no clip is
+// generated (and billed) twice: the mock's ledger is the bill, and every test
+// asserts its exact count.
+
+// heldClip is a clip whose task the mock keeps running until the test finishes it.
+func heldClip(mock *acctest.Mock, prompt, timeout string) string {
+	return mock.ProviderBlock() + fmt.Sprintf(`
+resource "videogen_video" "test" {
+  model  = "videogen-1"
+  prompt = %q
+  timeouts {
+    create = %q
+  }
+}
+`, prompt+" [mock:hold]", timeout)
+}
+
+// wrapped matches words in order, across the line breaks with which Terraform
+// wraps diagnostics.
+func wrapped(parts ...string) *regexp.Regexp {
+	quoted := make([]string, len(parts))
+	for i, p := range parts {
+		quoted[i] = strings.Join(strings.Fields(regexp.QuoteMeta(p)), `\s+`)
+	}
+	return regexp.MustCompile(`(?s)` + strings.Join(quoted, ".*"))
+}
+
+// finishAllAfterNextGet finishes every task once each has been read again: the
+// resumed wait is then seen waiting for the task, not merely finding it done.
+func finishAllAfterNextGet(t *testing.T, mock *acctest.Mock) {
+	t.Helper()
+	for _, task := range mock.Ledger().Tasks {
+		go func(id string, gets int) {
+			if err := mock.AwaitGets(t.Context(), id, gets+1); err == nil {
+				mock.FinishTask(id)
+			}
+		}(task.TaskID, task.GetCount)
+	}
+}
+
+func TestAccVideoResource_resumeAfterTimeoutByPlainApply(t *testing.T) {
+	mock := acctest.NewMock(t)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config:      heldClip(mock, "a slow sunrise", "1s"),
+				ExpectError: wrapped("Video Not Ready", "Apply again to keep waiting for the same task"),
+			},
+			{
+				// No untaint: the plan replaces the tainted clip, and the apply hands its
+				// task to the replacement, which waits for it.
+				PreConfig: func() { finishAllAfterNextGet(t, mock) },
+				Config:    heldClip(mock, "a slow sunrise", "10m"),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(videoAddr, tfjsonpath.New("task_id"), taskIDOf(mock, 0)),
+					statecheck.ExpectKnownValue(videoAddr, tfjsonpath.New("status"), knownvalue.StringExact("succeeded")),
+					statecheck.ExpectKnownValue(videoAddr, tfjsonpath.New("url"), knownvalue.StringRegexp(regexp.MustCompile(`\.mp4`))),
+				},
+				Check: mock.ExpectSubmissions(1),
+			},
+			{
+				Config: heldClip(mock, "a slow sunrise", "10m"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(videoAddr, tfjsonpath.New("task_id"), taskIDOf(mock, 0)),
+				},
+				Check: mock.ExpectSubmissions(1),
+			},
+		},
+	})
+}
+
+// taskIDOf checks a value against the ID of the ledger's nth task, read when the
+// check runs.
+func taskIDOf(mock *acctest.Mock, n int) knownvalue.Check {
+	return knownvalue.StringFunc(func(v string) error {
+		if tasks := mock.Ledger().Tasks; len(tasks) <= n || tasks[n].TaskID != v {
+			return fmt.Errorf("task_id %s is not the ledger's task #%d", v, n+1)
+		}
+		return nil
+	})
+}
+
+func TestAccVideoResource_identicalClipsResumeTheirOwnTasks(t *testing.T) {
+	mock := acctest.NewMock(t)
+	config := func(timeout string) string {
+		return mock.ProviderBlock() + fmt.Sprintf(`
+resource "videogen_video" "clip" {
+  count  = 2
+  model  = "videogen-1"
+  prompt = "the same clip twice [mock:hold]"
+  timeouts {
+    create = %q
+  }
+}
+`, timeout)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config:      config("1s"),
+				ExpectError: regexp.MustCompile(`Video Not Ready`),
+			},
+			{
+				PreConfig: func() { finishAllAfterNextGet(t, mock) },
+				Config:    config("10m"),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.CompareValuePairs("videogen_video.clip[0]", tfjsonpath.New("task_id"),
+						"videogen_video.clip[1]", tfjsonpath.New("task_id"), compare.ValuesDiffer()),
+				},
+				Check: resource.ComposeTestCheckFunc(mock.ExpectSubmissions(2), func(s *terraform.State) error {
+					for _, task := range mock.Ledger().Tasks {
+						found := false
+						for _, rs := range s.RootModule().Resources {
+							found = found || rs.Primary.ID == task.TaskID
+						}
+						if !found {
+							return fmt.Errorf("task %s of the first apply is not in state: it was orphaned", task.TaskID)
+						}
+					}
+					return nil
+				}),
+			},
+		},
+	})
+}
+
+func TestAccVideoResource_changedArgumentAfterTimeoutSubmitsANewTask(t *testing.T) {
+	mock := acctest.NewMock(t)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config:      heldClip(mock, "a first draft", "1s"),
+				ExpectError: regexp.MustCompile(`Video Not Ready`),
+			},
+			{
+				PreConfig: func() {
+					mock.FinishTask(mock.Ledger().Tasks[0].TaskID)
+					go func() {
+						if mock.AwaitTasks(t.Context(), 2) == nil {
+							mock.FinishTask(mock.Ledger().Tasks[1].TaskID)
+						}
+					}()
+				},
+				// A changed prompt is a new clip on purpose; the new task is held too,
+				// and finished once it is submitted.
+				Config: heldClip(mock, "a second draft", "10m"),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(videoAddr, tfjsonpath.New("task_id"), taskIDOf(mock, 1)),
+				},
+				Check: mock.ExpectSubmissions(2),
+			},
+		},
+	})
+}
+
+func TestAccVideoResource_wrongBaseURLPathKeepsEveryClip(t *testing.T) {
+	mock := acctest.NewMock(t)
+	config := func(baseURL string) string {
+		return mock.ProviderBlock("base_url = "+strconv.Quote(baseURL)) + `
+resource "videogen_video" "clip" {
+  count  = 3
+  model  = "videogen-1"
+  prompt = "clip ${count.index}"
+}
+`
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: config(mock.URL), Check: mock.ExpectSubmissions(3)},
+			{
+				// Every task read answers 404 there; nothing may leave state on that guess.
+				Config:      config(mock.URL + "/api"),
+				ExpectError: wrapped("Unable to Read Video", "base_url", "VIDEOGEN_BASE_URL", "Nothing was removed from state"),
+			},
+			{
+				Config: config(mock.URL),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: mock.ExpectSubmissions(3),
+			},
+		},
+	})
+}
+
+func TestAccVideoResource_planTellsTheTruthAboutProviderSettings(t *testing.T) {
+	mock := acctest.NewMock(t)
+	clip := `
+resource "videogen_video" "test" {
+  model  = "videogen-1"
+  prompt = "a plan that must not go green"
+}
+`
+	withSettings := func(baseURL, key string) string {
+		return mock.ProviderBlock("base_url = "+strconv.Quote(baseURL), "api_key = "+strconv.Quote(key)) + clip
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config:      withSettings(mock.URL, "revoked-or-wrong"),
+				PlanOnly:    true,
+				ExpectError: wrapped("Invalid API Key", "api_key", "VIDEOGEN_API_KEY", "Nothing has been submitted"),
+			},
+			{
+				Config:      withSettings(mock.URL+"/api", mockapi.DefaultAPIKey),
+				PlanOnly:    true,
+				ExpectError: wrapped("Wrong Base URL", "base_url", "VIDEOGEN_BASE_URL", "Nothing has been submitted"),
+			},
+		},
+	})
+	if n := mock.Submissions(); n != 0 {
+		t.Errorf("plans with a bad key or address submitted %d task(s)", n)
+	}
+	if n := mock.Ledger().Requests["POST /v1/video/generations"]; n != 0 {
+		t.Errorf("plans sent %d submissions", n)
+	}
+}
+
+func TestAccVideoResource_importAdoptsAnEchoedArgumentLeftUnset(t *testing.T) {
+	mock := acctest.NewMock(t)
+	existing, err := mock.Client(t).SubmitVideo(t.Context(), client.VideoRequest{
+		Model: "videogen-1", Prompt: "an existing clip", Metadata: &client.Metadata{Resolution: "720p", Ratio: "9:16"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	config := mock.ProviderBlock() + `
+resource "videogen_video" "test" {
+  model  = "videogen-1"
+  prompt = "an existing clip"
+}
+`
+	importBlock := fmt.Sprintf("\nimport {\n  to = %s\n  id = %q\n}\n", videoAddr, existing.TaskID)
+	resource.ParallelTest(t, resource.TestCase{
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_5_0)}, // import blocks
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: config + importBlock,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					// model and prompt are adopted from configuration in place; nothing is replaced.
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(videoAddr, plancheck.ResourceActionUpdate)},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(videoAddr, tfjsonpath.New("task_id"), knownvalue.StringExact(existing.TaskID)),
+					statecheck.ExpectKnownValue(videoAddr, tfjsonpath.New("resolution"), knownvalue.StringExact("720p")),
+					statecheck.ExpectKnownValue(videoAddr, tfjsonpath.New("ratio"), knownvalue.StringExact("9:16")),
+				},
+				Check: mock.ExpectSubmissions(1),
+			},
+			{
+				Config: config,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: mock.ExpectSubmissions(1),
+			},
+			{
+				// A real difference still makes a new clip.
+				Config: strings.Replace(config, `prompt = "an existing clip"`, "prompt = \"an existing clip\"\n  resolution = \"480p\"", 1),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(videoAddr, plancheck.ResourceActionReplace)},
+				},
+				Check: mock.ExpectSubmissions(2),
+			},
+		},
+	})
+}
+
+func TestAccVideoResource_gatewayFailureAfterSubmission(t *testing.T) {
+	clip := `
+resource "videogen_video" "test" {
+  model  = "videogen-1"
+  prompt = "behind a flaky gateway"
+}
+`
+	t.Run("every time", func(t *testing.T) {
+		mock := acctest.NewMock(t, func(cfg *mockapi.Config) { cfg.GatewayFailuresAfterSubmit = -1 })
+		resource.ParallelTest(t, resource.TestCase{
+			ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+			Steps: []resource.TestStep{{
+				Config: mock.ProviderBlock() + clip,
+				ExpectError: wrapped("Unable to Create Video", "A task may exist", "attempt 1 was answered HTTP 504",
+					"attempt 2 was answered HTTP 504", "terraform import"),
+			}},
+		})
+		// One declared clip, one retry after a doubtful answer: at most two billed tasks.
+		if n := mock.Submissions(); n != 2 {
+			t.Errorf("the ledger shows %d tasks for one clip behind a gateway that always fails, want 2", n)
+		}
+	})
+	t.Run("once", func(t *testing.T) {
+		mock := acctest.NewMock(t, func(cfg *mockapi.Config) { cfg.GatewayFailuresAfterSubmit = 1 })
+		resource.ParallelTest(t, resource.TestCase{
+			ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+			Steps: []resource.TestStep{{
+				Config: mock.ProviderBlock() + clip,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(videoAddr, tfjsonpath.New("task_id"), taskIDOf(mock, 1)),
+					statecheck.ExpectKnownValue(videoAddr, tfjsonpath.New("status"), knownvalue.StringExact("succeeded")),
+				},
+				Check: mock.ExpectSubmissions(2),
+			}},
+		})
+	})
+	t.Run("strict", func(t *testing.T) {
+		mock := acctest.NewMock(t, func(cfg *mockapi.Config) { cfg.GatewayFailuresAfterSubmit = -1 })
+		resource.ParallelTest(t, resource.TestCase{
+			ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+			Steps: []resource.TestStep{{
+				Config:      mock.ProviderBlock("submit_gateway_retries = 0") + clip,
+				ExpectError: wrapped("A task may exist", "attempt 1 was answered HTTP 504"),
+			}},
+		})
+		if n := mock.Submissions(); n != 1 {
+			t.Errorf("strict submissions left %d tasks, want 1", n)
+		}
+	})
+}
+
+func TestAccVideoResource_nonPositiveTimeoutFailsAtPlan(t *testing.T) {
+	mock := acctest.NewMock(t)
+	for _, timeout := range []string{"0s", "-5m"} {
+		t.Run(timeout, func(t *testing.T) {
+			resource.ParallelTest(t, resource.TestCase{
+				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+				Steps: []resource.TestStep{{
+					Config:      heldClip(mock, "never waited for", timeout),
+					ExpectError: wrapped("Invalid Timeout", "timeouts.create", "positive duration"),
+				}},
+			})
+		})
+	}
+	if n := mock.Submissions(); n != 0 {
+		t.Errorf("a configuration that cannot succeed submitted %d task(s)", n)
+	}
+}
+
+// echoRewriter is a gateway in front of the mock that passes everything through
+// but rewrites the task objects the service returns, as a service that normalises
+// what it echoes would.
+func echoRewriter(t *testing.T, mock *acctest.Mock, rewrite func([]byte) []byte) string {
+	t.Helper()
+	target, err := url.Parse(mock.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := httputil.NewSingleHostReverseProxy(target)
+	proxy.ModifyResponse = func(resp *http.Response) error {
+		if resp.Request.Method != http.MethodGet || !strings.Contains(resp.Request.URL.Path, "/video/generations/") {
+			return nil
+		}
+		body, err := io.ReadAll(resp.Body)
+		if err != nil {
+			return err
+		}
+		body = rewrite(body)
+		resp.Body = io.NopCloser(bytes.NewReader(body))
+		resp.ContentLength = int64(len(body))
+		resp.Header.Set("Content-Length", strconv.Itoa(len(body)))
+		return nil
+	}
+	srv := httptest.NewServer(proxy)
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+func TestAccVideoResource_echoesThatMeanTheSameChangeNothing(t *testing.T) {
+	mock := acctest.NewMock(t)
+	gateway := echoRewriter(t, mock, func(b []byte) []byte {
+		b = bytes.ReplaceAll(b, []byte("%7E"), []byte("~"))
+		return bytes.ReplaceAll(b, []byte(`"720p"`), []byte(`"720P"`))
+	})
+	config := mock.ProviderBlock("base_url = "+strconv.Quote(gateway)) + `
+resource "videogen_video" "test" {
+  model            = "videogen-1"
+  prompt           = "@image1 at dusk"
+  resolution       = "720p"
+  reference_images = ["https://cdn.example.com/ref%7Eone.png"]
+}
+`
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: config,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(videoAddr, tfjsonpath.New("reference_images").AtSliceIndex(0),
+						knownvalue.StringExact("https://cdn.example.com/ref%7Eone.png")),
+					statecheck.ExpectKnownValue(videoAddr, tfjsonpath.New("resolution"), knownvalue.StringExact("720p")),
+				},
+				Check: mock.ExpectSubmissions(1),
+			},
+			{
+				Config: config,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: mock.ExpectSubmissions(1),
+			},
+		},
+	})
+}
+
+func TestAccVideoResource_maxNewClips(t *testing.T) {
+	mock := acctest.NewMock(t)
+	config := func(clips int) string {
+		return mock.ProviderBlock("max_new_clips = 2") + fmt.Sprintf(`
+resource "videogen_video" "clip" {
+  count  = %d
+  model  = "videogen-1"
+  prompt = "variant ${count.index}"
+}
+`, clips)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config:      config(3),
+				ExpectError: wrapped("Too Many New Clips", "at least 3 new clips", "max_new_clips allows 2"),
+			},
+			{Config: config(2), Check: mock.ExpectSubmissions(2)},
+		},
+	})
+}
+
+func TestAccVideoResource_extraMetadata(t *testing.T) {
+	mock := acctest.NewMock(t)
+	clip := func(extra string) string {
+		return mock.ProviderBlock() + fmt.Sprintf(`
+resource "videogen_video" "test" {
+  model          = "videogen-1"
+  prompt         = "from the first frame to the last"
+  extra_metadata = %s
+}
+`, extra)
+	}
+	frames := `jsonencode({ first_frame_image = "https://cdn.example.com/first.png", motion_strength = 3 })`
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config:      clip(`jsonencode({ ratio = "16:9" })`),
+				ExpectError: wrapped("Invalid Extra Metadata", `"ratio" (use the ratio argument)`),
+			},
+			{
+				Config:      clip(`jsonencode(["not", "an", "object"])`),
+				ExpectError: wrapped("Invalid Extra Metadata", "must be a JSON object"),
+			},
+			{
+				Config:      strings.Replace(clip(frames), `prompt`, "reference_images = [\"https://cdn.example.com/a.png\"]\n  prompt", 1),
+				ExpectError: wrapped("Conflicting Reference Media", "first_frame_image", "reference_images"),
+			},
+			{
+				PreConfig: func() {
+					if n := mock.Submissions(); n != 0 {
+						t.Fatalf("configurations rejected at plan submitted %d task(s)", n)
+					}
+				},
+				Config: clip(frames),
+				Check: resource.ComposeTestCheckFunc(mock.ExpectSubmissions(1), func(*terraform.State) error {
+					var md map[string]any
+					if err := json.Unmarshal(mock.Ledger().Tasks[0].Metadata, &md); err != nil {
+						return err
+					}
+					if md["first_frame_image"] != "https://cdn.example.com/first.png" || md["motion_strength"] != float64(3) {
+						return fmt.Errorf("metadata sent = %v, want the vendor parameters inside it", md)
+					}
+					return nil
+				}),
+			},
+			{
+				Config: clip(frames),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: mock.ExpectSubmissions(1),
+			},
+		},
+	})
+}
+
+// cliClip is a configuration for the real CLI, which installs the provider itself.
+func cliClip(mock *acctest.Mock, body string, providerLines ...string) string {
+	return `terraform {
+  required_providers {
+    videogen = {
+      source = "videogen/videogen"
+    }
+  }
+}
+` + mock.ProviderBlock(providerLines...) + body
+}
+
+func cliVideo(prompt string) string {
+	return fmt.Sprintf(`
+resource "videogen_video" "clip" {
+  model  = "videogen-1"
+  prompt = %q
+}
+`, prompt)
+}
+
+// startHeldApply starts `apply` of one held clip and returns once the provider is
+// waiting for its task.
+func startHeldApply(t *testing.T, mock *acctest.Mock, wd *acctest.Workdir) (*acctest.Run, string) {
+	t.Helper()
+	ctx := t.Context()
+	run := wd.Start(ctx, "apply", "-auto-approve", "-input=false", "-no-color")
+	waitCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		_, _ = run.Wait() // an apply that ends early must not leave the test waiting
+		cancel()
+	}()
+	if err := mock.AwaitTasks(waitCtx, 1); err != nil {
+		out, _ := run.Wait()
+		t.Fatalf("%v\n%s", err, out)
+	}
+	taskID := mock.Ledger().Tasks[0].TaskID
+	if err := mock.AwaitGets(waitCtx, taskID, 1); err != nil {
+		out, _ := run.Wait()
+		t.Fatalf("%v\n%s", err, out)
+	}
+	return run, taskID
+}
+
+func applyAndReadClip(t *testing.T, wd *acctest.Workdir) map[string]any {
+	t.Helper()
+	if err := wd.Apply(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	st, err := wd.State(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range st.Values.RootModule.Resources {
+		if r.Address == "videogen_video.clip" {
+			return r.AttributeValues
+		}
+	}
+	t.Fatal("videogen_video.clip is not in state")
+	return nil
+}
+
+// TestAccBilling_interruptedApplyResumesByPlainApply delivers the signals a user
+// or a CI runner sends to the real CLI while the provider waits, then runs a plain
+// apply: it waits for the same task, records its clip, and the plan after is empty.
+// After SIGKILL, Terraform saves no state at all, and the local journal is what
+// keeps the next apply from submitting again.
+func TestAccBilling_interruptedApplyResumesByPlainApply(t *testing.T) {
+	requireAcc(t)
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGKILL} {
+		t.Run(sig.String(), func(t *testing.T) {
+			t.Parallel()
+			mock := acctest.NewMock(t)
+			wd := acctest.NewWorkdir(t)
+			if err := wd.Write(cliClip(mock, cliVideo("an interrupted sunrise [mock:hold]"))); err != nil {
+				t.Fatal(err)
+			}
+			if err := wd.Init(t.Context()); err != nil {
+				t.Fatal(err)
+			}
+			run, taskID := startHeldApply(t, mock, wd)
+			if err := run.Signal(sig); err != nil {
+				t.Fatal(err)
+			}
+			if out, err := run.Wait(); err == nil {
+				t.Fatalf("the interrupted apply succeeded:\n%s", out)
+			}
+			if !mock.FinishTask(taskID) {
+				t.Fatalf("task %s was not pending any more", taskID)
+			}
+			clip := applyAndReadClip(t, wd)
+			if clip["task_id"] != taskID || clip["status"] != "succeeded" || !strings.Contains(fmt.Sprint(clip["url"]), ".mp4") {
+				t.Fatalf("after a plain apply: %v; want task %s succeeded with its url", clip, taskID)
+			}
+			if n := mock.Submissions(); n != 1 {
+				t.Fatalf("the ledger shows %d submissions after %v and a plain apply, want 1", n, sig)
+			}
+			if changes, err := wd.Plan(t.Context()); err != nil || changes {
+				t.Fatalf("the plan after: changes %v, error %v; want an empty plan", changes, err)
+			}
+		})
+	}
+}
+
+// TestAccBilling_warningsTheUserCanActOn runs the real CLI to read the warnings
+// that terraform-plugin-testing does not show.
+func TestAccBilling_warningsTheUserCanActOn(t *testing.T) {
+	requireAcc(t)
+	t.Run("abandoned task", func(t *testing.T) {
+		t.Parallel()
+		mock := acctest.NewMock(t)
+		wd := acctest.NewWorkdir(t)
+		if err := wd.Write(cliClip(mock, cliVideo("a first draft [mock:hold]"))); err != nil {
+			t.Fatal(err)
+		}
+		if err := wd.Init(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		run, first := startHeldApply(t, mock, wd)
+		if err := run.Signal(syscall.SIGINT); err != nil {
+			t.Fatal(err)
+		}
+		_, _ = run.Wait()
+		if err := wd.Write(cliClip(mock, cliVideo("a second draft"))); err != nil {
+			t.Fatal(err)
+		}
+		out := applyOutput(t, wd)
+		if !wrapped("Unfinished Task Abandoned", first, "billed if it succeeds").MatchString(out) {
+			t.Fatalf("the apply does not name the abandoned task %s:\n%s", first, out)
+		}
+		if n := mock.Submissions(); n != 2 {
+			t.Fatalf("the ledger shows %d submissions, want 2 (the abandoned task and the new clip)", n)
+		}
+	})
+	t.Run("untracked task after a gateway failure", func(t *testing.T) {
+		t.Parallel()
+		mock := acctest.NewMock(t, func(cfg *mockapi.Config) { cfg.GatewayFailuresAfterSubmit = 1 })
+		wd := acctest.NewWorkdir(t)
+		if err := wd.Write(cliClip(mock, cliVideo("behind a gateway"))); err != nil {
+			t.Fatal(err)
+		}
+		if err := wd.Init(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		out := applyOutput(t, wd)
+		if !wrapped("Submission May Have Created an Untracked Task", "attempt 1 was answered HTTP 504").MatchString(out) {
+			t.Fatalf("the apply does not warn about the doubtful attempt:\n%s", out)
+		}
+		if n := mock.Submissions(); n != 2 {
+			t.Fatalf("the ledger shows %d submissions, want 2", n)
+		}
+	})
+	t.Run("unreachable service at plan", func(t *testing.T) {
+		t.Parallel()
+		mock := acctest.NewMock(t)
+		wd := acctest.NewWorkdir(t)
+		closed := httptest.NewServer(http.NotFoundHandler())
+		closed.Close()
+		config := strings.Replace(cliClip(mock, cliVideo("nobody answers"), "max_retries = 0"), mock.URL, closed.URL, 1)
+		if err := wd.Write(config); err != nil {
+			t.Fatal(err)
+		}
+		if err := wd.Init(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		var out strings.Builder
+		wd.TF.SetStdout(&out)
+		changes, err := wd.Plan(t.Context())
+		wd.TF.SetStdout(nil)
+		if err != nil || !changes {
+			t.Fatalf("plan: changes %v, error %v", changes, err)
+		}
+		if !wrapped("Warning: Model Not Checked", "could not be reached").MatchString(out.String()) {
+			t.Fatalf("the plan does not warn that the model was not checked:\n%s", out.String())
+		}
+	})
+	t.Run("destroy", func(t *testing.T) {
+		t.Parallel()
+		mock := acctest.NewMock(t)
+		wd := acctest.NewWorkdir(t)
+		config := cliClip(mock, `
+resource "videogen_video" "clip" {
+  count  = 2
+  model  = "videogen-1"
+  prompt = "kept by the service ${count.index}"
+}
+`)
+		if err := wd.Write(config); err != nil {
+			t.Fatal(err)
+		}
+		if err := wd.Init(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		if err := wd.Apply(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		var out strings.Builder
+		wd.TF.SetStdout(&out)
+		err := wd.TF.Destroy(t.Context())
+		wd.TF.SetStdout(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Count(out.String(), "Warning: Video Removed From State Only"); got != 1 {
+			t.Fatalf("destroy shows %d removal warnings, want one per run:\n%s", got, out.String())
+		}
+		if !wrapped("stays on the service and stays billed").MatchString(out.String()) {
+			t.Fatalf("the warning does not say the clips stay billed:\n%s", out.String())
+		}
+		if n := mock.Submissions(); n != 2 {
+			t.Fatalf("the ledger shows %d submissions, want 2", n)
+		}
+	})
+}
+
+// requireAcc skips a test that drives the real CLI unless acceptance tests run, as
+// terraform-plugin-testing does for its own.
+func requireAcc(t *testing.T) {
+	t.Helper()
+	if os.Getenv("TF_ACC") == "" {
+		t.Skip("acceptance test: set TF_ACC=1 (make test does)")
+	}
+}
+
+func applyOutput(t *testing.T, wd *acctest.Workdir) string {
+	t.Helper()
+	var out strings.Builder
+	wd.TF.SetStdout(&out)
+	wd.TF.SetStderr(&out)
+	defer func() {
+		wd.TF.SetStdout(nil)
+		wd.TF.SetStderr(nil)
+	}()
+	if err := wd.Apply(t.Context()); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	return out.String()
+}

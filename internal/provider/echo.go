@@ -1,0 +1,251 @@
+package provider
+
+import (
+	"context"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/videogen/terraform-provider-videogen/internal/client"
+)
+
+// videoFields is what the service reports of a task, as Terraform values, with
+// null wherever the service says nothing. It is the one converter from
+// *client.Video: the data source records it as is, and the resource merges it
+// into its state with echoInto.
+type videoFields struct {
+	Status, URL, Format              types.String
+	Ratio, Resolution, CallbackURL   types.String
+	GenerateAudio                    types.Bool
+	ReferenceImages, ReferenceVideos types.List
+	ReferenceAudios                  types.List
+}
+
+func videoFieldsOf(v *client.Video) videoFields {
+	f := videoFields{
+		Status: types.StringValue(string(v.Status)),
+		URL:    types.StringNull(), Format: stringOrNull(v.Format),
+		Ratio: types.StringNull(), Resolution: types.StringNull(), CallbackURL: types.StringNull(),
+		GenerateAudio:   types.BoolNull(),
+		ReferenceImages: types.ListNull(types.StringType), ReferenceVideos: types.ListNull(types.StringType),
+		ReferenceAudios: types.ListNull(types.StringType),
+	}
+	if v.Status == client.StatusSucceeded {
+		f.URL = stringOrNull(v.URL)
+	}
+	md := v.Metadata
+	if md == nil {
+		return f
+	}
+	f.Ratio, f.Resolution, f.CallbackURL = stringOrNull(md.Ratio), stringOrNull(md.Resolution), stringOrNull(md.CallbackURL)
+	if md.GenerateAudio != nil {
+		f.GenerateAudio = types.BoolValue(*md.GenerateAudio)
+	}
+	f.ReferenceImages = contentURLs(md.Content, client.ContentImage)
+	f.ReferenceVideos = contentURLs(md.Content, client.ContentVideo)
+	f.ReferenceAudios = contentURLs(md.Content, client.ContentAudio)
+	return f
+}
+
+func contentURLs(content []client.ContentEntry, contentType string) types.List {
+	var urls []attr.Value
+	for _, e := range content {
+		if e.Type == contentType {
+			urls = append(urls, types.StringValue(e.MediaURL()))
+		}
+	}
+	if len(urls) == 0 {
+		return types.ListNull(types.StringType)
+	}
+	list, _ := types.ListValue(types.StringType, urls)
+	return list
+}
+
+func stringOrNull(s string) types.String {
+	if s == "" {
+		return types.StringNull()
+	}
+	return types.StringValue(s)
+}
+
+// echoString keeps what configuration or state already holds when the service says
+// nothing, or says the same thing in another spelling (`16:9` for `016:09`, a
+// percent-encoded URL): an echo that means the same never changes state, so it can
+// neither show as drift nor make Terraform reject the apply as inconsistent.
+func echoString(current, echoed types.String, same func(a, b string) bool) types.String {
+	switch {
+	case echoed.IsNull() && current.IsUnknown():
+		return types.StringNull()
+	case echoed.IsNull():
+		return current
+	case !current.IsNull() && !current.IsUnknown() && same(current.ValueString(), echoed.ValueString()):
+		return current
+	}
+	return echoed
+}
+
+func echoBool(current, echoed types.Bool) types.Bool {
+	switch {
+	case echoed.IsNull() && current.IsUnknown():
+		return types.BoolNull()
+	case echoed.IsNull():
+		return current
+	}
+	return echoed
+}
+
+func echoList(current, echoed types.List) types.List {
+	switch {
+	case echoed.IsNull() && current.IsUnknown():
+		return types.ListNull(types.StringType)
+	case echoed.IsNull():
+		return current
+	case !current.IsNull() && !current.IsUnknown() && sameURLList(current, echoed):
+		return current
+	}
+	return echoed
+}
+
+// sameRatio compares W:H ratios by their numbers.
+func sameRatio(a, b string) bool {
+	aw, ah, ok1 := parseRatio(a)
+	bw, bh, ok2 := parseRatio(b)
+	if !ok1 || !ok2 {
+		return a == b
+	}
+	return aw == bw && ah == bh
+}
+
+func parseRatio(s string) (w, h uint64, ok bool) {
+	left, right, found := strings.Cut(strings.TrimSpace(s), ":")
+	if !found {
+		return 0, 0, false
+	}
+	w, err1 := strconv.ParseUint(left, 10, 32)
+	h, err2 := strconv.ParseUint(right, 10, 32)
+	return w, h, err1 == nil && err2 == nil
+}
+
+// sameURL compares URLs in the canonical form Go's parser gives, with the scheme
+// and host in lower case, so that a service that re-encodes what it echoes does
+// not look like a different reference.
+func sameURL(a, b string) bool { return a == b || canonicalURL(a) == canonicalURL(b) }
+
+func canonicalURL(s string) string {
+	u, err := url.Parse(strings.TrimSpace(s))
+	if err != nil {
+		return s
+	}
+	u.Scheme, u.Host = strings.ToLower(u.Scheme), strings.ToLower(u.Host)
+	if unescaped, err := url.PathUnescape(u.EscapedPath()); err == nil {
+		u.Path, u.RawPath = unescaped, ""
+	}
+	return u.String()
+}
+
+func sameURLList(a, b types.List) bool {
+	ae, be := a.Elements(), b.Elements()
+	if len(ae) != len(be) {
+		return false
+	}
+	for i := range ae {
+		as, aok := ae[i].(types.String)
+		bs, bok := be[i].(types.String)
+		if !aok || !bok || as.IsNull() || bs.IsNull() || !sameURL(as.ValueString(), bs.ValueString()) {
+			return false
+		}
+	}
+	return true
+}
+
+// echoedArgument plans an optional argument that the service echoes back. Unset in
+// configuration, it keeps the value the existing clip has (after an import that is
+// the echoed value, which is adopted instead of forcing a new clip). Set, it forces
+// a new clip only when it means something other than the clip's value.
+type echoedArgument struct {
+	same func(a, b attr.Value) bool
+}
+
+const echoedArgumentDescription = "Changing this forces a new clip. When unset, the value of the existing clip is kept, " +
+	"so an imported clip adopts what the service reports."
+
+func (m echoedArgument) Description(context.Context) string         { return echoedArgumentDescription }
+func (m echoedArgument) MarkdownDescription(context.Context) string { return echoedArgumentDescription }
+
+// plan decides for any attribute type; keep reports that the prior value stands.
+// adopting is true right after an import, when the state has no model yet.
+func (m echoedArgument) plan(config, state attr.Value, creating, adopting bool) (keep, replace bool) {
+	switch {
+	case creating || config.IsUnknown() || state.IsUnknown():
+		return false, false
+	case config.IsNull():
+		return true, false
+	case state.IsNull():
+		// The service never echoed this: an imported clip adopts the configuration,
+		// while a clip made without the argument is a different clip.
+		return false, !adopting
+	case m.same(config, state):
+		return true, false
+	}
+	return false, true
+}
+
+// adopting reports a freshly imported clip, whose state has no model yet.
+func adopting(ctx context.Context, state tfsdk.State) bool {
+	var model types.String
+	state.GetAttribute(ctx, path.Root("model"), &model)
+	return model.IsNull()
+}
+
+func (m echoedArgument) PlanModifyString(ctx context.Context, req planmodifier.StringRequest, resp *planmodifier.StringResponse) {
+	creating := req.State.Raw.IsNull()
+	keep, replace := m.plan(req.ConfigValue, req.StateValue, creating, !creating && adopting(ctx, req.State))
+	if keep {
+		resp.PlanValue = req.StateValue
+	}
+	resp.RequiresReplace = replace
+}
+
+func (m echoedArgument) PlanModifyBool(ctx context.Context, req planmodifier.BoolRequest, resp *planmodifier.BoolResponse) {
+	creating := req.State.Raw.IsNull()
+	keep, replace := m.plan(req.ConfigValue, req.StateValue, creating, !creating && adopting(ctx, req.State))
+	if keep {
+		resp.PlanValue = req.StateValue
+	}
+	resp.RequiresReplace = replace
+}
+
+func (m echoedArgument) PlanModifyList(ctx context.Context, req planmodifier.ListRequest, resp *planmodifier.ListResponse) {
+	creating := req.State.Raw.IsNull()
+	keep, replace := m.plan(req.ConfigValue, req.StateValue, creating, !creating && adopting(ctx, req.State))
+	if keep {
+		resp.PlanValue = req.StateValue
+	}
+	resp.RequiresReplace = replace
+}
+
+func echoedStringArgument(same func(a, b string) bool) echoedArgument {
+	return echoedArgument{same: func(a, b attr.Value) bool {
+		as, aok := a.(types.String)
+		bs, bok := b.(types.String)
+		return aok && bok && same(as.ValueString(), bs.ValueString())
+	}}
+}
+
+func echoedBoolArgument() echoedArgument {
+	return echoedArgument{same: func(a, b attr.Value) bool { return a.Equal(b) }}
+}
+
+func echoedListArgument() echoedArgument {
+	return echoedArgument{same: func(a, b attr.Value) bool {
+		al, aok := a.(types.List)
+		bl, bok := b.(types.List)
+		return aok && bok && sameURLList(al, bl)
+	}}
+}

@@ -1,0 +1,198 @@
+package provider
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/videogen/terraform-provider-videogen/internal/client"
+	"github.com/videogen/terraform-provider-videogen/internal/journal"
+)
+
+// requestFingerprint identifies what a task was asked for: the service address,
+// every argument sent, and triggers_replace. Two resources with equal fingerprints
+// ask for interchangeable clips.
+func requestFingerprint(baseURL string, req client.VideoRequest, triggers map[string]string) string {
+	data, _ := json.Marshal(struct { //nolint:errchkjson // strings, a map of strings and a marshalable request
+		Service  string              `json:"service"`
+		Request  client.VideoRequest `json:"request"`
+		Triggers map[string]string   `json:"triggers_replace,omitempty"`
+	}{baseURL, req, triggers})
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
+}
+
+// taskHandover passes unfinished tasks from the Delete of a tainted videogen_video
+// to the Create of its replacement. Terraform taints a resource whose create wait
+// was cut short, and the next apply replaces it: it deletes the tainted object,
+// then creates the new one, in the same provider process. Without the handover the
+// replacement would submit (and bill) a second task for the same clip.
+//
+// Terraform hands the provider no private state for a tainted object, so a task is
+// matched by what its state says was asked for: the replacement takes it when its
+// own plan would keep that clip (see sameClip).
+//
+// Adoption is exclusive: a task ID is claimed at most once per process, whether it
+// comes from a Delete or from the local journal, so two identical clips resume two
+// tasks, never one.
+type taskHandover struct {
+	mu      sync.Mutex
+	offered []offeredTask
+	claimed map[string]bool
+}
+
+type offeredTask struct {
+	clip     videoResourceModel
+	reported bool
+}
+
+func newTaskHandover() *taskHandover { return &taskHandover{claimed: map[string]bool{}} }
+
+// offer makes an unfinished task available to a replacement asking for the same clip.
+func (h *taskHandover) offer(clip videoResourceModel) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if !h.claimed[clip.TaskID.ValueString()] {
+		h.offered = append(h.offered, offeredTask{clip: clip})
+	}
+}
+
+// take claims the oldest offered task whose clip the plan asks for.
+func (h *taskHandover) take(plan videoResourceModel) (string, bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, o := range h.offered {
+		id := o.clip.TaskID.ValueString()
+		if !h.claimed[id] && sameClip(plan, o.clip) {
+			h.claimed[id] = true
+			return id, true
+		}
+	}
+	return "", false
+}
+
+// claim claims a task found elsewhere (the journal); it reports false when this
+// process already adopted it.
+func (h *taskHandover) claim(taskID string) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.claimed[taskID] {
+		return false
+	}
+	h.claimed[taskID] = true
+	return true
+}
+
+// release gives back a claimed task that turned out not to be adoptable.
+func (h *taskHandover) release(taskID string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	delete(h.claimed, taskID)
+}
+
+// abandoned returns, once each, the offered tasks that no replacement took and
+// whose clip the plan does not ask for: it is asked for with other arguments now,
+// so the old task was left running.
+func (h *taskHandover) abandoned(plan videoResourceModel) []string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	var out []string
+	for i := range h.offered {
+		o := &h.offered[i]
+		id := o.clip.TaskID.ValueString()
+		if !o.reported && !h.claimed[id] && !sameClip(plan, o.clip) {
+			o.reported = true
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// sameClip reports whether a plan asks for the clip that an existing task's state
+// describes, by the rules the plan itself follows: the arguments the service never
+// echoes must be equal, and an echoed argument that the configuration leaves unset
+// (unknown in the plan) accepts whatever the task has.
+func sameClip(plan, clip videoResourceModel) bool {
+	if !plan.Model.Equal(clip.Model) || !plan.Prompt.Equal(clip.Prompt) || !plan.Seconds.Equal(clip.Seconds) ||
+		!plan.ExtraMetadata.Equal(clip.ExtraMetadata) || !sameMap(plan.TriggersReplace, clip.TriggersReplace) {
+		return false
+	}
+	sameString := func(p, c types.String, same func(a, b string) bool) bool {
+		switch {
+		case p.IsUnknown():
+			return true
+		case p.IsNull() || c.IsNull():
+			return p.IsNull() && c.IsNull()
+		}
+		return same(p.ValueString(), c.ValueString())
+	}
+	sameList := func(p, c types.List) bool {
+		switch {
+		case p.IsUnknown():
+			return true
+		case len(p.Elements()) == 0 || len(c.Elements()) == 0:
+			return len(p.Elements()) == len(c.Elements())
+		}
+		return sameURLList(p, c)
+	}
+	return sameString(plan.Ratio, clip.Ratio, sameRatio) &&
+		sameString(plan.Resolution, clip.Resolution, strings.EqualFold) &&
+		sameString(plan.CallbackURL, clip.CallbackURL, sameURL) &&
+		(plan.GenerateAudio.IsUnknown() || plan.GenerateAudio.Equal(clip.GenerateAudio)) &&
+		sameList(plan.ReferenceImages, clip.ReferenceImages) &&
+		sameList(plan.ReferenceVideos, clip.ReferenceVideos) &&
+		sameList(plan.ReferenceAudios, clip.ReferenceAudios)
+}
+
+// sameMap treats a null and an empty triggers_replace alike.
+func sameMap(a, b types.Map) bool {
+	if len(a.Elements()) == 0 && len(b.Elements()) == 0 {
+		return true
+	}
+	return a.Equal(b)
+}
+
+// journalAdd notes a submitted task in the local journal. A journal that cannot be
+// written does not stop the apply: it only protects against an outright kill, and
+// the user is told once.
+func (d *providerData) journalAdd(ctx context.Context, e journal.Entry, diags *diag.Diagnostics) {
+	if err := d.journal.Add(e); err != nil {
+		d.journalProblem(ctx, err, diags)
+	}
+}
+
+func (d *providerData) journalRemove(ctx context.Context, taskID string) {
+	if err := d.journal.Remove(taskID); err != nil {
+		d.journalProblem(ctx, err, nil)
+	}
+}
+
+func (d *providerData) journalMatching(ctx context.Context, fingerprint string) []journal.Entry {
+	entries, err := d.journal.Matching(fingerprint)
+	if err != nil {
+		d.journalProblem(ctx, err, nil)
+	}
+	return entries
+}
+
+func (d *providerData) journalProblem(ctx context.Context, err error, diags *diag.Diagnostics) {
+	tflog.Warn(ctx, "the task journal is not usable", map[string]any{"error": err.Error()})
+	if diags == nil {
+		return
+	}
+	d.journalError.Do(func() {
+		diags.AddWarning("Task Journal Not Written",
+			fmt.Sprintf("The provider notes each submitted task in %s until its clip is recorded in state, so that a run "+
+				"killed outright does not bill it twice; that note could not be written. The apply goes on; if it is "+
+				"killed before it finishes, check the service's console for tasks created by this run before applying "+
+				"again. Set journal_path in the provider block to a writable file.\n\nOriginal error: %s", d.journal.Path(), err))
+	})
+}

@@ -1,0 +1,122 @@
+package provider
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/videogen/terraform-provider-videogen/internal/client"
+)
+
+// clipState is the state of an unfinished clip as Delete sees it.
+func clipState(taskID, prompt, ratio string) videoResourceModel {
+	m := videoResourceModel{
+		TaskID: types.StringValue(taskID), Model: types.StringValue("videogen-1"), Prompt: types.StringValue(prompt),
+		Seconds: types.StringNull(), Ratio: stringOrNull(ratio), Resolution: types.StringNull(),
+		CallbackURL: types.StringNull(), GenerateAudio: types.BoolNull(), ExtraMetadata: types.StringNull(),
+		TriggersReplace: types.MapNull(types.StringType),
+		ReferenceImages: types.ListNull(types.StringType), ReferenceVideos: types.ListNull(types.StringType),
+		ReferenceAudios: types.ListNull(types.StringType),
+	}
+	return m
+}
+
+// planFor is a create plan: unset echoed arguments are unknown until the service answers.
+func planFor(prompt, ratio string) videoResourceModel {
+	m := clipState("", prompt, ratio)
+	m.TaskID = types.StringUnknown()
+	if ratio == "" {
+		m.Ratio = types.StringUnknown()
+	}
+	m.Resolution, m.CallbackURL, m.GenerateAudio = types.StringUnknown(), types.StringUnknown(), types.BoolUnknown()
+	m.ReferenceImages, m.ReferenceVideos = types.ListUnknown(types.StringType), types.ListUnknown(types.StringType)
+	m.ReferenceAudios = types.ListUnknown(types.StringType)
+	m.TriggersReplace = types.MapValueMust(types.StringType, map[string]attr.Value{})
+	return m
+}
+
+func TestTaskHandoverIsExclusive(t *testing.T) {
+	t.Parallel()
+	h := newTaskHandover()
+	h.offer(clipState("t1", "same", ""))
+	h.offer(clipState("t2", "same", "16:9"))
+	h.offer(clipState("t3", "changed since", ""))
+
+	first, ok1 := h.take(planFor("same", ""))
+	second, ok2 := h.take(planFor("same", ""))
+	if !ok1 || !ok2 || first == second {
+		t.Fatalf("two identical clips took %q and %q, want two different tasks", first, second)
+	}
+	if _, ok := h.take(planFor("same", "")); ok {
+		t.Fatal("a third identical clip took a task: every offered task may be adopted once")
+	}
+	if h.claim(first) {
+		t.Fatal("a task taken from the handover was claimed again through the journal")
+	}
+	if got := h.abandoned(planFor("new", "")); !slices.Equal(got, []string{"t3"}) {
+		t.Fatalf("abandoned = %v, want [t3]", got)
+	}
+	if got := h.abandoned(planFor("new", "")); len(got) != 0 {
+		t.Fatalf("abandoned reported %v twice", got)
+	}
+}
+
+func TestSameClip(t *testing.T) {
+	t.Parallel()
+	clip := clipState("t1", "a kite", "16:9")
+	cases := map[string]struct {
+		plan videoResourceModel
+		want bool
+	}{
+		"same arguments":               {planFor("a kite", "16:9"), true},
+		"echoed argument left unset":   {planFor("a kite", ""), true},
+		"same ratio in other spelling": {planFor("a kite", "16:09"), true},
+		"other prompt":                 {planFor("a kite at dusk", "16:9"), false},
+		"other ratio":                  {planFor("a kite", "9:16"), false},
+	}
+	triggered := planFor("a kite", "16:9")
+	triggered.TriggersReplace = types.MapValueMust(types.StringType, map[string]attr.Value{"rev": types.StringValue("2")})
+	cases["triggers_replace changed"] = struct {
+		plan videoResourceModel
+		want bool
+	}{triggered, false}
+	for name, c := range cases {
+		if got := sameClip(c.plan, clip); got != c.want {
+			t.Errorf("%s: sameClip = %v, want %v", name, got, c.want)
+		}
+	}
+}
+
+func TestTaskHandoverReleaseMakesATaskAvailableAgain(t *testing.T) {
+	t.Parallel()
+	h := newTaskHandover()
+	if !h.claim("t1") {
+		t.Fatal("claim of a new task failed")
+	}
+	h.release("t1")
+	if !h.claim("t1") {
+		t.Fatal("a released task could not be claimed again")
+	}
+}
+
+func TestRequestFingerprint(t *testing.T) {
+	t.Parallel()
+	req := client.VideoRequest{Model: "m", Prompt: "p", Metadata: &client.Metadata{Ratio: "16:9"}}
+	base := requestFingerprint("https://a/v1", req, map[string]string{"rev": "1"})
+	if base != requestFingerprint("https://a/v1", req, map[string]string{"rev": "1"}) {
+		t.Fatal("the fingerprint of one request is not stable")
+	}
+	other := req
+	other.Prompt = "q"
+	for name, fp := range map[string]string{
+		"prompt":           requestFingerprint("https://a/v1", other, map[string]string{"rev": "1"}),
+		"triggers_replace": requestFingerprint("https://a/v1", req, map[string]string{"rev": "2"}),
+		"service":          requestFingerprint("https://b/v1", req, map[string]string{"rev": "1"}),
+	} {
+		if fp == base {
+			t.Errorf("a different %s gives the same fingerprint", name)
+		}
+	}
+}
