@@ -8,11 +8,12 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
+	"github.com/videogen/terraform-provider-videogen/internal/acctest"
 	"github.com/videogen/terraform-provider-videogen/internal/mockapi"
 )
 
 func TestAccModelsDataSource(t *testing.T) {
-	mock := newTestMock(t, func(cfg *mockapi.Config) {
+	mock := acctest.NewMock(t, func(cfg *mockapi.Config) {
 		// A key limited to two models sees only those, in the service's order.
 		cfg.Keys = append(cfg.Keys, mockapi.Key{Key: "limited-key", AllowedModels: []string{"videogen-2", "videogen-1"}})
 	})
@@ -21,7 +22,7 @@ func TestAccModelsDataSource(t *testing.T) {
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
-				Config: mock.providerBlock() + `data "videogen_models" "all" {}`,
+				Config: mock.ProviderBlock() + `data "videogen_models" "all" {}`,
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("ids"), knownvalue.ListExact([]knownvalue.Check{
 						knownvalue.StringExact("videogen-1"), knownvalue.StringExact("videogen-1-fast"), knownvalue.StringExact("videogen-2"),
@@ -34,13 +35,7 @@ func TestAccModelsDataSource(t *testing.T) {
 				},
 			},
 			{
-				Config: `
-provider "videogen" {
-  base_url = "` + mock.URL + `"
-  api_key  = "limited-key"
-}
-data "videogen_models" "all" {}
-`,
+				Config: mock.ProviderBlock(`api_key = "limited-key"`) + `data "videogen_models" "all" {}`,
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("ids"), knownvalue.ListExact([]knownvalue.Check{
 						knownvalue.StringExact("videogen-1"), knownvalue.StringExact("videogen-2"),

@@ -2,7 +2,6 @@ package provider
 
 import (
 	"fmt"
-	"net/http/httptest"
 	"os"
 	"regexp"
 	"testing"
@@ -14,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/videogen/terraform-provider-videogen/internal/acctest"
 	"github.com/videogen/terraform-provider-videogen/internal/mockapi"
@@ -30,95 +30,47 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	acctest.SetupCLI() // TF_ACC_TERRAFORM_PATH, and OpenTofu's registry host when the CLI is OpenTofu
-	os.Exit(m.Run())
-}
-
-// testMock is the real mock service on an httptest listener, one per test so that
-// each test's ledger is its own.
-type testMock struct {
-	*mockapi.Server
-	URL string
-}
-
-func newTestMock(t *testing.T, configure ...func(*mockapi.Config)) *testMock {
-	t.Helper()
-	cfg := mockapi.DefaultConfig()
-	cfg.TaskDuration = mockapi.Duration(0)
-	for _, f := range configure {
-		f(&cfg)
-	}
-	srv, err := mockapi.New(cfg)
-	if err != nil {
-		t.Fatalf("starting mock: %v", err)
-	}
-	ts := httptest.NewServer(srv)
-	t.Cleanup(func() {
-		ts.Close()
-		srv.Close()
-	})
-	return &testMock{Server: srv, URL: ts.URL}
-}
-
-// providerBlock configures the provider against the mock; fast polling keeps tests quick.
-func (m *testMock) providerBlock() string { return m.providerBlockPolling("100ms") }
-
-func (m *testMock) providerBlockPolling(interval string) string {
-	return fmt.Sprintf(`
-provider "videogen" {
-  base_url      = %[1]q
-  api_key       = %[2]q
-  poll_interval = %[3]q
-}
-`, m.URL, mockapi.DefaultAPIKey, interval)
-}
-
-// submissions counts the tasks the mock accepted: the number of clips billed or billable.
-func (m *testMock) submissions() int { return len(m.Ledger().Tasks) }
-
-func (m *testMock) expectSubmissions(want int) resource.TestCheckFunc {
-	return func(*terraform.State) error {
-		if got := m.submissions(); got != want {
-			return fmt.Errorf("the mock's ledger shows %d submitted task(s), want %d", got, want)
-		}
-		return nil
-	}
+	code := m.Run()
+	_ = acctest.Teardown() // the provider build of the tests that run the real CLI
+	os.Exit(code)
 }
 
 func TestAccProvider_baseURLWithAndWithoutV1(t *testing.T) {
 	for name, suffix := range map[string]string{"without_v1": "", "with_v1": "/v1", "with_v1_slash": "/v1/"} {
 		t.Run(name, func(t *testing.T) {
-			mock := newTestMock(t)
+			mock := acctest.NewMock(t)
 			resource.ParallelTest(t, resource.TestCase{
 				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 				Steps: []resource.TestStep{{
-					Config: fmt.Sprintf(`
-provider "videogen" {
-  base_url      = %[1]q
-  api_key       = %[2]q
-  poll_interval = "100ms"
-}
+					Config: mock.ProviderBlock(fmt.Sprintf("base_url = %q", mock.URL+suffix)) + `
 resource "videogen_video" "test" {
   model  = "videogen-1"
   prompt = "a lighthouse at dusk"
 }
-`, mock.URL+suffix, mockapi.DefaultAPIKey),
+`,
 					ConfigStateChecks: []statecheck.StateCheck{
 						statecheck.ExpectKnownValue("videogen_video.test", tfjsonpath.New("status"), knownvalue.StringExact("succeeded")),
 					},
-					Check: func(*terraform.State) error {
-						if n := mock.Ledger().Requests["POST /v1/video/generations"]; n != 1 {
-							return fmt.Errorf("POST /v1/video/generations was called %d times, want 1", n)
-						}
-						return nil
-					},
+					Check: resource.ComposeTestCheckFunc(
+						mock.ExpectSubmissions(1),
+						func(*terraform.State) error {
+							if n := mock.Ledger().Requests["POST /v1/video/generations"]; n != 1 {
+								return fmt.Errorf("POST /v1/video/generations was called %d times, want 1", n)
+							}
+							return nil
+						},
+					),
 				}},
 			})
 		})
 	}
 }
 
+// The provider blocks below are written out on purpose: these tests are about
+// how the block itself, or its absence, is read.
+
 func TestAccProvider_missingAPIKey(t *testing.T) {
-	mock := newTestMock(t)
+	mock := acctest.NewMock(t)
 	t.Setenv(envAPIKey, "")
 	t.Setenv(envBaseURL, mock.URL)
 	resource.Test(t, resource.TestCase{
@@ -134,7 +86,7 @@ func TestAccProvider_missingAPIKey(t *testing.T) {
 }
 
 func TestAccProvider_envFallbackAndExplicitKeyWins(t *testing.T) {
-	mock := newTestMock(t)
+	mock := acctest.NewMock(t)
 	t.Setenv(envBaseURL, mock.URL+"/v1")
 	t.Setenv(envAPIKey, mockapi.DefaultAPIKey)
 	resource.Test(t, resource.TestCase{
@@ -180,28 +132,27 @@ data "videogen_models" "all" {}
 }
 
 func TestAccProvider_unknownBaseURLDoesNotFailValidation(t *testing.T) {
-	mock := newTestMock(t)
+	mock := acctest.NewMock(t)
 	resource.ParallelTest(t, resource.TestCase{
+		// terraform_data arrived in Terraform 1.4.
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_4_0)},
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
 			// terraform_data's output is unknown until apply, so base_url is unknown at plan time.
 			Config: fmt.Sprintf(`
 resource "terraform_data" "endpoint" {
-  input = %[1]q
+  input = %q
 }
-provider "videogen" {
-  base_url      = terraform_data.endpoint.output
-  api_key       = %[2]q
-  poll_interval = "100ms"
-}
+`, mock.URL) + mock.ProviderBlock("base_url = terraform_data.endpoint.output") + `
 resource "videogen_video" "test" {
   model  = "videogen-1"
   prompt = "a paper boat"
 }
-`, mock.URL, mockapi.DefaultAPIKey),
+`,
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue("videogen_video.test", tfjsonpath.New("status"), knownvalue.StringExact("succeeded")),
 			},
+			Check: mock.ExpectSubmissions(1),
 		}},
 	})
 }

@@ -9,11 +9,12 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
+	"github.com/videogen/terraform-provider-videogen/internal/acctest"
 	"github.com/videogen/terraform-provider-videogen/internal/client"
 )
 
 func TestAccVideoDataSource(t *testing.T) {
-	mock := newTestMock(t)
+	mock := acctest.NewMock(t)
 	taskID := submitDirectly(t, mock, client.VideoRequest{
 		Model: "videogen-2", Prompt: "@image1 in the rain", Metadata: &client.Metadata{
 			Ratio: "1:1", Resolution: "1080p", CallbackURL: "https://hooks.example.com/x",
@@ -25,7 +26,7 @@ func TestAccVideoDataSource(t *testing.T) {
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
-				Config: mock.providerBlock() + `data "videogen_video" "existing" { task_id = "` + taskID + `" }`,
+				Config: mock.ProviderBlock() + `data "videogen_video" "existing" { task_id = "` + taskID + `" }`,
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("status"), knownvalue.StringExact("succeeded")),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("format"), knownvalue.StringExact("mp4")),
@@ -40,7 +41,7 @@ func TestAccVideoDataSource(t *testing.T) {
 				},
 			},
 			{
-				Config:      mock.providerBlock() + `data "videogen_video" "existing" { task_id = "task_does_not_exist" }`,
+				Config:      mock.ProviderBlock() + `data "videogen_video" "existing" { task_id = "task_does_not_exist" }`,
 				ExpectError: regexp.MustCompile(`(?s)Unable to Read Video.*does\s+not\s+know\s+this\s+task\s+ID`),
 			},
 		},

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -26,14 +27,15 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
+	"github.com/videogen/terraform-provider-videogen/internal/acctest"
 	"github.com/videogen/terraform-provider-videogen/internal/client"
 	"github.com/videogen/terraform-provider-videogen/internal/mockapi"
 )
 
 const videoAddr = "videogen_video.test"
 
-func videoConfig(mock *testMock, body string) string {
-	return mock.providerBlock() + fmt.Sprintf(`
+func videoConfig(mock *acctest.Mock, body string) string {
+	return mock.ProviderBlock() + fmt.Sprintf(`
 resource "videogen_video" "test" {
 %s
 }
@@ -41,7 +43,7 @@ resource "videogen_video" "test" {
 }
 
 func TestAccVideoResource_createImportEmptyPlan(t *testing.T) {
-	mock := newTestMock(t)
+	mock := acctest.NewMock(t)
 	config := videoConfig(mock, `
   model          = "videogen-1"
   prompt         = "a red kite over the sea"
@@ -66,7 +68,7 @@ func TestAccVideoResource_createImportEmptyPlan(t *testing.T) {
 					statecheck.CompareValuePairs(videoAddr, tfjsonpath.New("id"), videoAddr, tfjsonpath.New("task_id"), compare.ValuesSame()),
 				},
 				Check: resource.ComposeTestCheckFunc(
-					mock.expectSubmissions(1),
+					mock.ExpectSubmissions(1),
 					func(*terraform.State) error {
 						task := mock.Ledger().Tasks[0]
 						if task.Model != "videogen-1" || task.Prompt != "a red kite over the sea" || task.Seconds != "4" {
@@ -99,14 +101,14 @@ func TestAccVideoResource_createImportEmptyPlan(t *testing.T) {
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
-				Check: mock.expectSubmissions(1),
+				Check: mock.ExpectSubmissions(1),
 			},
 		},
 	})
 }
 
 func TestAccVideoResource_failedTaskIsTaintedAndReplaced(t *testing.T) {
-	mock := newTestMock(t)
+	mock := acctest.NewMock(t)
 	config := videoConfig(mock, `
   model  = "videogen-1"
   prompt = "this one fails [mock:fail]"
@@ -128,7 +130,7 @@ func TestAccVideoResource_failedTaskIsTaintedAndReplaced(t *testing.T) {
 			},
 		},
 		CheckDestroy: func(*terraform.State) error {
-			if n := mock.submissions(); n != 2 {
+			if n := mock.Submissions(); n != 2 {
 				return fmt.Errorf("want 2 submissions (one per apply), ledger shows %d", n)
 			}
 			for _, task := range mock.Ledger().Tasks {
@@ -142,7 +144,7 @@ func TestAccVideoResource_failedTaskIsTaintedAndReplaced(t *testing.T) {
 }
 
 func TestAccVideoResource_deletedOnServiceIsRecreated(t *testing.T) {
-	mock := newTestMock(t)
+	mock := acctest.NewMock(t)
 	config := videoConfig(mock, `
   model  = "videogen-1"
   prompt = "a clip that vanishes"
@@ -150,7 +152,7 @@ func TestAccVideoResource_deletedOnServiceIsRecreated(t *testing.T) {
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
-			{Config: config, Check: mock.expectSubmissions(1)},
+			{Config: config, Check: mock.ExpectSubmissions(1)},
 			{
 				PreConfig: func() {
 					if !mock.DeleteTask(mock.Ledger().Tasks[0].TaskID) {
@@ -161,7 +163,7 @@ func TestAccVideoResource_deletedOnServiceIsRecreated(t *testing.T) {
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(videoAddr, plancheck.ResourceActionCreate)},
 				},
-				Check: mock.expectSubmissions(2),
+				Check: mock.ExpectSubmissions(2),
 			},
 		},
 	})
@@ -170,7 +172,7 @@ func TestAccVideoResource_deletedOnServiceIsRecreated(t *testing.T) {
 // TestAccVideoResource_planTimeValidation holds every rule that must fail at plan,
 // before anything is submitted or billed.
 func TestAccVideoResource_planTimeValidation(t *testing.T) {
-	mock := newTestMock(t)
+	mock := acctest.NewMock(t)
 	urls := func(n int) string {
 		var b strings.Builder
 		for i := range n {
@@ -237,18 +239,20 @@ func TestAccVideoResource_planTimeValidation(t *testing.T) {
 		})
 	}
 	resource.ParallelTest(t, resource.TestCase{ProtoV6ProviderFactories: testAccProtoV6ProviderFactories, Steps: steps})
-	if n := mock.submissions(); n != 0 {
+	if n := mock.Submissions(); n != 0 {
 		t.Errorf("invalid configurations submitted %d task(s); want none", n)
 	}
 }
 
 func TestAccVideoResource_unknownValuesPassValidation(t *testing.T) {
-	mock := newTestMock(t)
+	mock := acctest.NewMock(t)
 	resource.ParallelTest(t, resource.TestCase{
+		// terraform_data arrived in Terraform 1.4.
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_4_0)},
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
 			// Every value below comes from terraform_data and is unknown at plan time.
-			Config: mock.providerBlock() + `
+			Config: mock.ProviderBlock() + `
 resource "terraform_data" "inputs" {
   input = {
     model   = "videogen-2"
@@ -266,13 +270,13 @@ resource "videogen_video" "test" {
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue(videoAddr, tfjsonpath.New("status"), knownvalue.StringExact("succeeded")),
 			},
-			Check: mock.expectSubmissions(1),
+			Check: mock.ExpectSubmissions(1),
 		}},
 	})
 }
 
 func TestAccVideoResource_referenceMediaOrderAndMetadata(t *testing.T) {
-	mock := newTestMock(t)
+	mock := acctest.NewMock(t)
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
@@ -319,13 +323,9 @@ func TestAccVideoResource_referenceMediaOrderAndMetadata(t *testing.T) {
 }
 
 // submitDirectly makes a task outside Terraform, as a script or another workspace would.
-func submitDirectly(t *testing.T, mock *testMock, req client.VideoRequest) string {
+func submitDirectly(t *testing.T, mock *acctest.Mock, req client.VideoRequest) string {
 	t.Helper()
-	c, err := client.New(mock.URL, mockapi.DefaultAPIKey)
-	if err != nil {
-		t.Fatal(err)
-	}
-	v, err := c.SubmitVideo(context.Background(), req)
+	v, err := mock.Client(t).SubmitVideo(t.Context(), req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -333,7 +333,7 @@ func submitDirectly(t *testing.T, mock *testMock, req client.VideoRequest) strin
 }
 
 func TestAccVideoResource_importAdoptsUnechoedValues(t *testing.T) {
-	mock := newTestMock(t)
+	mock := acctest.NewMock(t)
 	taskID := submitDirectly(t, mock, client.VideoRequest{
 		Model: "videogen-1", Prompt: "an existing clip", Seconds: "5",
 		Metadata: &client.Metadata{Ratio: "9:16", Resolution: "480p"},
@@ -361,21 +361,21 @@ func TestAccVideoResource_importAdoptsUnechoedValues(t *testing.T) {
 					statecheck.ExpectKnownValue(videoAddr, tfjsonpath.New("model"), knownvalue.StringExact("videogen-1")),
 					statecheck.ExpectKnownValue(videoAddr, tfjsonpath.New("ratio"), knownvalue.StringExact("9:16")),
 				},
-				Check: mock.expectSubmissions(1),
+				Check: mock.ExpectSubmissions(1),
 			},
 			{
 				Config: videoConfig(mock, body),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
-				Check: mock.expectSubmissions(1),
+				Check: mock.ExpectSubmissions(1),
 			},
 		},
 	})
 }
 
 func TestAccVideoResource_importWithRealDifferenceReplaces(t *testing.T) {
-	mock := newTestMock(t)
+	mock := acctest.NewMock(t)
 	taskID := submitDirectly(t, mock, client.VideoRequest{
 		Model: "videogen-1", Prompt: "square clip", Metadata: &client.Metadata{Ratio: "1:1"},
 	})
@@ -392,19 +392,22 @@ func TestAccVideoResource_importWithRealDifferenceReplaces(t *testing.T) {
 			ConfigPlanChecks: resource.ConfigPlanChecks{
 				PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(videoAddr, plancheck.ResourceActionReplace)},
 			},
-			Check: mock.expectSubmissions(2),
+			Check: mock.ExpectSubmissions(2),
 		}},
 	})
 }
 
+// TestAccVideoResource_resumeAfterTimeoutWithoutPayingTwice keeps the untaint
+// route working for users who follow it: the untainted clip is updated in place
+// by waiting for the same task.
 func TestAccVideoResource_resumeAfterTimeoutWithoutPayingTwice(t *testing.T) {
-	mock := newTestMock(t)
+	mock := acctest.NewMock(t)
 	workDirs := t.TempDir()
 	t.Setenv("TF_ACC_TEMP_DIR", workDirs)
 	config := func(timeout string) string {
 		return videoConfig(mock, fmt.Sprintf(`
   model  = "videogen-1"
-  prompt = "a slow sunrise [mock:duration=5s]"
+  prompt = "a slow sunrise [mock:hold]"
   timeouts {
     create = %q
   }
@@ -414,23 +417,45 @@ func TestAccVideoResource_resumeAfterTimeoutWithoutPayingTwice(t *testing.T) {
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
+				// The task is held, so this wait ends by its timeout whatever the machine's load.
 				Config:      config("1s"),
-				ExpectError: regexp.MustCompile(`(?s)Video Not Ready.*terraform untaint.*terraform apply`),
+				ExpectError: regexp.MustCompile(`(?is)Video Not Ready.*Apply\s+again\s+to\s+keep\s+waiting\s+for\s+the\s+same\s+task`),
 			},
 			{
-				PreConfig: func() { untaint(t, workDirs, videoAddr) },
-				Config:    config("1s"),
+				PreConfig: func() {
+					untaint(t, workDirs, videoAddr)
+					finishAfterNextGet(t, mock, mock.Ledger().Tasks[0])
+				},
+				Config: config("10m"),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(videoAddr, plancheck.ResourceActionUpdate)},
 				},
 				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(videoAddr, tfjsonpath.New("task_id"), knownvalue.StringFunc(func(id string) error {
+						if first := mock.Ledger().Tasks[0].TaskID; id != first {
+							return fmt.Errorf("task_id %s, want the first task %s", id, first)
+						}
+						return nil
+					})),
 					statecheck.ExpectKnownValue(videoAddr, tfjsonpath.New("status"), knownvalue.StringExact("succeeded")),
 					statecheck.ExpectKnownValue(videoAddr, tfjsonpath.New("url"), knownvalue.StringRegexp(regexp.MustCompile(`\.mp4`))),
 				},
-				Check: mock.expectSubmissions(1),
+				Check: mock.ExpectSubmissions(1),
 			},
 		},
 	})
+}
+
+// finishAfterNextGet finishes a held task once it has been read once more: by
+// the refresh of the next plan, which therefore still sees it running, so the
+// apply that follows has to wait for it.
+func finishAfterNextGet(t *testing.T, mock *acctest.Mock, task mockapi.LedgerTask) {
+	t.Helper()
+	go func() {
+		if mock.AwaitGets(t.Context(), task.TaskID, task.GetCount+1) == nil {
+			mock.FinishTask(task.TaskID)
+		}
+	}()
 }
 
 // untaint runs the real `terraform untaint` in the test's working directory, which
@@ -449,10 +474,10 @@ func untaint(t *testing.T, root, addr string) {
 }
 
 func TestAccVideoResource_noWaitThenRefreshFillsURL(t *testing.T) {
-	mock := newTestMock(t)
+	mock := acctest.NewMock(t)
 	config := videoConfig(mock, `
   model               = "videogen-1"
-  prompt              = "fire and forget [mock:duration=2s]"
+  prompt              = "fire and forget [mock:hold]"
   wait_for_completion = false
 `)
 	resource.ParallelTest(t, resource.TestCase{
@@ -464,10 +489,11 @@ func TestAccVideoResource_noWaitThenRefreshFillsURL(t *testing.T) {
 					statecheck.ExpectKnownValue(videoAddr, tfjsonpath.New("status"), knownvalue.StringExact("submitted")),
 					statecheck.ExpectKnownValue(videoAddr, tfjsonpath.New("url"), knownvalue.Null()),
 				},
+				Check: mock.ExpectSubmissions(1),
 			},
 			{
 				// The refresh before this plan finds the task finished and records it; nothing is planned.
-				PreConfig: func() { waitUntilFinal(t, mock) },
+				PreConfig: func() { finishAll(t, mock) },
 				Config:    config,
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
@@ -476,22 +502,24 @@ func TestAccVideoResource_noWaitThenRefreshFillsURL(t *testing.T) {
 					statecheck.ExpectKnownValue(videoAddr, tfjsonpath.New("status"), knownvalue.StringExact("succeeded")),
 					statecheck.ExpectKnownValue(videoAddr, tfjsonpath.New("url"), knownvalue.StringRegexp(regexp.MustCompile(`\.mp4`))),
 				},
-				Check: mock.expectSubmissions(1),
+				Check: mock.ExpectSubmissions(1),
 			},
 		},
 	})
 }
 
-// waitUntilFinal blocks until every task in the mock has reached its final time.
-func waitUntilFinal(t *testing.T, mock *testMock) {
+// finishAll finishes every task the mock holds.
+func finishAll(t *testing.T, mock *acctest.Mock) {
 	t.Helper()
 	for _, task := range mock.Ledger().Tasks {
-		time.Sleep(time.Until(task.FinalAt) + 50*time.Millisecond)
+		if task.Held && !mock.FinishTask(task.TaskID) {
+			t.Fatalf("the mock could not finish held task %s", task.TaskID)
+		}
 	}
 }
 
 func TestAccVideoResource_triggersReplace(t *testing.T) {
-	mock := newTestMock(t)
+	mock := acctest.NewMock(t)
 	config := func(rev string) string {
 		return videoConfig(mock, fmt.Sprintf(`
   model            = "videogen-1"
@@ -502,31 +530,43 @@ func TestAccVideoResource_triggersReplace(t *testing.T) {
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
-			{Config: config("1"), Check: mock.expectSubmissions(1)},
+			{Config: config("1"), Check: mock.ExpectSubmissions(1)},
 			{
 				Config: config("2"),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(videoAddr, plancheck.ResourceActionReplace)},
 				},
-				Check: mock.expectSubmissions(2),
+				Check: mock.ExpectSubmissions(2),
 			},
 		},
 	})
 }
 
-func TestAccVideoResource_rotatedURLUpdatesInPlace(t *testing.T) {
-	mock := newTestMock(t)
+// TestAccVideoResource_rotatedURLKeepsRecordedURL: a service that signs its URLs
+// hands out a new one on every read; the resource keeps the URL it recorded, so a
+// refresh changes nothing, and the data source gives the fresh one.
+func TestAccVideoResource_rotatedURLKeepsRecordedURL(t *testing.T) {
+	mock := acctest.NewMock(t)
 	config := videoConfig(mock, `
   model  = "videogen-1"
   prompt = "a signed clip"
 `)
-	urlChanged := statecheck.CompareValue(compare.ValuesDiffer())
+	withDataSource := config + `
+data "videogen_video" "fresh" {
+  task_id = videogen_video.test.task_id
+}
+`
+	urlKept := statecheck.CompareValue(compare.ValuesSame())
+	urlsDiffer := statecheck.CompareValue(compare.ValuesDiffer())
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
-				Config:            config,
-				ConfigStateChecks: []statecheck.StateCheck{urlChanged.AddStateValue(videoAddr, tfjsonpath.New("url"))},
+				Config: config,
+				ConfigStateChecks: []statecheck.StateCheck{
+					urlKept.AddStateValue(videoAddr, tfjsonpath.New("url")),
+					urlsDiffer.AddStateValue(videoAddr, tfjsonpath.New("url")),
+				},
 			},
 			{
 				PreConfig: mock.ExpireURLs,
@@ -534,8 +574,15 @@ func TestAccVideoResource_rotatedURLUpdatesInPlace(t *testing.T) {
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
-				ConfigStateChecks: []statecheck.StateCheck{urlChanged.AddStateValue(videoAddr, tfjsonpath.New("url"))},
-				Check:             mock.expectSubmissions(1),
+				ConfigStateChecks: []statecheck.StateCheck{urlKept.AddStateValue(videoAddr, tfjsonpath.New("url"))},
+			},
+			{
+				Config: withDataSource,
+				ConfigStateChecks: []statecheck.StateCheck{
+					urlKept.AddStateValue(videoAddr, tfjsonpath.New("url")),
+					urlsDiffer.AddStateValue("data.videogen_video.fresh", tfjsonpath.New("url")),
+				},
+				Check: mock.ExpectSubmissions(1),
 			},
 		},
 	})
@@ -543,22 +590,18 @@ func TestAccVideoResource_rotatedURLUpdatesInPlace(t *testing.T) {
 
 func TestAccVideoResource_actionableErrorsAtApply(t *testing.T) {
 	zero := int64(0)
-	mock := newTestMock(t, func(cfg *mockapi.Config) {
+	mock := acctest.NewMock(t, func(cfg *mockapi.Config) {
 		cfg.Keys = append(cfg.Keys,
 			mockapi.Key{Key: "revoked-key", Revoked: true},
 			mockapi.Key{Key: "broke-key", Balance: &zero},
 		)
 	})
 	withKey := func(key, body string) string {
-		return fmt.Sprintf(`
-provider "videogen" {
-  base_url = %[1]q
-  api_key  = %[2]q
-}
+		return mock.ProviderBlock(fmt.Sprintf("api_key = %q", key)) + fmt.Sprintf(`
 resource "videogen_video" "test" {
-%[3]s
+%s
 }
-`, mock.URL, key, body)
+`, body)
 	}
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
@@ -582,31 +625,28 @@ resource "videogen_video" "test" {
 			},
 		},
 	})
-	if n := mock.submissions(); n != 0 {
+	if n := mock.Submissions(); n != 0 {
 		t.Errorf("rejected requests created %d task(s)", n)
 	}
 }
 
 func TestAccVideoResource_serverErrorsReportAttempts(t *testing.T) {
-	mock := newTestMock(t, func(cfg *mockapi.Config) { cfg.FaultRate = 1 })
+	mock := acctest.NewMock(t, func(cfg *mockapi.Config) { cfg.FaultRate = 1 })
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
-			Config: fmt.Sprintf(`
-provider "videogen" {
-  base_url    = %[1]q
-  api_key     = %[2]q
-  max_retries = 2
-}
+			Config: mock.ProviderBlock("max_retries = 2") + `
 resource "videogen_video" "test" {
   model  = "videogen-1"
   prompt = "never gets through"
 }
-`, mock.URL, mockapi.DefaultAPIKey),
-			ExpectError: regexp.MustCompile(`(?s)Unable to Create Video.*server\s+error\s+after\s+3\s+attempts\s+over`),
+`,
+			// The seeded faults include 502s, after which a task may exist, so the
+			// detail gives that advice; either way it counts the attempts.
+			ExpectError: regexp.MustCompile(`(?s)Unable to Create Video.*after\s+3\s+attempts\s+over`),
 		}},
 	})
-	if n := mock.submissions(); n != 0 {
+	if n := mock.Submissions(); n != 0 {
 		t.Errorf("faulted requests created %d task(s)", n)
 	}
 }
@@ -616,14 +656,17 @@ resource "videogen_video" "test" {
 // task each.
 func TestAccVideoResource_exactlyOncePerClipUnderFaults(t *testing.T) {
 	const clips = 20
-	mock := newTestMock(t, func(cfg *mockapi.Config) {
+	mock := acctest.NewMock(t, func(cfg *mockapi.Config) {
 		cfg.Seed = 42
 		cfg.FaultRate = 0.3
 		cfg.RateLimit = mockapi.RateLimit{RequestsPerSecond: 15, Burst: 5}
 		cfg.TaskDuration = mockapi.Duration(time.Second)
 	})
 	// Realistic polling: 100 ms polls from 20 waits would mostly measure the rate limiter.
-	config := mock.providerBlockPolling("1s") + fmt.Sprintf(`
+	// The mock's faults come before any effect, but half of them are gateway pages
+	// after which a real task might exist; allowing the most retries of those lets
+	// the ledger, not the provider's caution, show that none was submitted twice.
+	config := mock.ProviderBlock(`poll_interval = "1s"`, "submit_gateway_retries = 5") + fmt.Sprintf(`
 data "videogen_models" "all" {}
 
 resource "videogen_video" "clip" {
@@ -658,7 +701,7 @@ resource "videogen_video" "clip" {
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
-				Check: mock.expectSubmissions(clips),
+				Check: mock.ExpectSubmissions(clips),
 			},
 		},
 	})
@@ -671,7 +714,7 @@ func TestAccVideoResource_webhookDelivery(t *testing.T) {
 		received <- body
 	}))
 	t.Cleanup(receiver.Close)
-	mock := newTestMock(t, func(cfg *mockapi.Config) { cfg.TaskDuration = mockapi.Duration(500 * time.Millisecond) })
+	mock := acctest.NewMock(t)
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
@@ -681,20 +724,22 @@ func TestAccVideoResource_webhookDelivery(t *testing.T) {
   callback_url = %q
 `, receiver.URL+"/hooks/videogen")),
 			Check: func(*terraform.State) error {
+				task := mock.Ledger().Tasks[0]
+				// The mock records an attempt once the receiver has answered, so the
+				// body is in the channel by the time the ledger shows it.
+				ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute) // a liveness bound, not a timing assertion
+				defer cancel()
+				if err := mock.AwaitWebhooks(ctx, task.TaskID, 1); err != nil {
+					return err
+				}
 				var hook []byte
 				select {
 				case hook = <-received:
-				case <-time.After(10 * time.Second):
-					return errors.New("no webhook arrived within 10s")
+				default:
+					return errors.New("the ledger records a webhook attempt, but the receiver got nothing")
 				}
-				task := mock.Ledger().Tasks[0]
-				got := map[string]any{}
-				if err := json.Unmarshal(hook, &got); err != nil {
-					return fmt.Errorf("webhook body %s: %w", hook, err)
-				}
-				want := getTaskJSON(mock, task.TaskID)
-				if !reflect.DeepEqual(got, want) {
-					return fmt.Errorf("webhook body differs from GET:\nwebhook %v\nGET     %v", got, want)
+				if err := sameAsTask(hook, mock.Task(t, task.TaskID)); err != nil {
+					return fmt.Errorf("webhook body differs from GET: %w\nwebhook %s", err, hook)
 				}
 				for _, attempt := range mock.Ledger().Webhooks {
 					if attempt.TaskID == task.TaskID && attempt.StatusCode == http.StatusOK {
@@ -707,27 +752,48 @@ func TestAccVideoResource_webhookDelivery(t *testing.T) {
 	})
 }
 
-// getTaskJSON reads a task as the API returns it, for comparison with the webhook.
-func getTaskJSON(mock *testMock, taskID string) map[string]any {
-	req, _ := http.NewRequestWithContext(context.Background(), http.MethodGet, mock.URL+"/v1/video/generations/"+taskID, nil)
-	req.Header.Set("Authorization", "Bearer "+mockapi.DefaultAPIKey)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return map[string]any{"error": err.Error()}
+// sameAsTask checks that a webhook body is the task object, member for member,
+// that a GET of the task returns.
+func sameAsTask(body []byte, want *client.Video) error {
+	var members map[string]json.RawMessage
+	if err := json.Unmarshal(body, &members); err != nil {
+		return err
 	}
-	defer resp.Body.Close()
-	out := map[string]any{}
-	_ = json.NewDecoder(resp.Body).Decode(&out)
-	return out
+	keys := make([]string, 0, len(members))
+	for k := range members {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	if wantKeys := []string{"format", "metadata", "status", "task_id", "url"}; !slices.Equal(keys, wantKeys) {
+		return fmt.Errorf("members %v, want %v", keys, wantKeys)
+	}
+	var got struct {
+		TaskID   string           `json:"task_id"`
+		Status   string           `json:"status"`
+		URL      string           `json:"url"`
+		Format   string           `json:"format"`
+		Metadata *client.Metadata `json:"metadata"`
+	}
+	if err := json.Unmarshal(body, &got); err != nil {
+		return err
+	}
+	if got.TaskID != want.TaskID || got.Status != string(want.Status) || got.URL != want.URL || got.Format != want.Format {
+		return fmt.Errorf("task_id %q status %q url %q format %q; GET says %q %q %q %q",
+			got.TaskID, got.Status, got.URL, got.Format, want.TaskID, want.Status, want.URL, want.Format)
+	}
+	if !reflect.DeepEqual(got.Metadata, want.Metadata) {
+		return fmt.Errorf("metadata %+v; GET says %+v", got.Metadata, want.Metadata)
+	}
+	return nil
 }
 
 func TestAccVideoResource_modelListFetchedOncePerProvider(t *testing.T) {
 	const clips = 8
-	mock := newTestMock(t)
+	mock := acctest.NewMock(t)
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
-			Config: mock.providerBlock() + fmt.Sprintf(`
+			Config: mock.ProviderBlock() + fmt.Sprintf(`
 resource "videogen_video" "clip" {
   count  = %d
   model  = "videogen-1"
@@ -747,23 +813,48 @@ resource "videogen_video" "clip" {
 }
 
 func TestAccVideoResource_noWaitFailureIsReplacedByNextPlan(t *testing.T) {
-	mock := newTestMock(t)
+	mock := acctest.NewMock(t)
 	config := videoConfig(mock, `
   model               = "videogen-1"
-  prompt              = "fails later [mock:fail] [mock:duration=1s]"
+  prompt              = "fails later [mock:hold]"
   wait_for_completion = false
 `)
+	taskChanged := statecheck.CompareValue(compare.ValuesDiffer())
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
-			{Config: config},
 			{
-				PreConfig: func() { waitUntilFinal(t, mock) },
-				Config:    config,
+				// Held, the task is still running at the refresh that follows this step.
+				Config: config,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(videoAddr, tfjsonpath.New("status"), knownvalue.StringExact("submitted")),
+					taskChanged.AddStateValue(videoAddr, tfjsonpath.New("task_id")),
+				},
+				Check: mock.ExpectSubmissions(1),
+			},
+			{
+				PreConfig: func() {
+					if !mock.FailTask(mock.Ledger().Tasks[0].TaskID, "") {
+						t.Fatal("the mock could not fail the held task")
+					}
+				},
+				Config: config,
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(videoAddr, plancheck.ResourceActionReplace)},
 				},
-				Check: mock.expectSubmissions(2),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(videoAddr, tfjsonpath.New("status"), knownvalue.StringExact("submitted")),
+					taskChanged.AddStateValue(videoAddr, tfjsonpath.New("task_id")),
+				},
+				Check: resource.ComposeTestCheckFunc(
+					mock.ExpectSubmissions(2),
+					func(*terraform.State) error {
+						if first := mock.Ledger().Tasks[0]; first.Status != "failed" || first.Billed {
+							return fmt.Errorf("the replaced task is %s (billed %t), want failed and not billed", first.Status, first.Billed)
+						}
+						return nil
+					},
+				),
 			},
 		},
 	})
