@@ -151,7 +151,7 @@ func TestBilling(t *testing.T) {
 	if !srv.FinishTask(ok) {
 		t.Fatal("FinishTask of the held task returned false")
 	}
-	awaitFinal(t, srv, ts, failed)
+	awaitFinal(t, srv, failed)
 	l := srv.Ledger()
 	if lt, _ := l.Task(ok); !lt.Billed || lt.Status != statusSucceeded {
 		t.Errorf("succeeded task: %+v", lt)
@@ -165,7 +165,7 @@ func TestBilling(t *testing.T) {
 	if e := apiErr(t, res); res.status != 403 || !strings.Contains(e.Message, "balance is 7") {
 		t.Fatalf("status %d, error %+v; want 403 with balance 7", res.status, e)
 	}
-	awaitFinal(t, srv, ts, submitAs(t, ts, "k", `{"model":"videogen-1","prompt":"p","seconds":"7"}`))
+	awaitFinal(t, srv, submitAs(t, ts, "k", `{"model":"videogen-1","prompt":"p","seconds":"7"}`))
 	res = do(t, ts, http.MethodPost, "/v1/video/generations", "k", `{"model":"videogen-1","prompt":"p","seconds":"1"}`)
 	if e := apiErr(t, res); res.status != 403 || e.Type != "insufficient_quota" {
 		t.Fatalf("status %d, error %+v; want insufficient_quota", res.status, e)
