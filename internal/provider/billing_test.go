@@ -14,6 +14,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 
@@ -760,4 +761,100 @@ func applyOutput(t *testing.T, wd *acctest.Workdir) string {
 		t.Fatalf("%v\n%s", err, out.String())
 	}
 	return out.String()
+}
+
+// TestAccVideoResource_oddStatesArePlannedNotFatal: a state outside the service's
+// contract never makes a plan fail. A clip reported gone is regenerated (the plan
+// says so); an unknown state is waited for in place.
+func TestAccVideoResource_oddStatesArePlannedNotFatal(t *testing.T) {
+	mock := acctest.NewMock(t)
+	var rewrite atomic.Value // func([]byte) []byte
+	rewrite.Store(func(b []byte) []byte { return b })
+	gateway := echoRewriter(t, mock, func(b []byte) []byte { return rewrite.Load().(func([]byte) []byte)(b) }) //nolint:forcetypeassert // only funcs are stored
+	reportAs := func(n int, status string, times int) func() {
+		return func() {
+			id := mock.Ledger().Tasks[n].TaskID
+			var left atomic.Int32
+			left.Store(int32(times))
+			rewrite.Store(func(b []byte) []byte {
+				if !bytes.Contains(b, []byte(id)) || left.Add(-1) < 0 {
+					return b
+				}
+				return bytes.Replace(b, []byte(`"status":"succeeded"`), []byte(`"status":"`+status+`"`), 1)
+			})
+		}
+	}
+	config := mock.ProviderBlock("base_url = "+strconv.Quote(gateway)) + `
+resource "videogen_video" "test" {
+  model  = "videogen-1"
+  prompt = "a clip the service may lose"
+}
+`
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: config, Check: mock.ExpectSubmissions(1)},
+			{
+				PreConfig: reportAs(0, "expired", 1000),
+				Config:    config,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(videoAddr, plancheck.ResourceActionReplace)},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(videoAddr, tfjsonpath.New("task_id"), taskIDOf(mock, 1)),
+				},
+				Check: mock.ExpectSubmissions(2),
+			},
+			{
+				// Read once as a state nobody knows: the refresh records it, and the plan
+				// waits for the same task in place instead of failing or regenerating.
+				PreConfig: reportAs(1, "frobnicating", 1),
+				Config:    config,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(videoAddr, plancheck.ResourceActionUpdate)},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(videoAddr, tfjsonpath.New("task_id"), taskIDOf(mock, 1)),
+					statecheck.ExpectKnownValue(videoAddr, tfjsonpath.New("status"), knownvalue.StringExact("succeeded")),
+				},
+				Check: mock.ExpectSubmissions(2),
+			},
+		},
+	})
+}
+
+// TestAccBilling_rotatingURLsKeepDriftDetectionQuiet: `plan -detailed-exitcode`
+// (exit 2 on changes) stays at 0 while the service signs a new URL on every read.
+func TestAccBilling_rotatingURLsKeepDriftDetectionQuiet(t *testing.T) {
+	requireAcc(t)
+	t.Parallel()
+	mock := acctest.NewMock(t)
+	wd := acctest.NewWorkdir(t)
+	config := cliClip(mock, cliVideo("a signed clip")) + `
+output "teaser_url" {
+  value = videogen_video.clip.url
+}
+`
+	if err := wd.Write(config); err != nil {
+		t.Fatal(err)
+	}
+	if err := wd.Init(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	first := applyAndReadClip(t, wd)["url"]
+	for range 2 {
+		mock.ExpireURLs()
+		if changes, err := wd.Plan(t.Context()); err != nil || changes {
+			t.Fatalf("plan -detailed-exitcode after the URL rotated: changes %v, error %v; want exit 0", changes, err)
+		}
+	}
+	if fresh := mock.Task(t, mock.Ledger().Tasks[0].TaskID).URL; fresh == first {
+		t.Fatalf("the mock did not rotate the URL (%s), so the test proves nothing", fresh)
+	}
+	if got := applyAndReadClip(t, wd)["url"]; got != first {
+		t.Fatalf("url changed from %v to %v although the clip did not", first, got)
+	}
+	if n := mock.Submissions(); n != 1 {
+		t.Fatalf("the ledger shows %d submissions, want 1", n)
+	}
 }

@@ -29,7 +29,7 @@ import (
 
 const defaultWaitTimeout = 30 * time.Minute
 
-// Reference media limits of spec 2.3 and section 8.
+// Reference media limits per request (CONTRIBUTING.md, "Submission body").
 const (
 	maxReferenceImages = 9
 	maxReferenceVideos = 3
@@ -642,20 +642,27 @@ func (m *videoResourceModel) toRequest(ctx context.Context) (client.VideoRequest
 	}
 	// Images first, in list order, so that @imageN is the Nth element of reference_images.
 	for _, media := range []struct {
-		list        types.List
-		contentType string
+		list              types.List
+		contentType, name string
 	}{
-		{m.ReferenceImages, client.ContentImage},
-		{m.ReferenceVideos, client.ContentVideo},
-		{m.ReferenceAudios, client.ContentAudio},
+		{m.ReferenceImages, client.ContentImage, "reference_images"},
+		{m.ReferenceVideos, client.ContentVideo, "reference_videos"},
+		{m.ReferenceAudios, client.ContentAudio, "reference_audios"},
 	} {
 		if media.list.IsUnknown() {
 			continue
 		}
-		var urls []string
+		var urls []types.String
 		diags.Append(media.list.ElementsAs(ctx, &urls, false)...)
-		for _, u := range urls {
-			req.Metadata.Content = append(req.Metadata.Content, client.NewContentEntry(media.contentType, u))
+		for i, u := range urls {
+			if u.IsNull() || u.IsUnknown() {
+				// Only a value known at apply gets here: plan-time validation rejects the rest.
+				diags.AddAttributeError(path.Root(media.name).AtListIndex(i), "Invalid Reference Media",
+					fmt.Sprintf("Element %d of %s is null: every element must be a URL. Remove the element or give it a value.",
+						i, media.name))
+				continue
+			}
+			req.Metadata.Content = append(req.Metadata.Content, client.NewContentEntry(media.contentType, u.ValueString()))
 		}
 	}
 	return req, diags
