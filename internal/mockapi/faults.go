@@ -11,7 +11,12 @@ var faultStatuses = [...]int{http.StatusInternalServerError, http.StatusBadGatew
 // probability FaultRate and reports whether it did. Half of the faults carry
 // an HTML body, as a real gateway in front of the API would send, so clients
 // are tested against error bodies they can't decode.
-func (s *Server) injectFault(w http.ResponseWriter) bool {
+//
+// A submission only ever gets the service's own errors (500 or 503 with its
+// JSON body): these faults happen before any effect, and a gateway's page in
+// front of a submission tells a client that the service may have acted, which
+// is the separate GatewayFailuresAfterSubmit fault.
+func (s *Server) injectFault(w http.ResponseWriter, submission bool) bool {
 	if s.cfg.FaultRate == 0 {
 		return false
 	}
@@ -26,6 +31,12 @@ func (s *Server) injectFault(w http.ResponseWriter) bool {
 	s.mu.Unlock()
 	if !hit {
 		return false
+	}
+	if submission {
+		html = false
+		if status == http.StatusBadGateway {
+			status = http.StatusInternalServerError
+		}
 	}
 	if html {
 		w.Header().Set("Content-Type", "text/html")

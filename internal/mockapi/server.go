@@ -213,7 +213,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if !s.admit(rec, ks) {
 			return
 		}
-		if s.injectFault(rec) {
+		if s.injectFault(rec, r.Method == http.MethodPost && ep == epGenerations) {
 			return
 		}
 		s.route(rec, r, ep, id, found, allowed, ks)
