@@ -79,7 +79,7 @@ type Config struct {
 	TaskDuration    Duration  `json:"task_duration"`     // time from submission to final state; 0 = final at once (DefaultConfig and LoadConfig use 2s)
 	FailMarker      string    `json:"fail_marker"`       // default "[mock:fail]": a prompt containing it ends failed
 	Seed            int64     `json:"seed"`              // makes task IDs, faults, failures deterministic
-	FaultRate       float64   `json:"fault_rate"`        // fraction of API requests answered 500/502/503 before any effect
+	FaultRate       float64   `json:"fault_rate"`        // fraction of API requests answered 500/502/503 before any effect (submissions: JSON 500/503 only)
 	TaskFailureRate float64   `json:"task_failure_rate"` // fraction of tasks that end failed
 	RateLimit       RateLimit `json:"rate_limit"`        // per key token bucket; RequestsPerSecond 0 = unlimited
 	Webhook         Webhook   `json:"webhook"`

@@ -22,6 +22,11 @@ func TestFaults(t *testing.T) {
 		rq := requests[i%len(requests)]
 		res := do(t, ts, rq.method, rq.path, DefaultAPIKey, rq.body)
 		statuses[res.status] = true
+		// A gateway's page on a submission would tell the client that a task may
+		// exist; the random faults create nothing, so they are the service's own.
+		if rq.method == http.MethodPost && (res.status == http.StatusBadGateway || res.header.Get("Content-Type") != "application/json") {
+			t.Errorf("submission fault %d %q: want the service's JSON 500 or 503", res.status, res.header.Get("Content-Type"))
+		}
 		switch ct := res.header.Get("Content-Type"); ct {
 		case "text/html":
 			html++

@@ -641,9 +641,7 @@ resource "videogen_video" "test" {
   prompt = "never gets through"
 }
 `,
-			// The seeded faults include 502s, after which a task may exist, so the
-			// detail gives that advice; either way it counts the attempts.
-			ExpectError: regexp.MustCompile(`(?s)Unable to Create Video.*after\s+3\s+attempts\s+over`),
+			ExpectError: regexp.MustCompile(`(?s)Unable to Create Video.*server\s+error\s+after\s+3\s+attempts\s+over`),
 		}},
 	})
 	if n := mock.Submissions(); n != 0 {
@@ -663,10 +661,7 @@ func TestAccVideoResource_exactlyOncePerClipUnderFaults(t *testing.T) {
 		cfg.TaskDuration = mockapi.Duration(time.Second)
 	})
 	// Realistic polling: 100 ms polls from 20 waits would mostly measure the rate limiter.
-	// The mock's faults come before any effect, but half of them are gateway pages
-	// after which a real task might exist; allowing the most retries of those lets
-	// the ledger, not the provider's caution, show that none was submitted twice.
-	config := mock.ProviderBlock(`poll_interval = "1s"`, "submit_gateway_retries = 5") + fmt.Sprintf(`
+	config := mock.ProviderBlock(`poll_interval = "1s"`) + fmt.Sprintf(`
 data "videogen_models" "all" {}
 
 resource "videogen_video" "clip" {
