@@ -138,13 +138,13 @@ func TestLearnedLook(t *testing.T) {
 			t.Fatalf("looks = %v, want %v", looks, want)
 		}
 	}
-	// Narrow windows keep looks at least two thirds of Initial and 5% of the
-	// window's start apart; wide ones at most Max.
+	// Narrow windows keep looks at least two thirds of Initial and a fifteenth of
+	// the window's start apart; wide ones at most Max.
 	if next, _ := p.learnedLook(finishWindow{from: sec(1), to: sec(1)}, sec(1), 0); next != sec(1.15) {
 		t.Errorf("look after 1 s in a zero-width window at %s, want 1.15s (0.3 s spacing, from 0.85 s)", next)
 	}
-	if next, _ := p.learnedLook(finishWindow{from: sec(10), to: sec(10)}, sec(10), 0); next != sec(10.25) {
-		t.Errorf("look after 10 s in a zero-width window at %s, want 10.25s (0.5 s spacing, from 9.75 s)", next)
+	if next, _ := p.learnedLook(finishWindow{from: sec(15), to: sec(15)}, sec(15), 0); next != sec(15.5) {
+		t.Errorf("look after 15 s in a zero-width window at %s, want 15.5s (1 s spacing, from 14.5 s)", next)
 	}
 	if next, _ := p.learnedLook(finishWindow{from: sec(20), to: sec(39)}, sec(18), 0); next != sec(22) {
 		t.Errorf("look after 18 s in a 19 s window at %s, want 22s (looks Max apart from 18 s)", next)
@@ -189,6 +189,23 @@ func TestNextPollFallsBack(t *testing.T) {
 	// Past the window and its doubling looks (up to 8.65 s), the default schedule's next mark.
 	if got, _ := c.nextPoll(o, sec(2.25), sec(9), 0, 0, false); got != sec(3) {
 		t.Errorf("past the window at 9 s: delay %s, want 3s (the 12 s mark)", got)
+	}
+}
+
+// A look that a learned schedule (or news from another wait) brought before
+// the default mark planned for it must not push the default schedule on: when
+// the learned looks run out, the next default mark follows the look.
+func TestNextPollResumesDefaultFromTheLook(t *testing.T) {
+	t.Parallel()
+	c := newTestClient(t, "http://localhost", WithPollPolicy(DefaultPollPolicy()))
+	k := TaskKind{Model: "m"}
+	for range estimatorMinObservations {
+		c.learner.observe(k, sec(0.9), sec(1.1)) // window [0.9 s, 1.1 s]: learned looks end well before 6 s
+	}
+	// The default schedule had planned its next look for 8 s; the wait looked at 6 s instead.
+	got, mark := c.nextPoll(waitOptions{kind: &k}, sec(8), sec(6), 0, 0, false)
+	if got != sec(2) || mark != sec(8) {
+		t.Errorf("after a look at 6 s planned for 8 s: next in %s (mark %s), want 2s (the 8 s mark)", got, mark)
 	}
 }
 

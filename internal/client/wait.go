@@ -149,13 +149,14 @@ const learnedLooks = 3
 // a wait's first look says nothing about how much earlier it finished). A task
 // slower than every one observed then gets looks whose gaps double from the
 // spacing up to Max, and after them (false) the default schedule takes over. The
-// spacing is at most Max, and at least two thirds of Initial and a twentieth of
-// the window's start: noticing a clip within 5% of its generation time is twice
-// what the default schedule aims at, and closer looks would spend GETs, which
-// every clip under the key shares, for little. Every look is shifted like the
-// default schedule's.
+// spacing is at most Max, and at least two thirds of Initial and a fifteenth of
+// the window's start: clips of a few seconds are looked at every few tenths of a
+// second around their finish, while a kind that takes a minute or more gets no
+// more looks per second than the default schedule gives it, since GETs are
+// shared by every clip under the key. Every look is shifted like the default
+// schedule's.
 func (p PollPolicy) learnedLook(w finishWindow, elapsed time.Duration, u float64) (time.Duration, bool) {
-	minSpacing := max(p.Initial*2/3, w.from/20)
+	minSpacing := max(p.Initial*2/3, w.from/15)
 	spacing := min(max((w.to-w.from)/learnedLooks, minSpacing), max(p.Max, minSpacing))
 	if spacing <= 0 {
 		return 0, false
@@ -183,6 +184,10 @@ func (p PollPolicy) learnedLook(w finishWindow, elapsed time.Duration, u float64
 // deserves trust looks around the predicted finish; a Retry-After or a failed
 // look always goes through the default rules.
 func (c *Client) nextPoll(o waitOptions, last, elapsed time.Duration, u float64, hint time.Duration, failed bool) (time.Duration, time.Duration) {
+	// A learned look comes before the default mark planned for it: the default
+	// schedule resumes from the look, not from a mark that never happened, or
+	// every learned look would push its next mark one interval further out.
+	last = min(last, elapsed)
 	if o.kind != nil && hint <= 0 && !failed {
 		if w, ok := c.learner.window(*o.kind); ok {
 			if at, ok := c.poll.learnedLook(w, elapsed, u); ok {

@@ -99,48 +99,45 @@ func run() int {
 	res.Machine = bench.NewMachine(env.H.CLI.String())
 	r := &bench.Runner{Env: env, Settings: settings, Log: os.Stderr}
 
-	failed := false
-	record := func(name string, err error) bool {
-		if err != nil && ctx.Err() == nil {
-			failed = true
-			res.CaseErrors[name] = err.Error()
-			fmt.Fprintf(os.Stderr, "videogen-bench: case %s: %v\n", name, err)
-		}
-		return err == nil
+	// Each case sets its field of res only when it completes: no row is built
+	// from a case that failed half-way.
+	run := map[string]func() error{
+		"startup": func() (err error) { res.Startup, err = keep(r.Startup(ctx)); return err },
+		"latency": func() error {
+			for _, gen := range settings.Generations {
+				l, err := r.Latency(ctx, time.Duration(gen))
+				if err != nil {
+					return fmt.Errorf("%s: %w", time.Duration(gen), err)
+				}
+				res.Latency = append(res.Latency, l)
+			}
+			return nil
+		},
+		"sweep":    func() (err error) { res.Sweep, err = keep(r.Sweep(ctx)); return err },
+		"apply":    func() (err error) { res.Apply, err = keep(r.Apply(ctx)); return err },
+		"download": func() (err error) { res.Download, err = keep(r.Download(ctx)); return err },
+		"waves":    func() (err error) { res.Waves, err = keep(r.Waves(ctx)); return err },
+		"long":     func() (err error) { res.Long, err = keep(r.Long(ctx)); return err },
+		"fanout":   func() (err error) { res.FanOut, err = keep(r.FanOut(ctx)); return err },
+		"refresh": func() (err error) {
+			res.Refresh, err = keep(r.Refresh(ctx, settings.RefreshClips, settings.RefreshRPS, 0, settings.RefreshRepeats))
+			return err
+		},
+		"bigrefresh": func() (err error) {
+			res.BigRefresh, err = keep(r.Refresh(ctx, settings.BigRefreshClips, settings.BigRefreshRPS, settings.BigRefreshRPS,
+				settings.RefreshRepeats))
+			return err
+		},
 	}
+	failed := false
 	for _, c := range cases {
 		if ctx.Err() != nil {
 			break
 		}
-		var err error
-		switch c {
-		case "startup":
-			res.Startup, err = r.Startup(ctx)
-		case "latency":
-			for _, gen := range settings.Generations {
-				if l, err := r.Latency(ctx, time.Duration(gen)); record(fmt.Sprintf("latency %s", time.Duration(gen)), err) {
-					res.Latency = append(res.Latency, l)
-				}
-			}
-		case "sweep":
-			res.Sweep, err = r.Sweep(ctx)
-		case "apply":
-			res.Apply, err = r.Apply(ctx)
-		case "refresh":
-			res.Refresh, err = r.Refresh(ctx, settings.RefreshClips, settings.RefreshRPS, 0, settings.RefreshRepeats)
-		case "download":
-			res.Download, err = r.Download(ctx)
-		case "waves":
-			res.Waves, err = r.Waves(ctx)
-		case "long":
-			res.Long, err = r.Long(ctx)
-		case "fanout":
-			res.FanOut, err = r.FanOut(ctx)
-		case "bigrefresh":
-			res.BigRefresh, err = r.Refresh(ctx, settings.BigRefreshClips, settings.BigRefreshRPS, settings.BigRefreshRPS, settings.RefreshRepeats)
-		}
-		if !record(c, err) {
-			clearCase(res, c)
+		if err := run[c](); err != nil && ctx.Err() == nil {
+			failed = true
+			res.CaseErrors[c] = err.Error()
+			fmt.Fprintf(os.Stderr, "videogen-bench: case %s: %v\n", c, err)
 		}
 	}
 	if ctx.Err() != nil {
@@ -162,29 +159,12 @@ func run() int {
 	return 0
 }
 
-// clearCase drops the partial result of a case that failed, so that no row is
-// built from it.
-func clearCase(res *bench.Results, c string) {
-	switch c {
-	case "startup":
-		res.Startup = nil
-	case "sweep":
-		res.Sweep = nil
-	case "apply":
-		res.Apply = nil
-	case "refresh":
-		res.Refresh = nil
-	case "download":
-		res.Download = nil
-	case "waves":
-		res.Waves = nil
-	case "long":
-		res.Long = nil
-	case "fanout":
-		res.FanOut = nil
-	case "bigrefresh":
-		res.BigRefresh = nil
+// keep returns v only when err is nil.
+func keep[T any](v *T, err error) (*T, error) {
+	if err != nil {
+		return nil, err
 	}
+	return v, nil
 }
 
 // write builds the rows and writes the three files into dir, and the table
