@@ -370,6 +370,7 @@ func (r *videoResource) Create(ctx context.Context, req resource.CreateRequest, 
 	fingerprint := requestFingerprint(r.data.client.BaseURL(), request, triggers)
 
 	video := r.adoptUnfinished(ctx, plan, fingerprint)
+	var waitOpts []client.WaitOption
 	if video == nil {
 		submitted, err := r.data.client.SubmitVideo(ctx, request)
 		if err != nil {
@@ -386,6 +387,8 @@ func (r *videoResource) Create(ctx context.Context, req resource.CreateRequest, 
 			addUncertainAttemptsWarning(&resp.Diagnostics, submitted)
 		}
 		video = submitted
+		// Only a wait that starts at submission measures how long tasks of a kind take.
+		waitOpts = append(waitOpts, client.WithKind(client.KindOf(request)))
 	}
 	plan.ID = types.StringValue(video.TaskID)
 	plan.TaskID = plan.ID
@@ -406,7 +409,7 @@ func (r *videoResource) Create(ctx context.Context, req resource.CreateRequest, 
 		r.data.journalRemove(ctx, video.TaskID)
 		return
 	}
-	r.wait(ctx, &plan, timeout, "create", &resp.Diagnostics)
+	r.wait(ctx, &plan, timeout, "create", &resp.Diagnostics, waitOpts...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 	// An unfinished task stays in the journal: Terraform taints the resource, and
 	// its replacement in the next apply takes the task over (see Read and Delete).
@@ -591,11 +594,13 @@ func (r *videoResource) ImportState(ctx context.Context, req resource.ImportStat
 
 // wait polls until the task is final or the timeout passes, recording in m whatever
 // state it last saw so that the caller saves it.
-func (r *videoResource) wait(ctx context.Context, m *videoResourceModel, timeout time.Duration, op string, diags *diag.Diagnostics) {
+func (r *videoResource) wait(ctx context.Context, m *videoResourceModel, timeout time.Duration, op string,
+	diags *diag.Diagnostics, opts ...client.WaitOption,
+) {
 	waitCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	taskID := m.TaskID.ValueString()
-	video, err := r.data.client.WaitForVideo(waitCtx, taskID)
+	video, err := r.data.client.WaitForVideo(waitCtx, taskID, opts...)
 	if video != nil {
 		m.applyVideo(video)
 	}
