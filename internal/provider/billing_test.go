@@ -771,11 +771,11 @@ func TestAccVideoResource_oddStatesArePlannedNotFatal(t *testing.T) {
 	var rewrite atomic.Value // func([]byte) []byte
 	rewrite.Store(func(b []byte) []byte { return b })
 	gateway := echoRewriter(t, mock, func(b []byte) []byte { return rewrite.Load().(func([]byte) []byte)(b) }) //nolint:forcetypeassert // only funcs are stored
-	reportAs := func(n int, status string, times int) func() {
+	reportAs := func(n int, status string, times int64) func() {
 		return func() {
 			id := mock.Ledger().Tasks[n].TaskID
-			var left atomic.Int32
-			left.Store(int32(times))
+			var left atomic.Int64
+			left.Store(times)
 			rewrite.Store(func(b []byte) []byte {
 				if !bytes.Contains(b, []byte(id)) || left.Add(-1) < 0 {
 					return b

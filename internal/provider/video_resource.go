@@ -515,7 +515,7 @@ func (r *videoResource) Read(ctx context.Context, req resource.ReadRequest, resp
 	}
 	// The clip is in state: the journal need not remember its task any longer.
 	r.data.journalRemove(ctx, taskID)
-	if waitCutShort(ctx, req.Private) && !(video.Status.Final() && !video.Status.Usable()) {
+	if waitCutShort(ctx, req.Private) && (!video.Status.Final() || video.Status.Usable()) {
 		// Left as the cut-short wait recorded it; the apply that replaces or updates
 		// this resource waits for (or finds) the clip of the same task.
 		return
