@@ -1,5 +1,5 @@
 // Package client is a small typed client of the asynchronous video generation API
-// described in shared/api-spec.md. It owns everything HTTP: the base URL, the bearer
+// (its contract as this project reads it: CONTRIBUTING.md, "API contract"). It owns everything HTTP: the base URL, the bearer
 // key, retries with back-off, error decoding and waiting for tasks. It knows nothing
 // about Terraform.
 package client
@@ -21,7 +21,7 @@ import (
 )
 
 // Defaults chosen for a rate-limited service whose transient errors "clear within
-// seconds" (spec section 7): six retries span roughly half a minute of back-off.
+// seconds" (CONTRIBUTING.md, "Retries"): six retries span roughly half a minute of back-off.
 const (
 	DefaultMaxRetries     = 6
 	DefaultRequestTimeout = 60 * time.Second

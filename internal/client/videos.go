@@ -9,7 +9,7 @@ import (
 	"strings"
 )
 
-// Media roles and types of metadata.content[] (spec 2.3).
+// Media roles and types of metadata.content[] (CONTRIBUTING.md, "Submission body").
 const (
 	ContentImage = "image_url"
 	ContentVideo = "video_url"
@@ -37,7 +37,7 @@ type ContentEntry struct {
 }
 
 // NewContentEntry builds the entry of the given type ("image_url", "video_url" or
-// "audio_url") with the role the spec pairs with it.
+// "audio_url") with the role the service pairs with it.
 func NewContentEntry(contentType, mediaURL string) ContentEntry {
 	e := ContentEntry{Type: contentType, Role: contentRoles[contentType]}
 	m := &MediaURL{URL: mediaURL}
@@ -62,7 +62,7 @@ func (e ContentEntry) MediaURL() string {
 	return ""
 }
 
-// Metadata holds the vendor parameters of spec 2.2.
+// Metadata holds the vendor parameters sent and echoed in metadata (CONTRIBUTING.md, "Submission body").
 type Metadata struct {
 	Ratio         string         `json:"ratio,omitempty"`
 	Resolution    string         `json:"resolution,omitempty"`
@@ -108,7 +108,7 @@ type VideoRequest struct {
 	Metadata *Metadata `json:"metadata,omitempty"`
 }
 
-// Video is a task as the service reports it (spec 2.1).
+// Video is a task as the service reports it (CONTRIBUTING.md, "Task object and echoes").
 type Video struct {
 	TaskID string
 	// Status is the provider's reading of RawStatus (see Status for the mapping).
@@ -124,7 +124,7 @@ type Video struct {
 	// another task, billed and tracked by nobody.
 	UncertainAttempts []string
 	// FailureReason is whatever explanation the service gave for a task that ended
-	// without a clip (Status is final but not usable); the spec does not show its
+	// without a clip (Status is final but not usable); the service does not publish its
 	// fields, so several common shapes are read. For a cancelled or expired task it
 	// also names the status the service reported.
 	FailureReason string
