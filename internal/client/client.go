@@ -1,7 +1,7 @@
 // Package client is a small typed client of the asynchronous video generation API
-// (its contract as this project reads it: CONTRIBUTING.md, "API contract"). It owns everything HTTP: the base URL, the bearer
-// key, retries with back-off, error decoding and waiting for tasks. It knows nothing
-// about Terraform.
+// (its contract as this project reads it: CONTRIBUTING.md, "API contract"). It
+// owns everything HTTP: the base URL, the bearer key, retries with back-off, error
+// decoding and waiting for tasks. It knows nothing about Terraform.
 package client
 
 import (

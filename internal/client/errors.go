@@ -80,8 +80,9 @@ type errorObject struct {
 	Param   string `json:"param"`
 }
 
-// decodeAPIError reads the service's {"error":{"message","type"}} body (CONTRIBUTING.md, "Error bodies"), tolerating a plain-string "error",
-// a top-level message, or a body that is not JSON at all (a gateway's HTML page).
+// decodeAPIError reads the service's {"error":{"message","type"}} body
+// (CONTRIBUTING.md, "Error bodies"), tolerating a plain-string "error", a
+// top-level message, or a body that is not JSON at all (a gateway's HTML page).
 func decodeAPIError(status int, contentType string, data []byte) *APIError {
 	e := &APIError{StatusCode: status}
 	var body errorBody
