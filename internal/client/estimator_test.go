@@ -168,27 +168,64 @@ func TestNextPollFallsBack(t *testing.T) {
 	k := TaskKind{Model: "m"}
 	o := waitOptions{kind: &k}
 	def, _ := c.poll.delay(0, 0, 0, 0, false)
-	if got, _ := c.nextPoll(o, 0, 0, 0, 0, false); got != def {
+	if got, _ := c.nextPoll(o, 0, 0, 0, 0, 0, false); got != def {
 		t.Fatalf("with nothing learned, first delay = %s, want the default %s", got, def)
 	}
 	for _, o := range [][2]float64{{3.7, 4.0}, {4.0, 4.3}, {3.9, 4.2}} {
 		c.learner.observe(k, sec(o[0]), sec(o[1]))
 	}
-	if got, _ := c.nextPoll(o, 0, 0, 0, 0, false); got != sec(3.85) {
+	if got, _ := c.nextPoll(o, 0, 0, 0, 0, 0, false); got != sec(3.85) {
 		t.Errorf("first delay of a learned wait = %s, want 3.85s (the window is [4.0s, 4.0s])", got)
 	}
-	if got, _ := c.nextPoll(waitOptions{}, 0, 0, 0, 0, false); got != def {
+	if got, _ := c.nextPoll(waitOptions{}, 0, 0, 0, 0, 0, false); got != def {
 		t.Errorf("a wait without a kind = %s, want the default %s", got, def)
 	}
-	if got, _ := c.nextPoll(o, 0, sec(1), 0, 7*time.Second, false); got != 7*time.Second {
+	if got, _ := c.nextPoll(o, 1, 0, sec(1), 0, 7*time.Second, false); got != 7*time.Second {
 		t.Errorf("with Retry-After 7s on a running task = %s, want 7s", got)
 	}
-	if got, _ := c.nextPoll(o, 0, sec(1), 0, 0, true); got == sec(2.85) {
+	if got, _ := c.nextPoll(o, 1, 0, sec(1), 0, 0, true); got == sec(2.85) {
 		t.Errorf("after a failed look the learned schedule was used")
 	}
 	// Past the window and its doubling looks (up to 8.65 s), the default schedule's next mark.
-	if got, _ := c.nextPoll(o, sec(2.25), sec(9), 0, 0, false); got != sec(3) {
+	if got, _ := c.nextPoll(o, 6, sec(2.25), sec(9), 0, 0, false); got != sec(3) {
 		t.Errorf("past the window at 9 s: delay %s, want 3s (the 12 s mark)", got)
+	}
+}
+
+// Learning may save looks but spend at most one more than the default
+// schedule: a wait that has already made as many looks as the default would by
+// its next learned look keeps the default schedule.
+func TestLearnedLooksBoundedByTheDefault(t *testing.T) {
+	t.Parallel()
+	c := newTestClient(t, "http://localhost", WithPollPolicy(DefaultPollPolicy()))
+	k := TaskKind{Model: "m"}
+	for _, o := range [][2]float64{{19.8, 20.2}, {20.1, 20.6}, {20.4, 20.9}} {
+		c.learner.observe(k, sec(o[0]), sec(o[1]))
+	}
+	o := waitOptions{kind: &k}
+	// By 20.5 s the default schedule makes 10 looks (five fast ones, then 4 s to 20 s).
+	if got, _ := c.nextPoll(o, 10, sec(20), sec(20.1), 0, 0, false); got >= sec(3.9) {
+		t.Errorf("with 10 looks made, next in %s: want the learned look, within the window", got)
+	}
+	if got, _ := c.nextPoll(o, 11, sec(20), sec(20.1), 0, 0, false); got != sec(3.9) {
+		t.Errorf("with 11 looks made, next in %s: want the default schedule's 24 s mark", got)
+	}
+}
+
+func TestLooksBy(t *testing.T) {
+	t.Parallel()
+	for _, p := range []PollPolicy{DefaultPollPolicy(), {Initial: time.Second, FastPolls: 5, Max: 2 * time.Second},
+		{Initial: 100 * time.Millisecond, Max: time.Second}} {
+		looks := p.Looks(200)
+		for at := time.Duration(0); at < 100*time.Second; at += 50 * time.Millisecond {
+			want := 0
+			for want < len(looks) && looks[want] <= at {
+				want++
+			}
+			if got := p.looksBy(at); got != want {
+				t.Fatalf("%+v: looksBy(%s) = %d, want %d", p, at, got, want)
+			}
+		}
 	}
 }
 
@@ -203,7 +240,7 @@ func TestNextPollResumesDefaultFromTheLook(t *testing.T) {
 		c.learner.observe(k, sec(0.9), sec(1.1)) // window [0.9 s, 1.1 s]: learned looks end well before 6 s
 	}
 	// The default schedule had planned its next look for 8 s; the wait looked at 6 s instead.
-	got, mark := c.nextPoll(waitOptions{kind: &k}, sec(8), sec(6), 0, 0, false)
+	got, mark := c.nextPoll(waitOptions{kind: &k}, 7, sec(8), sec(6), 0, 0, false)
 	if got != sec(2) || mark != sec(8) {
 		t.Errorf("after a look at 6 s planned for 8 s: next in %s (mark %s), want 2s (the 8 s mark)", got, mark)
 	}

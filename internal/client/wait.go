@@ -180,22 +180,55 @@ func (p PollPolicy) learnedLook(w finishWindow, elapsed time.Duration, u float64
 }
 
 // nextPoll is the delay before a wait's next look, and the mark of the default
-// schedule that it keeps (see delay). A wait of a known kind whose estimate
-// deserves trust looks around the predicted finish; a Retry-After or a failed
-// look always goes through the default rules.
-func (c *Client) nextPoll(o waitOptions, last, elapsed time.Duration, u float64, hint time.Duration, failed bool) (time.Duration, time.Duration) {
+// schedule that it keeps (see delay). polls is how many looks the wait has made.
+// A wait of a known kind whose estimate deserves trust looks around the
+// predicted finish (learnedNext); a Retry-After or a failed look always goes
+// through the default rules.
+func (c *Client) nextPoll(o waitOptions, polls int, last, elapsed time.Duration, u float64, hint time.Duration, failed bool) (time.Duration, time.Duration) {
 	// A learned look comes before the default mark planned for it: the default
 	// schedule resumes from the look, not from a mark that never happened, or
 	// every learned look would push its next mark one interval further out.
 	last = min(last, elapsed)
-	if o.kind != nil && hint <= 0 && !failed {
-		if w, ok := c.learner.window(*o.kind); ok {
-			if at, ok := c.poll.learnedLook(w, elapsed, u); ok {
-				return at - elapsed, last
-			}
+	if hint <= 0 && !failed {
+		if at, ok := c.learnedNext(o, polls, elapsed, u); ok {
+			return at - elapsed, last
 		}
 	}
 	return c.poll.delay(last, elapsed, u, hint, failed)
+}
+
+// learnedNext is the next learned look of a wait that has made polls looks, or
+// false when the wait keeps the default schedule: it has no kind, the estimate
+// is not trusted, the learned looks are behind it, or they would take it more
+// than one GET above what the default schedule makes by then. That bound keeps
+// learning from costing GETs where tasks of one kind turn out to take very
+// different times: it can save looks, and spend at most one.
+func (c *Client) learnedNext(o waitOptions, polls int, elapsed time.Duration, u float64) (time.Duration, bool) {
+	if o.kind == nil {
+		return 0, false
+	}
+	w, ok := c.learner.window(*o.kind)
+	if !ok {
+		return 0, false
+	}
+	at, ok := c.poll.learnedLook(w, elapsed, u)
+	if !ok || polls+1 > c.poll.looksBy(at)+1 {
+		return 0, false
+	}
+	return at, true
+}
+
+// looksBy is how many looks the default schedule, unshifted, makes within the
+// first t of a wait.
+func (p PollPolicy) looksBy(t time.Duration) int {
+	if p.Fixed > 0 {
+		return int(t / p.Fixed)
+	}
+	n := min(p.FastPolls, int(t/p.Initial))
+	if p.Max > 0 {
+		n += max(0, int(t/p.Max)-int(time.Duration(p.FastPolls)*p.Initial/p.Max))
+	}
+	return n
 }
 
 // WaitError says why a wait ended without a final state, and what was last seen.
@@ -287,7 +320,7 @@ func (c *Client) WaitForVideo(ctx context.Context, taskID string, opts ...WaitOp
 	if c.poll.Jitter > 0 {
 		u = rand.Float64()
 	}
-	delay, mark := c.nextPoll(o, 0, 0, u, 0, false)
+	delay, mark := c.nextPoll(o, 0, 0, 0, u, 0, false)
 	timer := time.NewTimer(delay)
 	defer timer.Stop()
 	due := delay
@@ -310,11 +343,9 @@ func (c *Client) WaitForVideo(ctx context.Context, taskID string, opts ...WaitOp
 				continue
 			}
 			elapsed := time.Since(start)
-			if w, ok := c.learner.window(*o.kind); ok {
-				if at, ok := c.poll.learnedLook(w, elapsed, u); ok && at < due {
-					due = at
-					timer.Reset(at - elapsed)
-				}
+			if at, ok := c.learnedNext(o, polls, elapsed, u); ok && at < due {
+				due = at
+				timer.Reset(at - elapsed)
 			}
 			continue
 		case <-timer.C:
@@ -347,7 +378,7 @@ func (c *Client) WaitForVideo(ctx context.Context, taskID string, opts ...WaitOp
 			unfinishedAt = sentAt
 		}
 		elapsed := time.Since(start)
-		delay, mark = c.nextPoll(o, mark, elapsed, u, hint, err != nil)
+		delay, mark = c.nextPoll(o, polls, mark, elapsed, u, hint, err != nil)
 		due, replannable = elapsed+delay, hint <= 0 && err == nil
 		c.log(ctx, "videogen wait: polling again", map[string]any{
 			"task_id": taskID, "polls": polls, "next_poll_ms": delay.Milliseconds(), "retry_after_ms": hint.Milliseconds(),
