@@ -199,10 +199,11 @@ func (c *Client) nextPoll(o waitOptions, polls int, last, elapsed time.Duration,
 
 // learnedNext is the next learned look of a wait that has made polls looks, or
 // false when the wait keeps the default schedule: it has no kind, the estimate
-// is not trusted, the learned looks are behind it, or they would take it more
-// than one GET above what the default schedule makes by then. That bound keeps
+// is not trusted, the learned looks are behind it, or they would take it above
+// the number of GETs the default schedule makes by then. That bound keeps
 // learning from costing GETs where tasks of one kind turn out to take very
-// different times: it can save looks, and spend at most one.
+// different times, and every wait within the default schedule's GET budget:
+// learning moves looks and saves them, it never adds one.
 func (c *Client) learnedNext(o waitOptions, polls int, elapsed time.Duration, u float64) (time.Duration, bool) {
 	if o.kind == nil {
 		return 0, false
@@ -212,7 +213,7 @@ func (c *Client) learnedNext(o waitOptions, polls int, elapsed time.Duration, u 
 		return 0, false
 	}
 	at, ok := c.poll.learnedLook(w, elapsed, u)
-	if !ok || polls+1 > c.poll.looksBy(at)+1 {
+	if !ok || polls+1 > c.poll.looksBy(at) {
 		return 0, false
 	}
 	return at, true
