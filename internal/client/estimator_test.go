@@ -192,10 +192,10 @@ func TestNextPollFallsBack(t *testing.T) {
 	}
 }
 
-// Learning may save looks but never spends more than the default schedule: a
-// wait that has already made as many looks as the default would by its next
-// learned look keeps the default schedule.
-func TestLearnedLooksBoundedByTheDefault(t *testing.T) {
+// Learning may move and save looks but keeps the wait within the default
+// schedule's GET budget: a wait that would exceed it by its next learned look
+// keeps the default schedule.
+func TestLearnedLooksWithinTheBudget(t *testing.T) {
 	t.Parallel()
 	c := newTestClient(t, "http://localhost", WithPollPolicy(DefaultPollPolicy()))
 	k := TaskKind{Model: "m"}
@@ -203,28 +203,23 @@ func TestLearnedLooksBoundedByTheDefault(t *testing.T) {
 		c.learner.observe(k, sec(o[0]), sec(o[1]))
 	}
 	o := waitOptions{kind: &k}
-	// By the learned look at about 20.9 s the default schedule makes 10 looks
-	// (five fast ones, then 4 s to 20 s).
-	if got, _ := c.nextPoll(o, 9, sec(20), sec(20.1), 0, 0, false); got >= sec(3.9) {
-		t.Errorf("with 9 looks made, next in %s: want the learned look, within the window", got)
+	// The learned look at about 20.9 s is within a budget of 6 + 20.9/4 = 11.2 looks.
+	if got, _ := c.nextPoll(o, 10, sec(20), sec(20.1), 0, 0, false); got >= sec(3.9) {
+		t.Errorf("with 10 looks made, next in %s: want the learned look, within the window", got)
 	}
-	if got, _ := c.nextPoll(o, 10, sec(20), sec(20.1), 0, 0, false); got != sec(3.9) {
-		t.Errorf("with 10 looks made, next in %s: want the default schedule's 24 s mark", got)
+	if got, _ := c.nextPoll(o, 11, sec(20), sec(20.1), 0, 0, false); got != sec(3.9) {
+		t.Errorf("with 11 looks made, next in %s: want the default schedule's 24 s mark", got)
 	}
 }
 
-func TestLooksBy(t *testing.T) {
+// The default schedule stays within the budget that bounds learned looks.
+func TestDefaultScheduleWithinBudget(t *testing.T) {
 	t.Parallel()
 	for _, p := range []PollPolicy{DefaultPollPolicy(), {Initial: time.Second, FastPolls: 5, Max: 2 * time.Second},
 		{Initial: 100 * time.Millisecond, Max: time.Second}} {
-		looks := p.Looks(200)
-		for at := time.Duration(0); at < 100*time.Second; at += 50 * time.Millisecond {
-			want := 0
-			for want < len(looks) && looks[want] <= at {
-				want++
-			}
-			if got := p.looksBy(at); got != want {
-				t.Fatalf("%+v: looksBy(%s) = %d, want %d", p, at, got, want)
+		for i, at := range p.Looks(300) {
+			if float64(i+1) > p.budget(at) {
+				t.Fatalf("%+v: look %d at %s is over the budget of %.2f", p, i+1, at, p.budget(at))
 			}
 		}
 	}

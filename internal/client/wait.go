@@ -199,11 +199,10 @@ func (c *Client) nextPoll(o waitOptions, polls int, last, elapsed time.Duration,
 
 // learnedNext is the next learned look of a wait that has made polls looks, or
 // false when the wait keeps the default schedule: it has no kind, the estimate
-// is not trusted, the learned looks are behind it, or they would take it above
-// the number of GETs the default schedule makes by then. That bound keeps
-// learning from costing GETs where tasks of one kind turn out to take very
-// different times, and every wait within the default schedule's GET budget:
-// learning moves looks and saves them, it never adds one.
+// is not trusted, the learned looks are behind it, or they would take it over
+// the GET budget the default schedule is built to keep (see budget). That bound
+// keeps learning from costing GETs where tasks of one kind turn out to take
+// very different times.
 func (c *Client) learnedNext(o waitOptions, polls int, elapsed time.Duration, u float64) (time.Duration, bool) {
 	if o.kind == nil {
 		return 0, false
@@ -213,23 +212,20 @@ func (c *Client) learnedNext(o waitOptions, polls int, elapsed time.Duration, u 
 		return 0, false
 	}
 	at, ok := c.poll.learnedLook(w, elapsed, u)
-	if !ok || polls+1 > c.poll.looksBy(at) {
+	if !ok || float64(polls+1) > c.poll.budget(at) {
 		return 0, false
 	}
 	return at, true
 }
 
-// looksBy is how many looks the default schedule, unshifted, makes within the
-// first t of a wait.
-func (p PollPolicy) looksBy(t time.Duration) int {
-	if p.Fixed > 0 {
-		return int(t / p.Fixed)
+// budget is how many looks a wait may have made by t: the fast start, one
+// more, and one per Max since the start. With DefaultPollPolicy that is the
+// 1.25 × t/5 s + 6 of its comment, which the default schedule never exceeds.
+func (p PollPolicy) budget(t time.Duration) float64 {
+	if p.Max <= 0 {
+		return float64(p.FastPolls + 1)
 	}
-	n := min(p.FastPolls, int(t/p.Initial))
-	if p.Max > 0 {
-		n += max(0, int(t/p.Max)-int(time.Duration(p.FastPolls)*p.Initial/p.Max))
-	}
-	return n
+	return float64(p.FastPolls+1) + float64(t)/float64(p.Max)
 }
 
 // WaitError says why a wait ended without a final state, and what was last seen.
