@@ -43,6 +43,7 @@ func Spread(gen time.Duration, spread float64, n int) []time.Duration {
 // measure the order rather than the tools.
 func Shuffled(gens []time.Duration, seed uint64) []time.Duration {
 	out := slices.Clone(gens)
+	//nolint:gosec // G404: a reproducible order, not a secret
 	rand.New(rand.NewPCG(seed, seed)).Shuffle(len(out), func(i, j int) { out[i], out[j] = out[j], out[i] })
 	return out
 }
@@ -163,9 +164,9 @@ func (r *Runner) applyClips(ctx context.Context, m *acctest.Mock, tool, tag stri
 
 // clipsWithStats is applyClips followed by taskStats on m's ledger.
 func (r *Runner) clipsWithStats(ctx context.Context, m *acctest.Mock, tool, tag string, gens []time.Duration,
-	o ApplyOptions, settings ...string,
+	o ApplyOptions,
 ) (*TaskStats, *TFRun, error) {
-	run, _, err := r.applyClips(ctx, m, tool, tag, gens, o, settings...)
+	run, _, err := r.applyClips(ctx, m, tool, tag, gens, o)
 	if err != nil {
 		return nil, run, err
 	}
@@ -464,7 +465,7 @@ func (r *Runner) Startup(ctx context.Context) (*StartupResult, error) {
 			return nil, err
 		}
 		res.Provider = append(res.Provider, d)
-		peer := exec.CommandContext(ctx, "bash", r.Env.PeerScript)
+		peer := exec.CommandContext(ctx, "bash", r.Env.PeerScript) //nolint:gosec // G204: the bench's own script
 		peer.Env = append(os.Environ(), "PEER_SELF_CHECK=1")
 		start := time.Now()
 		if out, err := peer.CombinedOutput(); err != nil {
@@ -481,7 +482,7 @@ func (r *Runner) Startup(ctx context.Context) (*StartupResult, error) {
 func (r *Runner) pluginStartup(ctx context.Context, sockets string) (Duration, error) {
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, r.Env.Provider)
+	cmd := exec.CommandContext(ctx, r.Env.Provider) //nolint:gosec // G204: the provider binary the harness built
 	cmd.Env = []string{
 		"TF_PLUGIN_MAGIC_COOKIE=" + pluginMagicCookie, "PLUGIN_PROTOCOL_VERSIONS=6",
 		"PLUGIN_UNIX_SOCKET_DIR=" + sockets, "PATH=" + os.Getenv("PATH"),

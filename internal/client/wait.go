@@ -166,9 +166,10 @@ func (p PollPolicy) learnedLook(w finishWindow, elapsed time.Duration, u float64
 	if earliest <= first {
 		return first, true
 	}
-	last := first + (w.to+spacing-w.from)/spacing*spacing
+	// Whole numbers of spacings: the looks stay on one grid.
+	last := first + time.Duration(int64((w.to+spacing-w.from)/spacing))*spacing
 	if earliest <= last {
-		return first + (earliest-first+spacing-1)/spacing*spacing, true
+		return first + time.Duration(int64((earliest-first+spacing-1)/spacing))*spacing, true
 	}
 	for gap := spacing; gap <= p.Max; gap *= 2 {
 		last += gap
