@@ -139,11 +139,11 @@ func (p *videogenProvider) Schema(_ context.Context, _ provider.SchemaRequest, r
 					"all its resources and data sources: set it to your key's rate limit. Submissions go first: status checks "+
 					"wait while a submission does. Unset by default: requests are not paced until the service answers 429. "+
 					"Either way, a 429 with `Retry-After` holds back every request of the provider until that time, and halves "+
-					"the rate, which then climbs back over a few seconds. A request refused that way is sent again when the "+
-					"pause ends, for up to %s from its first 429; only then does `max_retries` apply. Clip downloads "+
+					"the rate, which then climbs back gradually. A request refused that way is sent again when the pause "+
+					"ends, for up to %g minutes from its first 429; only then does `max_retries` apply. Clip downloads "+
 					"(`videogen_video_file`) wait out the pauses but do not count against this rate. For hundreds of clips, "+
 					"set this and raise Terraform's `-parallelism` to the number of clips that may generate at once: a wait "+
-					"costs nothing while it sleeps.", client.DefaultRateLimitPatience),
+					"costs nothing while it sleeps.", client.DefaultRateLimitPatience.Minutes()),
 				Optional:   true,
 				Validators: []validator.Float64{float64validator.AtLeast(0.1)},
 			},
