@@ -24,6 +24,10 @@ const (
 	passed result = iota
 	failed
 	skipped
+	// unfinished is a test that started but never ended because its
+	// package's process did (a panic in another test, a timeout, os.Exit).
+	// It counts as failed, but is listed apart: it may be blameless.
+	unfinished
 )
 
 type testKey struct{ pkg, test string }
@@ -130,17 +134,16 @@ func (s *summary) packageEvent(e event) {
 			fmt.Fprint(s.w, o)
 		}
 		delete(s.pkgOut, e.Package)
-		// Tests that started and never finished died with their package
-		// (a panic, a timeout or os.Exit): they failed too.
+		failedTests := s.anyFailed(e.Package)
 		for k := range s.started {
 			if _, done := s.results[k]; !done && k.pkg == e.Package {
-				s.results[k] = failed
+				s.results[k] = unfinished
 				for _, o := range s.testOut[k] {
 					fmt.Fprint(s.w, o)
 				}
 			}
 		}
-		if !s.anyFailed(e.Package) {
+		if !failedTests {
 			s.failedPkgs = append(s.failedPkgs, e.Package)
 		}
 	}
@@ -191,7 +194,7 @@ func (c *counts) add(r result) {
 	switch r {
 	case passed:
 		c.passed++
-	case failed:
+	case failed, unfinished:
 		c.failed++
 	case skipped:
 		c.skipped++
@@ -212,7 +215,7 @@ func (s *summary) ok() bool {
 		return false
 	}
 	for _, r := range s.results {
-		if r == failed {
+		if r == failed || r == unfinished {
 			return false
 		}
 	}
@@ -246,6 +249,7 @@ func (s *summary) report() {
 	fmt.Fprintf(s.w, "  unit tests:                  %s\n", unit)
 
 	s.printGroup(keys, failed, "Failed:")
+	s.printGroup(keys, unfinished, "Did not finish, counted as failed (their package's process ended first: a panic, timeout or os.Exit; see above):")
 	s.printSkips(keys)
 	if len(s.failedPkgs) > 0 {
 		fmt.Fprintln(s.w, "  Packages that failed outside any test (build error, TestMain, panic or timeout; see above):")
@@ -256,17 +260,33 @@ func (s *summary) report() {
 	fmt.Fprintln(s.w, all)
 }
 
+// printGroup lists the tests with one result, each package's on one line
+// when there are many (a crashed package can leave dozens unfinished).
 func (s *summary) printGroup(keys []testKey, want result, title string) {
-	first := true
+	var pkgs []string
+	byPkg := map[string][]string{}
 	for _, k := range keys {
 		if s.results[k] != want {
 			continue
 		}
-		if first {
-			fmt.Fprintf(s.w, "  %s\n", title)
-			first = false
+		if _, seen := byPkg[k.pkg]; !seen {
+			pkgs = append(pkgs, k.pkg)
 		}
-		fmt.Fprintf(s.w, "    %s (%s)\n", k.test, k.pkg)
+		byPkg[k.pkg] = append(byPkg[k.pkg], k.test)
+	}
+	if len(pkgs) == 0 {
+		return
+	}
+	fmt.Fprintf(s.w, "  %s\n", title)
+	for _, p := range pkgs {
+		tests := byPkg[p]
+		if len(tests) > 10 {
+			fmt.Fprintf(s.w, "    %d tests in %s: %s, ...\n", len(tests), p, strings.Join(tests[:5], ", "))
+			continue
+		}
+		for _, t := range tests {
+			fmt.Fprintf(s.w, "    %s (%s)\n", t, p)
+		}
 	}
 }
 

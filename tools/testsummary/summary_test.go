@@ -121,9 +121,10 @@ func TestSummaryPrintsFailures(t *testing.T) {
 	}
 }
 
-// A panic or timeout ends the package with tests still running: they count as
-// failed, and a package failing with no failed test (a build error, TestMain)
-// still fails the run.
+// A timeout ends the package with a test still running: it counts as failed
+// but is listed apart, and the package is named, its failure being its own.
+// A package failing with no test at all (a build error, TestMain) fails the
+// run too.
 func TestSummaryCountsUnfinishedTestsAndPackageFailures(t *testing.T) {
 	lines := stream(t,
 		ev("run", pkg, "TestHangs", ""),
@@ -138,15 +139,50 @@ func TestSummaryCountsUnfinishedTestsAndPackageFailures(t *testing.T) {
 	if ok {
 		t.Fatalf("a failing run reported as passed:\n%s", out)
 	}
-	for _, want := range []string{"panic: test timed out", "CI is set but TF_ACC is not", "outside any test", "    example.com/q\n"} {
+	for _, want := range []string{
+		"panic: test timed out", "CI is set but TF_ACC is not",
+		"Did not finish, counted as failed", "    TestHangs (example.com/p)\n",
+		"outside any test", "    example.com/p\n", "    example.com/q\n",
+	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
-	if strings.Contains(out, "    example.com/p\n") {
-		t.Errorf("a package whose failure is a failed test is listed as failing outside tests:\n%s", out)
+	if strings.Contains(out, "  Failed:") {
+		t.Errorf("an unfinished test is listed as failed:\n%s", out)
 	}
 	if got, want := lastLine(out), "0 passed, 1 failed, 0 skipped"; got != want {
+		t.Errorf("last line %q, want %q", got, want)
+	}
+}
+
+// A panic in one test ends its package while parallel tests wait: the panic
+// is the failure, the waiting tests did not finish, and the package is not
+// reported as failing outside its tests.
+func TestSummaryPanicLeavesPausedTestsUnfinished(t *testing.T) {
+	events := []map[string]string{
+		ev("run", pkg, "TestPanics", ""),
+		ev("output", pkg, "TestPanics", "panic: runtime error: index out of range [0] with length 0\n"),
+		ev("output", pkg, "TestPanics", "--- FAIL: TestPanics (0.00s)\n"),
+		ev("fail", pkg, "TestPanics", ""),
+	}
+	for _, name := range []string{"TestW1", "TestW2", "TestW3", "TestW4", "TestW5", "TestW6", "TestW7", "TestW8", "TestW9", "TestW10", "TestW11"} {
+		events = append(events, ev("run", pkg, name, ""), ev("output", pkg, name, "=== PAUSE "+name+"\n"))
+	}
+	events = append(events, ev("output", pkg, "", "FAIL\texample.com/p\t0.1s\n"), ev("fail", pkg, "", ""))
+	out, ok := summarise(stream(t, events...))
+	if ok {
+		t.Fatalf("a failing run reported as passed:\n%s", out)
+	}
+	for _, want := range []string{"Failed:\n    TestPanics (example.com/p)\n", "    11 tests in example.com/p: TestW1, TestW10, TestW11, TestW2, TestW3, ...\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "outside any test") {
+		t.Errorf("a package whose failure is a failed test is listed as failing outside tests:\n%s", out)
+	}
+	if got, want := lastLine(out), "0 passed, 12 failed, 0 skipped"; got != want {
 		t.Errorf("last line %q, want %q", got, want)
 	}
 }
