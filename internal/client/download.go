@@ -391,6 +391,9 @@ func (c *Client) downloadHTTPClient() *http.Client {
 		}
 		hc.Transport = t
 	}
+	// The clip host is not the API: downloads take nothing from the request budget,
+	// but a pause the service asked for (a 429's Retry-After) holds them too.
+	hc.Transport = c.limiter.sharePauses(hc.Transport)
 	return &hc
 }
 
