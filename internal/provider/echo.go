@@ -2,9 +2,6 @@ package provider
 
 import (
 	"context"
-	"net/url"
-	"strconv"
-	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -13,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/videogen/terraform-provider-videogen/internal/client"
+	"github.com/videogen/terraform-provider-videogen/internal/validators"
 )
 
 // videoFields is what the service reports of a task, as Terraform values, with
@@ -112,43 +110,6 @@ func echoList(current, echoed types.List) types.List {
 	return echoed
 }
 
-// sameRatio compares W:H ratios by their numbers.
-func sameRatio(a, b string) bool {
-	aw, ah, ok1 := parseRatio(a)
-	bw, bh, ok2 := parseRatio(b)
-	if !ok1 || !ok2 {
-		return a == b
-	}
-	return aw == bw && ah == bh
-}
-
-func parseRatio(s string) (w, h uint64, ok bool) {
-	left, right, found := strings.Cut(strings.TrimSpace(s), ":")
-	if !found {
-		return 0, 0, false
-	}
-	w, err1 := strconv.ParseUint(left, 10, 32)
-	h, err2 := strconv.ParseUint(right, 10, 32)
-	return w, h, err1 == nil && err2 == nil
-}
-
-// sameURL compares URLs in the canonical form Go's parser gives, with the scheme
-// and host in lower case, so that a service that re-encodes what it echoes does
-// not look like a different reference.
-func sameURL(a, b string) bool { return a == b || canonicalURL(a) == canonicalURL(b) }
-
-func canonicalURL(s string) string {
-	u, err := url.Parse(strings.TrimSpace(s))
-	if err != nil {
-		return s
-	}
-	u.Scheme, u.Host = strings.ToLower(u.Scheme), strings.ToLower(u.Host)
-	if unescaped, err := url.PathUnescape(u.EscapedPath()); err == nil {
-		u.Path, u.RawPath = unescaped, ""
-	}
-	return u.String()
-}
-
 func sameURLList(a, b types.List) bool {
 	ae, be := a.Elements(), b.Elements()
 	if len(ae) != len(be) {
@@ -157,7 +118,7 @@ func sameURLList(a, b types.List) bool {
 	for i := range ae {
 		as, aok := ae[i].(types.String)
 		bs, bok := be[i].(types.String)
-		if !aok || !bok || as.IsNull() || bs.IsNull() || !sameURL(as.ValueString(), bs.ValueString()) {
+		if !aok || !bok || as.IsNull() || bs.IsNull() || !validators.SameURL(as.ValueString(), bs.ValueString()) {
 			return false
 		}
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/videogen/terraform-provider-videogen/internal/client"
 	"github.com/videogen/terraform-provider-videogen/internal/journal"
+	"github.com/videogen/terraform-provider-videogen/internal/validators"
 )
 
 // requestFingerprint identifies what a task was asked for: the service address,
@@ -143,9 +144,9 @@ func sameClip(plan, clip videoResourceModel) bool {
 		}
 		return sameURLList(p, c)
 	}
-	return sameString(plan.Ratio, clip.Ratio, sameRatio) &&
+	return sameString(plan.Ratio, clip.Ratio, validators.SameRatio) &&
 		sameString(plan.Resolution, clip.Resolution, strings.EqualFold) &&
-		sameString(plan.CallbackURL, clip.CallbackURL, sameURL) &&
+		sameString(plan.CallbackURL, clip.CallbackURL, validators.SameURL) &&
 		(plan.GenerateAudio.IsUnknown() || plan.GenerateAudio.Equal(clip.GenerateAudio)) &&
 		sameList(plan.ReferenceImages, clip.ReferenceImages) &&
 		sameList(plan.ReferenceVideos, clip.ReferenceVideos) &&

@@ -147,7 +147,7 @@ func (r *videoResource) Schema(ctx context.Context, _ resource.SchemaRequest, re
 					"or `1:1`." + echoedDescription,
 				Optional:      true,
 				Computed:      true,
-				PlanModifiers: []planmodifier.String{echoedStringArgument(sameRatio)},
+				PlanModifiers: []planmodifier.String{echoedStringArgument(validators.SameRatio)},
 				Validators:    []validator.String{validators.Ratio()},
 			},
 			"resolution": schema.StringAttribute{
@@ -171,7 +171,7 @@ func (r *videoResource) Schema(ctx context.Context, _ resource.SchemaRequest, re
 					"or reaches its own machines." + echoedDescription,
 				Optional:      true,
 				Computed:      true,
-				PlanModifiers: []planmodifier.String{echoedStringArgument(sameURL)},
+				PlanModifiers: []planmodifier.String{echoedStringArgument(validators.SameURL)},
 				Validators:    []validator.String{validators.CallbackURL()},
 			},
 			"reference_images": mediaList("image", maxReferenceImages,
@@ -690,9 +690,9 @@ func (m *videoResourceModel) applyVideo(v *client.Video) {
 	if !f.Format.IsNull() || m.Format.IsUnknown() {
 		m.Format = f.Format
 	}
-	m.Ratio = echoString(m.Ratio, f.Ratio, sameRatio)
+	m.Ratio = echoString(m.Ratio, f.Ratio, validators.SameRatio)
 	m.Resolution = echoString(m.Resolution, f.Resolution, strings.EqualFold)
-	m.CallbackURL = echoString(m.CallbackURL, f.CallbackURL, sameURL)
+	m.CallbackURL = echoString(m.CallbackURL, f.CallbackURL, validators.SameURL)
 	m.GenerateAudio = echoBool(m.GenerateAudio, f.GenerateAudio)
 	m.ReferenceImages = echoList(m.ReferenceImages, f.ReferenceImages)
 	m.ReferenceVideos = echoList(m.ReferenceVideos, f.ReferenceVideos)
