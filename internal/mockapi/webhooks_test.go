@@ -92,7 +92,10 @@ func TestWebhookFailedTaskAndGiveUp(t *testing.T) {
 	})
 	rc, hookURL := startReceiver(t, 503, 503, 503, 503)
 	id := submit(t, ts, `{"model":"videogen-1","prompt":"p [mock:fail]","metadata":{"callback_url":"`+hookURL+`"}}`)
-	// Once the delivery has ended, no further attempt can come.
+	// The task finishes on a timer, so the delivery may not have started yet:
+	// wait for the attempts, then for the delivery to end, after which no
+	// further attempt can come.
+	awaitWebhookAttempts(t, srv, id, 3)
 	awaitDeliveriesDone(t, srv)
 	if n := len(webhooksOf(srv, id)); n != 3 {
 		t.Errorf("ledger records %d attempts, want max_attempts 3", n)
@@ -115,6 +118,7 @@ func TestWebhookConnectionError(t *testing.T) {
 		c.Webhook = Webhook{MaxAttempts: 2, InitialBackoff: Duration(time.Millisecond)}
 	})
 	id := submit(t, ts, `{"model":"videogen-1","prompt":"p","metadata":{"callback_url":"`+deadURL+`"}}`)
+	awaitWebhookAttempts(t, srv, id, 2)
 	awaitDeliveriesDone(t, srv)
 	attempts := webhooksOf(srv, id)
 	if len(attempts) != 2 {
