@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/videogen/terraform-provider-videogen/internal/client"
@@ -118,6 +119,18 @@ func (m *Mock) ExpectSubmissions(n int) resource.TestCheckFunc {
 			return fmt.Errorf("the mock's ledger shows %d submitted task(s), want %d", got, n)
 		}
 		return nil
+	}
+}
+
+// NothingNewStep is the step that ends most tests: config plans nothing, and the
+// ledger still holds exactly submissions tasks, so no clip was generated again.
+func (m *Mock) NothingNewStep(config string, submissions int) resource.TestStep {
+	return resource.TestStep{
+		Config: config,
+		ConfigPlanChecks: resource.ConfigPlanChecks{
+			PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+		},
+		Check: m.ExpectSubmissions(submissions),
 	}
 }
 

@@ -213,13 +213,7 @@ resource "videogen_video" "clip" {
 				Config:      config(mock.URL + "/api"),
 				ExpectError: wrapped("Unable to Read Video", "base_url", "VIDEOGEN_BASE_URL", "Nothing was removed from state"),
 			},
-			{
-				Config: config(mock.URL),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				Check: mock.ExpectSubmissions(3),
-			},
+			mock.NothingNewStep(config(mock.URL), 3),
 		},
 	})
 }
@@ -290,13 +284,7 @@ resource "videogen_video" "test" {
 				},
 				Check: mock.ExpectSubmissions(1),
 			},
-			{
-				Config: config,
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				Check: mock.ExpectSubmissions(1),
-			},
+			mock.NothingNewStep(config, 1),
 			{
 				// A real difference still makes a new clip.
 				Config: strings.Replace(config, `prompt = "an existing clip"`, "prompt = \"an existing clip\"\n  resolution = \"480p\"", 1),
@@ -433,13 +421,7 @@ resource "videogen_video" "test" {
 				},
 				Check: mock.ExpectSubmissions(1),
 			},
-			{
-				Config: config,
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				Check: mock.ExpectSubmissions(1),
-			},
+			mock.NothingNewStep(config, 1),
 		},
 	})
 }
@@ -512,13 +494,7 @@ resource "videogen_video" "test" {
 					return nil
 				}),
 			},
-			{
-				Config: clip(frames),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				Check: mock.ExpectSubmissions(1),
-			},
+			mock.NothingNewStep(clip(frames), 1),
 		},
 	})
 }

@@ -96,13 +96,7 @@ func TestAccVideoResource_createImportEmptyPlan(t *testing.T) {
 				// The API does not echo these; after a real import they are adopted from configuration.
 				ImportStateVerifyIgnore: []string{"model", "prompt", "seconds", "wait_for_completion", "timeouts"},
 			},
-			{
-				Config: config,
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				Check: mock.ExpectSubmissions(1),
-			},
+			mock.NothingNewStep(config, 1),
 		},
 	})
 }
@@ -363,13 +357,7 @@ func TestAccVideoResource_importAdoptsUnechoedValues(t *testing.T) {
 				},
 				Check: mock.ExpectSubmissions(1),
 			},
-			{
-				Config: videoConfig(mock, body),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				Check: mock.ExpectSubmissions(1),
-			},
+			mock.NothingNewStep(videoConfig(mock, body), 1),
 		},
 	})
 }
@@ -691,13 +679,7 @@ resource "videogen_video" "clip" {
 					return nil
 				},
 			},
-			{
-				Config: config,
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				Check: mock.ExpectSubmissions(clips),
-			},
+			mock.NothingNewStep(config, clips),
 		},
 	})
 }
