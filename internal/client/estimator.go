@@ -42,16 +42,24 @@ func KindOf(req VideoRequest) TaskKind {
 //
 // Whatever the tasks' true times, they spread over at least [from, to], and when
 // the intervals overlap (from > to) they can all have finished within [to, from];
-// either way the window is the span between the two. It is used only when it
+// either way the window is the span between the two. Waits of the kind still in
+// progress count too: a task seen unfinished at t has taken longer than t, so
+// the window reaches at least to the latest such t. It is used only when it
 // deserves trust; otherwise the waiter keeps the default schedule:
 //
 //   - few: fewer than estimatorMinObservations intervals;
 //   - disagreeing: the window ends more than twice as late as it starts (tasks of
-//     the kind vary by more than a factor of two), or at least half of the recent
-//     tasks were already done at their wait's first look, which says the window
-//     may start too late: the service got faster, or the first look came late.
+//     the kind vary by more than a factor of two, or one still running has
+//     already taken twice as long as the fastest).
+//
+// When at least half of the recent tasks were already done at their wait's
+// first look, the window may start too late (the service got faster, or the
+// first looks came late), and its start moves down (see predict). The history
+// is long enough that a kind whose times vary widely shows it: sixteen tasks
+// finishing one after another over a minute are not mistaken for a kind whose
+// last eight happened to finish close together.
 const (
-	estimatorHistory         = 8
+	estimatorHistory         = 16
 	estimatorMinObservations = 3
 )
 
@@ -71,6 +79,9 @@ type estimator struct {
 
 type kindHistory struct {
 	obs []interval // most recent last
+	// running is, for each wait of the kind in progress, when its latest look
+	// found its task unfinished: a task that has taken at least that long.
+	running map[*waitPlan]time.Duration
 	// learned is closed, and replaced, whenever a task of the kind finishes, so
 	// that the waits of that kind in progress can move their next look sooner.
 	learned chan struct{}
@@ -81,7 +92,7 @@ func newEstimator() *estimator { return &estimator{kinds: map[TaskKind]*kindHist
 func (e *estimator) history(k TaskKind) *kindHistory {
 	h := e.kinds[k]
 	if h == nil {
-		h = &kindHistory{learned: make(chan struct{})}
+		h = &kindHistory{learned: make(chan struct{}), running: map[*waitPlan]time.Duration{}}
 		e.kinds[k] = h
 	}
 	return h
@@ -104,6 +115,21 @@ func (e *estimator) observe(k TaskKind, lo, hi time.Duration) {
 	h.learned = make(chan struct{})
 }
 
+// running records that the task of wait w, of kind k, was unfinished at the
+// look sent at, counted from its submission; at 0 just registers the wait.
+func (e *estimator) running(k TaskKind, w *waitPlan, at time.Duration) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.history(k).running[w] = at
+}
+
+// ended forgets wait w of kind k, which finished or stopped waiting.
+func (e *estimator) ended(k TaskKind, w *waitPlan) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	delete(e.history(k).running, w)
+}
+
 // changes returns a channel that is closed when a task of kind k next finishes.
 func (e *estimator) changes(k TaskKind) <-chan struct{} {
 	e.mu.Lock()
@@ -116,14 +142,21 @@ func (e *estimator) changes(k TaskKind) <-chan struct{} {
 func (e *estimator) window(k TaskKind) (finishWindow, bool) {
 	e.mu.Lock()
 	var obs []interval
+	var longest time.Duration
 	if h := e.kinds[k]; h != nil {
 		obs = slices.Clone(h.obs)
+		for _, at := range h.running {
+			longest = max(longest, at)
+		}
 	}
 	e.mu.Unlock()
-	return predict(obs)
+	return predict(obs, longest)
 }
 
-func predict(obs []interval) (finishWindow, bool) {
+// predict is the window of the completed intervals obs when tasks of the
+// kind still running have been seen unfinished up to unfinished since their
+// submission.
+func predict(obs []interval, unfinished time.Duration) (finishWindow, bool) {
 	if len(obs) < estimatorMinObservations {
 		return finishWindow{}, false
 	}
@@ -138,9 +171,19 @@ func predict(obs []interval) (finishWindow, bool) {
 	if from > to {
 		from, to = to, from
 	}
-	w := finishWindow{from: from, to: to}
-	if to > 2*from || 2*doneAtFirstLook >= len(obs) {
-		return w, false
+	// A task still running proves the kind takes at least that long, as a
+	// completed one that was seen unfinished then would.
+	to = max(to, unfinished)
+	if to > 2*from {
+		return finishWindow{from: from, to: to}, false
 	}
-	return w, true
+	if 2*doneAtFirstLook >= len(obs) {
+		// A task done at its first look says only that it finished by then. When
+		// that is true of half the recent tasks, the kind has got faster, or the
+		// first looks came late: start the window earlier, by its width and at
+		// least an eighth of its start, so that the next first looks come before
+		// the finish and the window follows the service down.
+		from = max(from-max(to-from, from/8), 0)
+	}
+	return finishWindow{from: from, to: to}, true
 }

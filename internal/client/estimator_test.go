@@ -45,8 +45,9 @@ func TestEstimatorIntervalCensoredWindow(t *testing.T) {
 			why: "coarse intervals that overlap: every task may have finished between 3.0 s and 4.0 s"},
 		{name: "disagree: more than twice as long", obs: [][2]float64{{1, 2}, {9, 10}, {5, 6}}, want: [2]float64{2, 9},
 			why: "tasks of the kind took from under 2 s to over 9 s"},
-		{name: "disagree: done at the first look", obs: [][2]float64{{0, 4.0}, {0, 4.1}, {3.9, 4.3}, {3.8, 4.2}},
-			want: [2]float64{3.9, 4.0}, why: "half the tasks were done when first looked at: the window may start too late"},
+		{name: "done at the first look", obs: [][2]float64{{0, 4.0}, {0, 4.1}, {3.9, 4.3}, {3.8, 4.2}},
+			want: [2]float64{3.4125, 4.0}, trust: true,
+			why: "half the tasks were done when first looked at: the window [3.9 s, 4.0 s] may start too late, so it starts an eighth of 3.9 s sooner"},
 		{name: "exact times", obs: [][2]float64{{9.9, 10.1}, {9.95, 10.05}, {9.8, 10.2}}, want: [2]float64{9.95, 10.05}, trust: true,
 			why: "narrow intervals give a narrow window"},
 	}
@@ -99,6 +100,32 @@ func TestEstimatorForgetsOldObservations(t *testing.T) {
 	}
 }
 
+// A wait still in progress is a task that has taken at least as long as its
+// latest look that found it unfinished: it stretches the window, and makes it
+// disagree when it has taken more than twice as long as the fastest task.
+func TestEstimatorCountsTasksStillRunning(t *testing.T) {
+	t.Parallel()
+	e := newEstimator()
+	k := TaskKind{Model: "m"}
+	for range estimatorMinObservations {
+		e.observe(k, sec(3.8), sec(4.1))
+	}
+	slow, slower := &waitPlan{}, &waitPlan{}
+	e.running(k, slow, sec(4.5))
+	if w, ok := e.window(k); !ok || w.from != sec(3.8) || w.to != sec(4.5) {
+		t.Errorf("with a task unfinished at 4.5 s, window = %+v, %v; want [3.8s, 4.5s]", w, ok)
+	}
+	e.running(k, slower, sec(9))
+	if _, ok := e.window(k); ok {
+		t.Error("a task still running at 9 s did not make a window starting at 3.8 s disagree")
+	}
+	e.ended(k, slower)
+	e.ended(k, slow)
+	if w, ok := e.window(k); !ok || w.from != sec(3.8) || w.to != sec(4.1) {
+		t.Errorf("after both waits ended, window = %+v, %v; want [3.8s, 4.1s]", w, ok)
+	}
+}
+
 func TestEstimatorIgnoresImpossibleIntervals(t *testing.T) {
 	t.Parallel()
 	e := newEstimator()
@@ -111,7 +138,7 @@ func TestEstimatorIgnoresImpossibleIntervals(t *testing.T) {
 	}
 }
 
-// Learned looks: evenly spaced from half a spacing before the window to past
+// Learned looks: evenly spaced from the window's start to past
 // its end, then gaps that double up to Max, then nothing (the default schedule
 // takes over).
 func TestLearnedLook(t *testing.T) {
@@ -128,8 +155,8 @@ func TestLearnedLook(t *testing.T) {
 		looks = append(looks, next)
 		at = next
 	}
-	want := []time.Duration{sec(3.85), sec(4.15), sec(4.45), sec(4.75), sec(5.05), // the window
-		sec(5.35), sec(5.95), sec(7.15), sec(9.55)} // slower than every task seen: gaps of 0.3, 0.6, 1.2 and 2.4 s
+	want := []time.Duration{sec(4), sec(4.3), sec(4.6), sec(4.9), sec(5.2), // the window
+		sec(5.5), sec(6.1), sec(7.3), sec(9.7)} // slower than every task seen: gaps of 0.3, 0.6, 1.2 and 2.4 s
 	if len(looks) != len(want) {
 		t.Fatalf("looks = %v, want %v", looks, want)
 	}
@@ -138,24 +165,24 @@ func TestLearnedLook(t *testing.T) {
 			t.Fatalf("looks = %v, want %v", looks, want)
 		}
 	}
-	// Narrow windows keep looks at least two thirds of Initial and a fifteenth of
-	// the window's start apart; wide ones at most Max.
-	if next, _ := p.learnedLook(finishWindow{from: sec(1), to: sec(1)}, sec(1), 0); next != sec(1.15) {
-		t.Errorf("look after 1 s in a zero-width window at %s, want 1.15s (0.3 s spacing, from 0.85 s)", next)
+	// Narrow windows keep looks at least half of Initial and a fifteenth of the
+	// window's start apart; wide ones at most Max.
+	if next, _ := p.learnedLook(finishWindow{from: sec(1), to: sec(1)}, sec(1), 0); next != sec(1.225) {
+		t.Errorf("look after 1 s in a zero-width window at %s, want 1.225s (0.225 s spacing, from 1 s)", next)
 	}
-	if next, _ := p.learnedLook(finishWindow{from: sec(15), to: sec(15)}, sec(15), 0); next != sec(15.5) {
-		t.Errorf("look after 15 s in a zero-width window at %s, want 15.5s (1 s spacing, from 14.5 s)", next)
+	if next, _ := p.learnedLook(finishWindow{from: sec(15), to: sec(15)}, sec(15), 0); next != sec(16) {
+		t.Errorf("look after 15 s in a zero-width window at %s, want 16s (1 s spacing, from 15 s)", next)
 	}
-	if next, _ := p.learnedLook(finishWindow{from: sec(20), to: sec(39)}, sec(18), 0); next != sec(22) {
-		t.Errorf("look after 18 s in a 19 s window at %s, want 22s (looks Max apart from 18 s)", next)
+	if next, _ := p.learnedLook(finishWindow{from: sec(20), to: sec(39)}, sec(18), 0); next != sec(20) {
+		t.Errorf("look after 18 s in a 19 s window at %s, want 20s (the window's start; looks Max apart)", next)
 	}
 	// A late start joins the grid of the window instead of starting over.
-	if next, _ := p.learnedLook(w, sec(4.4), 0); next != sec(4.75) {
-		t.Errorf("first look of a wait at 4.4 s = %s, want 4.75s", next)
+	if next, _ := p.learnedLook(w, sec(4.4), 0); next != sec(4.6) {
+		t.Errorf("first look of a wait at 4.4 s = %s, want 4.6s", next)
 	}
 	// The wait's shift moves every learned look by the same fraction of the spacing.
-	if next, _ := p.learnedLook(w, 0, 0.5); next != sec(3.865) {
-		t.Errorf("shifted first look = %s, want 3.865s", next)
+	if next, _ := p.learnedLook(w, 0, 0.5); next != sec(4.015) {
+		t.Errorf("shifted first look = %s, want 4.015s", next)
 	}
 }
 
@@ -174,8 +201,8 @@ func TestNextPollFallsBack(t *testing.T) {
 	for _, o := range [][2]float64{{3.7, 4.0}, {4.0, 4.3}, {3.9, 4.2}} {
 		c.learner.observe(k, sec(o[0]), sec(o[1]))
 	}
-	if got, _ := c.nextPoll(o, 0, 0, 0, 0, 0, false); got != sec(3.85) {
-		t.Errorf("first delay of a learned wait = %s, want 3.85s (the window is [4.0s, 4.0s])", got)
+	if got, _ := c.nextPoll(o, 0, 0, 0, 0, 0, false); got != sec(4) {
+		t.Errorf("first delay of a learned wait = %s, want 4s (the window is [4.0s, 4.0s])", got)
 	}
 	if got, _ := c.nextPoll(waitOptions{}, 0, 0, 0, 0, 0, false); got != def {
 		t.Errorf("a wait without a kind = %s, want the default %s", got, def)
@@ -183,10 +210,10 @@ func TestNextPollFallsBack(t *testing.T) {
 	if got, _ := c.nextPoll(o, 1, 0, sec(1), 0, 7*time.Second, false); got != 7*time.Second {
 		t.Errorf("with Retry-After 7s on a running task = %s, want 7s", got)
 	}
-	if got, _ := c.nextPoll(o, 1, 0, sec(1), 0, 0, true); got == sec(2.85) {
+	if got, _ := c.nextPoll(o, 1, 0, sec(1), 0, 0, true); got == sec(3) {
 		t.Errorf("after a failed look the learned schedule was used")
 	}
-	// Past the window and its doubling looks (up to 8.65 s), the default schedule's next mark.
+	// Past the window and its doubling looks (up to 8.27 s), the default schedule's next mark.
 	if got, _ := c.nextPoll(o, 6, sec(2.25), sec(9), 0, 0, false); got != sec(3) {
 		t.Errorf("past the window at 9 s: delay %s, want 3s (the 12 s mark)", got)
 	}
@@ -233,12 +260,12 @@ func TestNextPollResumesDefaultFromTheLook(t *testing.T) {
 	c := newTestClient(t, "http://localhost", WithPollPolicy(DefaultPollPolicy()))
 	k := TaskKind{Model: "m"}
 	for range estimatorMinObservations {
-		c.learner.observe(k, sec(0.9), sec(1.1)) // window [0.9 s, 1.1 s]: learned looks end well before 6 s
+		c.learner.observe(k, sec(0.9), sec(1.1)) // window [0.9 s, 1.1 s]: learned looks end at 8.1 s
 	}
-	// The default schedule had planned its next look for 8 s; the wait looked at 6 s instead.
-	got, mark := c.nextPoll(waitOptions{kind: &k}, 7, sec(8), sec(6), 0, 0, false)
-	if got != sec(2) || mark != sec(8) {
-		t.Errorf("after a look at 6 s planned for 8 s: next in %s (mark %s), want 2s (the 8 s mark)", got, mark)
+	// The default schedule had planned its next look for 12 s; the wait looked at 9 s instead.
+	got, mark := c.nextPoll(waitOptions{kind: &k}, 8, sec(12), sec(9), 0, 0, false)
+	if got != sec(3) || mark != sec(12) {
+		t.Errorf("after a look at 9 s planned for 12 s: next in %s (mark %s), want 3s (the 12 s mark)", got, mark)
 	}
 }
 

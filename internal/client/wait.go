@@ -144,24 +144,24 @@ const learnedLooks = 3
 
 // learnedLook returns the next look after elapsed for a task expected to finish
 // within w. The looks are evenly spaced, learnedLooks intervals across the window,
-// from half a spacing before it to past its end: the look before the window is
-// what moves the window's start down when tasks get faster (a task found done at
-// a wait's first look says nothing about how much earlier it finished). A task
+// from its start to past its end. None is made before the window, since such a
+// look would cost nearly every wait a GET; a window that starts too late is
+// moved down by the estimator instead (see predict). A task
 // slower than every one observed then gets looks whose gaps double from the
 // spacing up to Max, and after them (false) the default schedule takes over. The
-// spacing is at most Max, and at least two thirds of Initial and a fifteenth of
-// the window's start: clips of a few seconds are looked at every few tenths of a
+// spacing is at most Max, and at least half of Initial and a fifteenth of the
+// window's start: clips of a few seconds are looked at every few tenths of a
 // second around their finish, while a kind that takes a minute or more gets no
 // more looks per second than the default schedule gives it, since GETs are
 // shared by every clip under the key. Every look is shifted like the default
 // schedule's.
 func (p PollPolicy) learnedLook(w finishWindow, elapsed time.Duration, u float64) (time.Duration, bool) {
-	minSpacing := max(p.Initial*2/3, w.from/15)
+	minSpacing := max(p.Initial/2, w.from/15)
 	spacing := min(max((w.to-w.from)/learnedLooks, minSpacing), max(p.Max, minSpacing))
 	if spacing <= 0 {
 		return 0, false
 	}
-	first := max(w.from-spacing/2, 0) + time.Duration(u*p.Jitter*float64(spacing))
+	first := w.from + time.Duration(u*p.Jitter*float64(spacing))
 	earliest := elapsed + spacing/2
 	if earliest <= first {
 		return first, true
@@ -203,7 +203,10 @@ func (c *Client) nextPoll(o waitOptions, polls int, last, elapsed time.Duration,
 // is not trusted, the learned looks are behind it, or they would take it over
 // the GET budget the default schedule is built to keep (see budget). That bound
 // keeps learning from costing GETs where tasks of one kind turn out to take
-// very different times.
+// very different times: a learned look is made only if the look after it, at
+// the default schedule's next mark, stays within the budget but for that one
+// look, so a clip costs at most one GET more than the default schedule's budget
+// for its generation time (waitplan_test.go checks it on simulated batches).
 func (c *Client) learnedNext(o waitOptions, polls int, elapsed time.Duration, u float64) (time.Duration, bool) {
 	if o.kind == nil {
 		return 0, false
@@ -219,9 +222,9 @@ func (c *Client) learnedNext(o waitOptions, polls int, elapsed time.Duration, u 
 	return at, true
 }
 
-// budget is how many looks a wait may have made by t: the fast start, one
-// more, and one per Max since the start. With DefaultPollPolicy that is the
-// 1.25 × t/5 s + 6 of its comment, which the default schedule never exceeds.
+// budget is how many looks a wait may have made by t, the one that finds the
+// clip included: the fast start, one more, and one per Max since the start.
+// With DefaultPollPolicy that is the 1.25 × t/5 s + 6 of its comment.
 func (p PollPolicy) budget(t time.Duration) float64 {
 	if p.Max <= 0 {
 		return float64(p.FastPolls + 1)
@@ -302,12 +305,10 @@ func (c *Client) WaitForVideo(ctx context.Context, taskID string, opts ...WaitOp
 	}
 	start := time.Now()
 	var last *Video
-	polls, consecutiveErrors := 0, 0
-	// unfinishedAt is when the latest look that found the task unfinished was
-	// sent, counted from the start (0 while none has).
-	var unfinishedAt time.Duration
+	var plan *waitPlan
+	consecutiveErrors := 0
 	stop := func(err error) (*Video, error) {
-		w := &WaitError{TaskID: taskID, Elapsed: time.Since(start), Polls: polls, Err: err}
+		w := &WaitError{TaskID: taskID, Elapsed: time.Since(start), Polls: plan.polls, Err: err}
 		if last != nil {
 			w.LastStatus = last.Status
 		}
@@ -318,13 +319,10 @@ func (c *Client) WaitForVideo(ctx context.Context, taskID string, opts ...WaitOp
 	if c.poll.Jitter > 0 {
 		u = rand.Float64()
 	}
-	delay, mark := c.nextPoll(o, 0, 0, 0, u, 0, false)
-	timer := time.NewTimer(delay)
+	plan = c.newWaitPlan(o, u)
+	defer plan.end()
+	timer := time.NewTimer(plan.due)
 	defer timer.Stop()
-	due := delay
-	// replannable says the next look follows the schedule alone, not a
-	// Retry-After or a failure, so that news from other waits may move it sooner.
-	replannable := true
 	var learned <-chan struct{}
 	if o.kind != nil {
 		learned = c.learner.changes(*o.kind)
@@ -337,12 +335,8 @@ func (c *Client) WaitForVideo(ctx context.Context, taskID string, opts ...WaitOp
 			// A task of the same kind just finished: the estimate may now put this
 			// wait's next look sooner than planned.
 			learned = c.learner.changes(*o.kind)
-			if !replannable {
-				continue
-			}
 			elapsed := time.Since(start)
-			if at, ok := c.learnedNext(o, polls, elapsed, u); ok && at < due {
-				due = at
+			if at, ok := plan.sooner(elapsed); ok {
 				timer.Reset(at - elapsed)
 			}
 			continue
@@ -350,7 +344,7 @@ func (c *Client) WaitForVideo(ctx context.Context, taskID string, opts ...WaitOp
 		}
 		sentAt := time.Since(start)
 		v, hint, err := c.getVideoWithHint(ctx, taskID)
-		polls++
+		plan.polls++
 		switch {
 		case ctx.Err() != nil:
 			return stop(ctx.Err())
@@ -366,20 +360,17 @@ func (c *Client) WaitForVideo(ctx context.Context, taskID string, opts ...WaitOp
 			// status does not, since the clip may yet arrive.
 			switch {
 			case v.Status.Usable():
-				if o.kind != nil {
-					c.learner.observe(*o.kind, unfinishedAt, time.Since(start))
-				}
+				plan.finished(time.Since(start))
 				return v, nil
 			case v.Status.Final():
 				return v, &TaskFailedError{TaskID: taskID, Reason: v.FailureReason}
 			}
-			unfinishedAt = sentAt
+			plan.unfinished(sentAt)
 		}
 		elapsed := time.Since(start)
-		delay, mark = c.nextPoll(o, polls, mark, elapsed, u, hint, err != nil)
-		due, replannable = elapsed+delay, hint <= 0 && err == nil
+		delay := plan.next(elapsed, hint, err != nil)
 		c.log(ctx, "videogen wait: polling again", map[string]any{
-			"task_id": taskID, "polls": polls, "next_poll_ms": delay.Milliseconds(), "retry_after_ms": hint.Milliseconds(),
+			"task_id": taskID, "polls": plan.polls, "next_poll_ms": delay.Milliseconds(), "retry_after_ms": hint.Milliseconds(),
 		})
 		timer.Reset(delay)
 	}

@@ -152,7 +152,9 @@ func (p *videogenProvider) Schema(_ context.Context, _ provider.SchemaRequest, r
 					"overrides a `Retry-After` the service sends with a task's status, but never shortens the wait after a rate " +
 					"limit (429). When unset, the provider polls adaptively: five checks 0.45 seconds apart, then one every 4 " +
 					"seconds, jittered by up to 10% so that parallel waits spread out, and a `Retry-After` from the service is " +
-					"honoured.",
+					"honoured. Once a few clips of the same model, `seconds`, `resolution` and `generate_audio` have finished in " +
+					"one run, later clips of that kind are checked around the time those took instead, at no more than one " +
+					"check over what the default schedule would make.",
 				Optional:   true,
 				Validators: []validator.String{validators.Duration(100 * time.Millisecond)},
 			},

@@ -1,0 +1,175 @@
+package client
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"time"
+)
+
+// simClip is one clip of a simulated batch: how long the service takes, and
+// what its wait did.
+type simClip struct {
+	gen      time.Duration
+	start    time.Duration // submission, on the batch's clock
+	gets     int
+	latency  time.Duration // from the clip's finish to the look that saw it
+	firstRun bool          // submitted before any clip of the batch finished
+}
+
+// simulateBatch runs the waits of a batch on a virtual clock, as Terraform
+// would with -parallelism=parallelism: every clip is of one kind and starts as
+// soon as a slot frees, gap after the previous clip in that slot was noticed
+// (Terraform's own work between resources). Looks take no time. It drives the
+// waiter's own decisions (waitPlan), and the estimator's news reaches the
+// other waits of the kind the moment a clip is noticed, as in WaitForVideo.
+func simulateBatch(t *testing.T, gens []time.Duration, parallelism int, gap time.Duration) ([]simClip, time.Duration) {
+	t.Helper()
+	c := newTestClient(t, "http://localhost", WithPollPolicy(DefaultPollPolicy()))
+	k := TaskKind{Model: "sim"}
+	rng := rand.New(rand.NewPCG(7, 7)) //nolint:gosec // G404: a reproducible simulation
+	clips := make([]simClip, len(gens))
+	type wait struct {
+		i    int
+		plan *waitPlan
+	}
+	var active []*wait
+	next, now, anyDone := 0, time.Duration(0), false
+	startClip := func(at time.Duration) {
+		if next >= len(gens) {
+			return
+		}
+		clips[next] = simClip{gen: gens[next], start: at, firstRun: !anyDone}
+		active = append(active, &wait{i: next, plan: c.newWaitPlan(waitOptions{kind: &k}, rng.Float64())})
+		next++
+	}
+	for range parallelism {
+		startClip(0)
+	}
+	var end time.Duration
+	for len(active) > 0 {
+		// The wait whose look is due first.
+		w := slices.MinFunc(active, func(a, b *wait) int {
+			return int(clips[a.i].start + a.plan.due - clips[b.i].start - b.plan.due)
+		})
+		cl := &clips[w.i]
+		now = cl.start + w.plan.due
+		elapsed := w.plan.due
+		w.plan.polls++
+		cl.gets++
+		if elapsed < cl.gen {
+			w.plan.unfinished(elapsed)
+			w.plan.next(elapsed, 0, false)
+			continue
+		}
+		w.plan.finished(elapsed)
+		cl.latency = elapsed - cl.gen
+		anyDone = true
+		end = max(end, now)
+		active = slices.DeleteFunc(active, func(a *wait) bool { return a == w })
+		for _, o := range active {
+			o.plan.sooner(now - clips[o.i].start)
+		}
+		startClip(now + gap)
+	}
+	return clips, end
+}
+
+// spread is n generation times evenly spread over gen ± frac, in an order
+// fixed by seed, as the bench's cases make them.
+func spread(gen time.Duration, frac float64, n int, seed uint64) []time.Duration {
+	out := make([]time.Duration, n)
+	for i := range out {
+		out[i] = time.Duration(float64(gen) * (1 - frac + 2*frac*(float64(i)+0.5)/float64(n))).Round(time.Millisecond)
+	}
+	rand.New(rand.NewPCG(seed, seed)).Shuffle(n, func(i, j int) { out[i], out[j] = out[j], out[i] }) //nolint:gosec // G404: reproducible
+	return out
+}
+
+func meanGets(cs []simClip) float64 {
+	n := 0
+	for _, c := range cs {
+		n += c.gets
+	}
+	return float64(n) / float64(len(cs))
+}
+
+func latencies(cs []simClip) []time.Duration {
+	out := make([]time.Duration, len(cs))
+	for i, c := range cs {
+		out[i] = c.latency
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Waves: once the first clips of a kind finish, the later ones are looked at
+// around their finish, at three GETs a clip or fewer and noticed within a few
+// tenths of a second; the first wave costs no more than the default schedule.
+func TestLearnedWaitsInWaves(t *testing.T) {
+	t.Parallel()
+	for seed := uint64(1); seed <= 5; seed++ {
+		clips, end := simulateBatch(t, spread(4*time.Second, 0.1, 100, seed), 10, 50*time.Millisecond)
+		var first, later []simClip
+		for _, c := range clips {
+			if c.firstRun {
+				first = append(first, c)
+			} else {
+				later = append(later, c)
+			}
+		}
+		lat := latencies(later)
+		p95 := lat[len(lat)*95/100]
+		t.Logf("seed %d: wall %s, first wave %.2f GETs, later %.2f GETs, latency p50 %s p95 %s max %s",
+			seed, end, meanGets(first), meanGets(later), lat[len(lat)/2], p95, lat[len(lat)-1])
+		if g := meanGets(later); g > 3 {
+			t.Errorf("seed %d: later waves made %.2f GETs a clip, want at most 3", seed, g)
+		}
+		if p95 > 500*time.Millisecond {
+			t.Errorf("seed %d: later waves noticed %s late at the p95, want at most 0.5s", seed, p95)
+		}
+		if g := meanGets(first); g > 7 {
+			t.Errorf("seed %d: the first wave made %.2f GETs a clip, more than the default schedule", seed, g)
+		}
+	}
+}
+
+// Learning never costs a clip more than one GET over the budget of its own
+// generation time (PollPolicy.budget), and a kind whose tasks take anything
+// from 1 s to 60 s teaches nothing it trusts: there every clip keeps the
+// default schedule's budget.
+func TestLearnedWaitsKeepTheBudget(t *testing.T) {
+	t.Parallel()
+	p := DefaultPollPolicy()
+	var gens []time.Duration
+	for i := range 40 {
+		gens = append(gens, time.Second+time.Duration(i)*59*time.Second/39)
+	}
+	for _, tc := range []struct {
+		name        string
+		gens        []time.Duration
+		parallelism int
+		over        int // GETs over the budget allowed
+	}{
+		{"sweep, all at once", spread(30500*time.Millisecond, 59.0/61, 40, 4), 40, 0},
+		{"sweep, eight at a time", gens, 8, 0},
+		{"long clips", spread(30*time.Second, 0.3, 20, 2), 20, 1},
+		{"waves", spread(4*time.Second, 0.1, 100, 1), 10, 1},
+		{"2 s clips, five at a time", spread(2*time.Second, 0.1, 50, 3), 5, 1},
+	} {
+		clips, _ := simulateBatch(t, tc.gens, tc.parallelism, 50*time.Millisecond)
+		over, worst := 0, 0.0
+		for _, c := range clips {
+			if excess := float64(c.gets) - p.budget(c.gen); excess > 0 {
+				over++
+				worst = max(worst, excess)
+			}
+		}
+		lat := latencies(clips)
+		t.Logf("%s: %d of %d clips over their budget (by %.2f GETs at most), %.2f GETs a clip, latency p50 %s p95 %s",
+			tc.name, over, len(clips), worst, meanGets(clips), lat[len(lat)/2], lat[len(lat)*95/100])
+		if worst > float64(tc.over) {
+			t.Errorf("%s: a clip made %.2f GETs more than the budget of its generation time, want at most %d", tc.name, worst, tc.over)
+		}
+	}
+}
