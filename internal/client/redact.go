@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -122,12 +123,8 @@ func decodeLayer(in []unit, plusIsSpace bool) ([]unit, bool) {
 		u := in[i]
 		switch {
 		case u.b == '%' && i+2 < len(in):
-			if hi, ok1 := unhex(in[i+1].b); ok1 {
-				lo, ok2 := unhex(in[i+2].b)
-				if !ok2 {
-					break
-				}
-				out = append(out, unit{b: hi<<4 | lo, start: u.start, end: in[i+2].end})
+			if b, ok := hexUnits(in[i+1 : i+3]); ok {
+				out = append(out, unit{b: byte(b), start: u.start, end: in[i+2].end})
 				i, changed = i+3, true
 				continue
 			}
@@ -179,28 +176,14 @@ func uEscape(in []unit) (rune, int) {
 	return hi, 6
 }
 
+// hexUnits reads the value of hexadecimal digits (at most eight).
 func hexUnits(digits []unit) (rune, bool) {
-	var v rune
-	for _, u := range digits {
-		d, ok := unhex(u.b)
-		if !ok {
-			return 0, false
-		}
-		v = v<<4 | rune(d)
+	b := make([]byte, len(digits))
+	for i, u := range digits {
+		b[i] = u.b
 	}
-	return v, true
-}
-
-func unhex(c byte) (byte, bool) {
-	switch {
-	case '0' <= c && c <= '9':
-		return c - '0', true
-	case 'a' <= c && c <= 'f':
-		return c - 'a' + 10, true
-	case 'A' <= c && c <= 'F':
-		return c - 'A' + 10, true
-	}
-	return 0, false
+	v, err := strconv.ParseUint(string(b), 16, 32)
+	return rune(v), err == nil
 }
 
 // redirectTarget describes a Location header without its query, fragment or user

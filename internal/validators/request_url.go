@@ -2,6 +2,7 @@ package validators
 
 import (
 	"context"
+	"encoding/hex"
 	"fmt"
 	"net/url"
 	"strings"
@@ -135,25 +136,13 @@ func queryByte(c byte) bool { return pathByte(c) || c == '?' }
 
 const upperHex = "0123456789ABCDEF"
 
-func unhex(c byte) (byte, bool) {
-	switch {
-	case '0' <= c && c <= '9':
-		return c - '0', true
-	case 'a' <= c && c <= 'f':
-		return c - 'a' + 10, true
-	case 'A' <= c && c <= 'F':
-		return c - 'A' + 10, true
-	}
-	return 0, false
-}
-
 // escapeInvalid percent-encodes the bytes of s that allowed rejects, and a "%" that
 // does not start a percent-encoding; it leaves existing encodings as written.
 func escapeInvalid(s string, allowed func(byte) bool) string {
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if c == '%' && isHexPair(s[i+1:]) {
+		if _, ok := hexPair(s[i+1:]); c == '%' && ok {
 			b.WriteByte(c)
 			continue
 		}
@@ -168,13 +157,16 @@ func escapeInvalid(s string, allowed func(byte) bool) string {
 	return b.String()
 }
 
-func isHexPair(s string) bool {
+// hexPair decodes the two hexadecimal digits s starts with.
+func hexPair(s string) (byte, bool) {
 	if len(s) < 2 {
-		return false
+		return 0, false
 	}
-	_, ok1 := unhex(s[0])
-	_, ok2 := unhex(s[1])
-	return ok1 && ok2
+	b, err := hex.DecodeString(s[:2])
+	if err != nil {
+		return 0, false
+	}
+	return b[0], true
 }
 
 // normalizePercent writes s with each percent-encoding in upper case, those of
@@ -183,10 +175,8 @@ func normalizePercent(s string, allowed func(byte) bool) string {
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if c == '%' && isHexPair(s[i+1:]) {
-			hi, _ := unhex(s[i+1])
-			lo, _ := unhex(s[i+2])
-			c, i = hi<<4|lo, i+2
+		if d, ok := hexPair(s[i+1:]); c == '%' && ok {
+			c, i = d, i+2
 			if isUnreserved(c) {
 				b.WriteByte(c)
 				continue
