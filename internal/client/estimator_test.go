@@ -248,7 +248,23 @@ func TestDefaultScheduleWithinBudget(t *testing.T) {
 			if float64(i+1) > p.budget(at) {
 				t.Fatalf("%+v: look %d at %s is over the budget of %.2f", p, i+1, at, p.budget(at))
 			}
+			if at < p.pace(i+1) {
+				t.Fatalf("%+v: look %d at %s comes before its pace, %s", p, i+1, at, p.pace(i+1))
+			}
 		}
+	}
+}
+
+// Learned looks that spent the default schedule's slack hold its next look
+// back to the pace: nine looks by 6 s, the tenth not before 16 s.
+func TestNextPollKeepsThePace(t *testing.T) {
+	t.Parallel()
+	c := newTestClient(t, "http://localhost", WithPollPolicy(DefaultPollPolicy()))
+	if got, mark := c.nextPoll(waitOptions{}, 9, sec(8), sec(6), 0, 0, false); got != sec(10) || mark != sec(16) {
+		t.Errorf("after nine looks by 6 s: next in %s (mark %s), want 10s (the 16 s mark)", got, mark)
+	}
+	if got, _ := c.nextPoll(waitOptions{}, 7, sec(8), sec(6), 0, 0, false); got != sec(2) {
+		t.Errorf("after seven looks by 6 s: next in %s, want 2s (the 8 s mark keeps the pace)", got)
 	}
 }
 

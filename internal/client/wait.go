@@ -184,29 +184,34 @@ func (p PollPolicy) learnedLook(w finishWindow, elapsed time.Duration, u float64
 // schedule that it keeps (see delay). polls is how many looks the wait has made.
 // A wait of a known kind whose estimate deserves trust looks around the
 // predicted finish (learnedNext); a Retry-After or a failed look always goes
-// through the default rules.
+// through the default rules. Without a Retry-After, no look comes before its
+// pace, whichever schedule planned it.
 func (c *Client) nextPoll(o waitOptions, polls int, last, elapsed time.Duration, u float64, hint time.Duration, failed bool) (time.Duration, time.Duration) {
 	// A learned look comes before the default mark planned for it: the default
 	// schedule resumes from the look, not from a mark that never happened, or
 	// every learned look would push its next mark one interval further out.
 	last = min(last, elapsed)
-	if hint <= 0 && !failed {
-		if at, ok := c.learnedNext(o, polls, elapsed, u); ok {
-			return at - elapsed, last
-		}
+	if hint > 0 || failed {
+		return c.poll.delay(last, elapsed, u, hint, failed)
 	}
-	return c.poll.delay(last, elapsed, u, hint, failed)
+	if at, ok := c.learnedNext(o, polls, elapsed, u); ok {
+		return at - elapsed, last
+	}
+	d, mark := c.poll.delay(last, elapsed, u, 0, false)
+	if pace := c.poll.pace(polls + 1); c.poll.Fixed <= 0 && elapsed+d < pace {
+		// Learned looks came early: the default schedule resumes at the first of
+		// its marks that keeps the pace.
+		mark = c.poll.nextMark(last, pace-c.poll.Initial/2, u)
+		d = mark - elapsed
+	}
+	return d, mark
 }
 
 // learnedNext is the next learned look of a wait that has made polls looks, or
 // false when the wait keeps the default schedule: it has no kind, the estimate
-// is not trusted, the learned looks are behind it, or they would take it over
-// the GET budget the default schedule is built to keep (see budget). That bound
-// keeps learning from costing GETs where tasks of one kind turn out to take
-// very different times: a learned look is made only if the look after it, at
-// the default schedule's next mark, stays within the budget but for that one
-// look, so a clip costs at most one GET more than the default schedule's budget
-// for its generation time (waitplan_test.go checks it on simulated batches).
+// is not trusted, the learned looks are behind it, or the look would come
+// before its pace. That bound keeps learning from costing GETs where tasks of
+// one kind turn out to take very different times.
 func (c *Client) learnedNext(o waitOptions, polls int, elapsed time.Duration, u float64) (time.Duration, bool) {
 	if o.kind == nil {
 		return 0, false
@@ -216,7 +221,7 @@ func (c *Client) learnedNext(o waitOptions, polls int, elapsed time.Duration, u 
 		return 0, false
 	}
 	at, ok := c.poll.learnedLook(w, elapsed, u)
-	if !ok || float64(polls+1) > c.poll.budget(at) {
+	if !ok || at < c.poll.pace(polls+1) {
 		return 0, false
 	}
 	return at, true
@@ -230,6 +235,21 @@ func (p PollPolicy) budget(t time.Duration) float64 {
 		return float64(p.FastPolls + 1)
 	}
 	return float64(p.FastPolls+1) + float64(t)/float64(p.Max)
+}
+
+// pace is the earliest time, counted from the start of a wait, of its n-th
+// look: when the budget reaches n. A wait that keeps it makes, for a clip that
+// finishes at any time T after its previous look, less than one GET more than
+// budget(T), since that look came at most Max before T. The default schedule
+// keeps one look inside it (its n-th look comes Max after the pace), which is
+// the slack learned looks may spend: a learned look is made only at or after
+// its pace, and the default schedule resumes after learned looks at the first
+// of its marks that keeps it.
+func (p PollPolicy) pace(n int) time.Duration {
+	if p.Max <= 0 || n <= p.FastPolls+1 {
+		return 0
+	}
+	return time.Duration(n-p.FastPolls-1) * p.Max
 }
 
 // WaitError says why a wait ended without a final state, and what was last seen.

@@ -153,8 +153,8 @@ func (p *videogenProvider) Schema(_ context.Context, _ provider.SchemaRequest, r
 					"limit (429). When unset, the provider polls adaptively: five checks 0.45 seconds apart, then one every 4 " +
 					"seconds, jittered by up to 10% so that parallel waits spread out, and a `Retry-After` from the service is " +
 					"honoured. Once a few clips of the same model, `seconds`, `resolution` and `generate_audio` have finished in " +
-					"one run, later clips of that kind are checked around the time those took instead, at no more than one " +
-					"check over what the default schedule would make.",
+					"one run, later clips of that kind are checked around the time those took instead, never with more than one " +
+					"check beyond what the default schedule allows for the clip's generation time.",
 				Optional:   true,
 				Validators: []validator.String{validators.Duration(100 * time.Millisecond)},
 			},
