@@ -345,6 +345,46 @@ func TestWaitForVideoReplansWhenAPeerFinishes(t *testing.T) {
 	}
 }
 
+// A wait that stops without its clip no longer counts as a task of its kind
+// still running, or one abandoned wait would keep the kind's estimate from
+// being trusted for the rest of the run.
+func TestWaitForVideoForgetsAWaitThatStops(t *testing.T) {
+	t.Parallel()
+	srv, _ := newScriptServer(t, task("running"))
+	looked := make(chan struct{})
+	var once sync.Once
+	log := logFunc(func(msg string) {
+		if msg == "videogen wait: polling again" {
+			once.Do(func() { close(looked) })
+		}
+	})
+	c := newTestClient(t, srv.URL, WithLogger(log), WithPollPolicy(PollPolicy{Initial: time.Millisecond, FastPolls: 1,
+		Max: time.Hour, MaxConsecutiveErrors: 1}))
+	k := TaskKind{Model: "m"}
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan error, 1)
+	go func() {
+		_, err := c.WaitForVideo(ctx, "task-1", WithKind(k))
+		done <- err
+	}()
+	<-looked
+	c.learner.mu.Lock()
+	n := len(c.learner.history(k).running)
+	c.learner.mu.Unlock()
+	if n != 1 {
+		t.Fatalf("%d waits of the kind running while one waits, want 1", n)
+	}
+	cancel()
+	if err := <-done; err == nil {
+		t.Fatal("the cancelled wait returned no error")
+	}
+	c.learner.mu.Lock()
+	defer c.learner.mu.Unlock()
+	if n := len(c.learner.history(k).running); n != 0 {
+		t.Errorf("%d waits of the kind still counted as running after the only one stopped", n)
+	}
+}
+
 type logFunc func(msg string)
 
 func (f logFunc) Debug(_ context.Context, msg string, _ map[string]any) { f(msg) }
