@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
-	"hash"
 	"io"
 	"os"
 	"path/filepath"
@@ -18,10 +17,16 @@ type File struct {
 	path string
 	mode os.FileMode
 	tmp  *os.File
-	hash hash.Hash
+	hash *hasher
 	size int64
+	// written is how much of the file was handed to startWriteback.
+	written int64
 	done bool
 }
+
+// writebackBytes is how much a File writes before it asks the kernel to start
+// putting it on disk (see startWriteback).
+const writebackBytes = 8 << 20
 
 // Summary describes a committed file.
 type Summary struct {
@@ -42,7 +47,7 @@ func Create(path string, mode, dirMode os.FileMode) (*File, error) {
 	if err != nil {
 		return nil, &Error{Op: "creating a temporary file in " + dir, Err: err}
 	}
-	return &File{path: path, mode: mode, tmp: tmp, hash: sha256.New()}, nil
+	return &File{path: path, mode: mode, tmp: tmp, hash: newHasher()}, nil
 }
 
 // Write fills the file at path through fill and commits it when fill succeeds.
@@ -63,8 +68,12 @@ func Write(path string, mode, dirMode os.FileMode, fill func(*File) error) (Summ
 // Write writes to the temporary file and the checksum together.
 func (f *File) Write(p []byte) (int, error) {
 	n, err := f.tmp.Write(p)
-	f.hash.Write(p[:n])
+	f.hash.write(p[:n])
 	f.size += int64(n)
+	if f.size-f.written >= writebackBytes {
+		startWriteback(f.tmp, f.written, f.size-f.written)
+		f.written = f.size
+	}
 	if err != nil {
 		return n, &Error{Op: "writing " + f.tmp.Name(), Err: err}
 	}
@@ -73,8 +82,9 @@ func (f *File) Write(p []byte) (int, error) {
 
 // Reset empties the file and its checksum, for a writer that starts over.
 func (f *File) Reset() error {
-	f.hash.Reset()
-	f.size = 0
+	f.hash.stop()
+	f.hash = newHasher()
+	f.size, f.written = 0, 0
 	if _, err := f.tmp.Seek(0, io.SeekStart); err != nil {
 		return &Error{Op: "rewinding " + f.tmp.Name(), Err: err}
 	}
@@ -91,6 +101,7 @@ func (f *File) Commit() (Summary, error) {
 	if f.done {
 		return Summary{}, errors.New("localfile: Commit after Commit or Discard")
 	}
+	sum := f.hash.sum()
 	fail := func(op string, err error) (Summary, error) {
 		_ = f.Discard()
 		return Summary{}, &Error{Op: op, Err: err}
@@ -109,7 +120,7 @@ func (f *File) Commit() (Summary, error) {
 	}
 	f.done = true
 	syncDir(filepath.Dir(f.path))
-	return Summary{SHA256: hex.EncodeToString(f.hash.Sum(nil)), Size: f.size}, nil
+	return Summary{SHA256: hex.EncodeToString(sum), Size: f.size}, nil
 }
 
 // Discard closes and removes the temporary file. It does nothing after Commit,
@@ -119,6 +130,7 @@ func (f *File) Discard() error {
 		return nil
 	}
 	f.done = true
+	f.hash.stop()
 	_ = f.tmp.Close()
 	if err := os.Remove(f.tmp.Name()); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return &Error{Op: "removing " + f.tmp.Name(), Err: err}
