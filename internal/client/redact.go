@@ -2,9 +2,9 @@ package client
 
 import (
 	"bytes"
+	"encoding/hex"
 	"net/url"
 	"slices"
-	"strconv"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -123,8 +123,9 @@ func decodeLayer(in []unit, plusIsSpace bool) ([]unit, bool) {
 		u := in[i]
 		switch {
 		case u.b == '%' && i+2 < len(in):
-			if b, ok := hexUnits(in[i+1 : i+3]); ok {
-				out = append(out, unit{b: byte(b), start: u.start, end: in[i+2].end})
+			var b [1]byte
+			if _, err := hex.Decode(b[:], []byte{in[i+1].b, in[i+2].b}); err == nil {
+				out = append(out, unit{b: b[0], start: u.start, end: in[i+2].end})
 				i, changed = i+3, true
 				continue
 			}
@@ -176,14 +177,21 @@ func uEscape(in []unit) (rune, int) {
 	return hi, 6
 }
 
-// hexUnits reads the value of hexadecimal digits (at most eight).
+// hexUnits reads the value of four hexadecimal digits.
 func hexUnits(digits []unit) (rune, bool) {
-	b := make([]byte, len(digits))
+	src := make([]byte, len(digits))
 	for i, u := range digits {
-		b[i] = u.b
+		src[i] = u.b
 	}
-	v, err := strconv.ParseUint(string(b), 16, 32)
-	return rune(v), err == nil
+	dst := make([]byte, hex.DecodedLen(len(src)))
+	if _, err := hex.Decode(dst, src); err != nil {
+		return 0, false
+	}
+	var v rune
+	for _, b := range dst {
+		v = v<<8 | rune(b)
+	}
+	return v, true
 }
 
 // redirectTarget describes a Location header without its query, fragment or user

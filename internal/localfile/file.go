@@ -21,7 +21,7 @@ type File struct {
 	size int64
 	// written is how much of the file was handed to startWriteback.
 	written int64
-	done bool
+	done    bool
 }
 
 // writebackBytes is how much a File writes before it asks the kernel to start
