@@ -313,30 +313,38 @@ func TestWaitForVideoLearns(t *testing.T) {
 	}
 }
 
-// A wait in progress moves its next look sooner when another wait of the same
-// kind finishes and the estimate becomes trusted: here its own schedule would
-// not look again for an hour.
-func TestWaitForVideoReplansWhenAPeerFinishes(t *testing.T) {
-	t.Parallel()
-	srv, _ := newScriptServer(t, task("running"), task("succeeded"))
-	sleeping := make(chan struct{})
+// sleepingWait starts a wait of kind k on a service that answers with replies,
+// and returns once its first look is done and the next is an hour away.
+func sleepingWait(t *testing.T, ctx context.Context, k TaskKind, replies ...reply) (*Client, <-chan error) {
+	t.Helper()
+	srv, _ := newScriptServer(t, replies...)
+	looked := make(chan struct{})
 	var once sync.Once
 	log := logFunc(func(msg string) {
 		if msg == "videogen wait: polling again" {
-			once.Do(func() { close(sleeping) })
+			once.Do(func() { close(looked) })
 		}
 	})
 	c := newTestClient(t, srv.URL, WithLogger(log), WithPollPolicy(PollPolicy{Initial: time.Millisecond, FastPolls: 1,
 		Max: time.Hour, MaxConsecutiveErrors: 1}))
-	k := TaskKind{Model: "m"}
-	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
-	defer cancel()
 	done := make(chan error, 1)
 	go func() {
 		_, err := c.WaitForVideo(ctx, "task-1", WithKind(k))
 		done <- err
 	}()
-	<-sleeping // the first look found the task running; the next is an hour away
+	<-looked
+	return c, done
+}
+
+// A wait in progress moves its next look sooner when another wait of the same
+// kind finishes and the estimate becomes trusted: here its own schedule would
+// not look again for an hour.
+func TestWaitForVideoReplansWhenAPeerFinishes(t *testing.T) {
+	t.Parallel()
+	k := TaskKind{Model: "m"}
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	c, done := sleepingWait(t, ctx, k, task("running"), task("succeeded"))
 	for range estimatorMinObservations {
 		c.learner.observe(k, 10*time.Millisecond, 11*time.Millisecond)
 	}
@@ -350,37 +358,22 @@ func TestWaitForVideoReplansWhenAPeerFinishes(t *testing.T) {
 // being trusted for the rest of the run.
 func TestWaitForVideoForgetsAWaitThatStops(t *testing.T) {
 	t.Parallel()
-	srv, _ := newScriptServer(t, task("running"))
-	looked := make(chan struct{})
-	var once sync.Once
-	log := logFunc(func(msg string) {
-		if msg == "videogen wait: polling again" {
-			once.Do(func() { close(looked) })
-		}
-	})
-	c := newTestClient(t, srv.URL, WithLogger(log), WithPollPolicy(PollPolicy{Initial: time.Millisecond, FastPolls: 1,
-		Max: time.Hour, MaxConsecutiveErrors: 1}))
 	k := TaskKind{Model: "m"}
 	ctx, cancel := context.WithCancel(t.Context())
-	done := make(chan error, 1)
-	go func() {
-		_, err := c.WaitForVideo(ctx, "task-1", WithKind(k))
-		done <- err
-	}()
-	<-looked
-	c.learner.mu.Lock()
-	n := len(c.learner.history(k).running)
-	c.learner.mu.Unlock()
-	if n != 1 {
+	c, done := sleepingWait(t, ctx, k, task("running"))
+	running := func() int {
+		c.learner.mu.Lock()
+		defer c.learner.mu.Unlock()
+		return len(c.learner.history(k).running)
+	}
+	if n := running(); n != 1 {
 		t.Fatalf("%d waits of the kind running while one waits, want 1", n)
 	}
 	cancel()
 	if err := <-done; err == nil {
 		t.Fatal("the cancelled wait returned no error")
 	}
-	c.learner.mu.Lock()
-	defer c.learner.mu.Unlock()
-	if n := len(c.learner.history(k).running); n != 0 {
+	if n := running(); n != 0 {
 		t.Errorf("%d waits of the kind still counted as running after the only one stopped", n)
 	}
 }
