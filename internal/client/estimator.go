@@ -38,7 +38,9 @@ func KindOf(req VideoRequest) TaskKind {
 // speeds up or slows down, and predicts a finish window from them:
 //
 //   - from is the earliest hi: some task of the kind was done by then;
-//   - to is the latest lo: some task of the kind was still running then.
+//   - to is the latest lo: some task of the kind was still running then (when
+//     every task was done at its first look, no lo says anything, and to is
+//     from).
 //
 // Whatever the tasks' true times, they spread over at least [from, to], and when
 // the intervals overlap (from > to) they can all have finished within [to, from];
@@ -168,6 +170,11 @@ func predict(obs []interval, unfinished time.Duration) (finishWindow, bool) {
 			doneAtFirstLook++
 		}
 	}
+	if to == 0 {
+		// Every task was done at its first look: all that is known is when the
+		// first of them was seen done.
+		to = from
+	}
 	if from > to {
 		from, to = to, from
 	}
@@ -180,10 +187,10 @@ func predict(obs []interval, unfinished time.Duration) (finishWindow, bool) {
 	if 2*doneAtFirstLook >= len(obs) {
 		// A task done at its first look says only that it finished by then. When
 		// that is true of half the recent tasks, the kind has got faster, or the
-		// first looks came late: start the window earlier, by its width and at
-		// least an eighth of its start, so that the next first looks come before
-		// the finish and the window follows the service down.
-		from = max(from-max(to-from, from/8), 0)
+		// first looks came late (behind a rate limit, say): start the window an
+		// eighth earlier, so that the next first looks come before the finish and
+		// the window follows the service down.
+		from -= from / 8
 	}
 	return finishWindow{from: from, to: to}, true
 }

@@ -48,6 +48,9 @@ func TestEstimatorIntervalCensoredWindow(t *testing.T) {
 		{name: "done at the first look", obs: [][2]float64{{0, 4.0}, {0, 4.1}, {3.9, 4.3}, {3.8, 4.2}},
 			want: [2]float64{3.4125, 4.0}, trust: true,
 			why: "half the tasks were done when first looked at: the window [3.9 s, 4.0 s] may start too late, so it starts an eighth of 3.9 s sooner"},
+		{name: "all done at the first look", obs: [][2]float64{{0, 4.8}, {0, 4.7}, {0, 5.0}},
+			want: [2]float64{4.1125, 4.7}, trust: true,
+			why: "no look found a task unfinished (behind a rate limit, first looks come late): the window is where the first was seen done, started an eighth sooner"},
 		{name: "exact times", obs: [][2]float64{{9.9, 10.1}, {9.95, 10.05}, {9.8, 10.2}}, want: [2]float64{9.95, 10.05}, trust: true,
 			why: "narrow intervals give a narrow window"},
 	}
