@@ -168,13 +168,13 @@ func TestLearnedLook(t *testing.T) {
 			t.Fatalf("looks = %v, want %v", looks, want)
 		}
 	}
-	// Narrow windows keep looks at least half of Initial and a fifteenth of the
-	// window's start apart; wide ones at most Max.
-	if next, _ := p.learnedLook(finishWindow{from: sec(1), to: sec(1)}, sec(1), 0); next != sec(1.225) {
-		t.Errorf("look after 1 s in a zero-width window at %s, want 1.225s (0.225 s spacing, from 1 s)", next)
+	// Narrow windows keep looks at least a third of Initial and a twenty-fifth
+	// of the window's start apart; wide ones at most Max.
+	if next, _ := p.learnedLook(finishWindow{from: sec(1), to: sec(1)}, sec(1), 0); next != sec(1.15) {
+		t.Errorf("look after 1 s in a zero-width window at %s, want 1.15s (0.15 s spacing, from 1 s)", next)
 	}
-	if next, _ := p.learnedLook(finishWindow{from: sec(15), to: sec(15)}, sec(15), 0); next != sec(16) {
-		t.Errorf("look after 15 s in a zero-width window at %s, want 16s (1 s spacing, from 15 s)", next)
+	if next, _ := p.learnedLook(finishWindow{from: sec(15), to: sec(15)}, sec(15), 0); next != sec(15.6) {
+		t.Errorf("look after 15 s in a zero-width window at %s, want 15.6s (0.6 s spacing, from 15 s)", next)
 	}
 	if next, _ := p.learnedLook(finishWindow{from: sec(20), to: sec(39)}, sec(18), 0); next != sec(20) {
 		t.Errorf("look after 18 s in a 19 s window at %s, want 20s (the window's start; looks Max apart)", next)
@@ -216,9 +216,10 @@ func TestNextPollFallsBack(t *testing.T) {
 	if got, _ := c.nextPoll(o, 1, 0, sec(1), 0, 0, true); got == sec(3) {
 		t.Errorf("after a failed look the learned schedule was used")
 	}
-	// Past the window and its doubling looks (up to 8.27 s), the default schedule's next mark.
-	if got, _ := c.nextPoll(o, 6, sec(2.25), sec(9), 0, 0, false); got != sec(3) {
-		t.Errorf("past the window at 9 s: delay %s, want 3s (the 12 s mark)", got)
+	// Past the window and its doubling looks (0.16 s apart, then gaps up to
+	// 2.56 s: the last at 9.12 s), the default schedule's next mark.
+	if got, _ := c.nextPoll(o, 6, sec(2.25), sec(10), 0, 0, false); got != sec(2) {
+		t.Errorf("past the window at 10 s: delay %s, want 2s (the 12 s mark)", got)
 	}
 }
 
@@ -279,7 +280,7 @@ func TestNextPollResumesDefaultFromTheLook(t *testing.T) {
 	c := newTestClient(t, "http://localhost", WithPollPolicy(DefaultPollPolicy()))
 	k := TaskKind{Model: "m"}
 	for range estimatorMinObservations {
-		c.learner.observe(k, sec(0.9), sec(1.1)) // window [0.9 s, 1.1 s]: learned looks end at 8.1 s
+		c.learner.observe(k, sec(0.9), sec(1.1)) // window [0.9 s, 1.1 s]: learned looks end at 5.85 s
 	}
 	// The default schedule had planned its next look for 12 s; the wait looked at 9 s instead.
 	got, mark := c.nextPoll(waitOptions{kind: &k}, 8, sec(12), sec(9), 0, 0, false)

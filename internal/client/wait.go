@@ -149,14 +149,14 @@ const learnedLooks = 3
 // moved down by the estimator instead (see predict). A task
 // slower than every one observed then gets looks whose gaps double from the
 // spacing up to Max, and after them (false) the default schedule takes over. The
-// spacing is at most Max, and at least half of Initial and a fifteenth of the
-// window's start: clips of a few seconds are looked at every few tenths of a
+// spacing is at most Max, and at least a third of Initial and a twenty-fifth of
+// the window's start: clips of a few seconds are looked at every few tenths of a
 // second around their finish, while a kind that takes a minute or more gets no
 // more looks per second than the default schedule gives it, since GETs are
 // shared by every clip under the key. Every look is shifted like the default
 // schedule's.
 func (p PollPolicy) learnedLook(w finishWindow, elapsed time.Duration, u float64) (time.Duration, bool) {
-	minSpacing := max(p.Initial/2, w.from/15)
+	minSpacing := max(p.Initial/3, w.from/25)
 	spacing := min(max((w.to-w.from)/learnedLooks, minSpacing), max(p.Max, minSpacing))
 	if spacing <= 0 {
 		return 0, false
