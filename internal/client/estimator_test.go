@@ -151,7 +151,7 @@ func TestLearnedLook(t *testing.T) {
 	var looks []time.Duration
 	at := time.Duration(0)
 	for {
-		next, ok := p.learnedLook(w, at, 0)
+		next, ok := p.learnedLook(w, at, 0, 0)
 		if !ok {
 			break
 		}
@@ -168,23 +168,31 @@ func TestLearnedLook(t *testing.T) {
 			t.Fatalf("looks = %v, want %v", looks, want)
 		}
 	}
-	// Narrow windows keep looks at least a third of Initial and a twenty-fifth
-	// of the window's start apart; wide ones at most Max.
-	if next, _ := p.learnedLook(finishWindow{from: sec(1), to: sec(1)}, sec(1), 0); next != sec(1.15) {
+	// Narrow windows keep looks at least a third of Initial apart and, for a
+	// wait with no look to spare, a fifteenth of the window's start; wide ones
+	// at most Max.
+	if next, _ := p.learnedLook(finishWindow{from: sec(1), to: sec(1)}, sec(1), 0, 0); next != sec(1.15) {
 		t.Errorf("look after 1 s in a zero-width window at %s, want 1.15s (0.15 s spacing, from 1 s)", next)
 	}
-	if next, _ := p.learnedLook(finishWindow{from: sec(15), to: sec(15)}, sec(15), 0); next != sec(15.6) {
-		t.Errorf("look after 15 s in a zero-width window at %s, want 15.6s (0.6 s spacing, from 15 s)", next)
+	if next, _ := p.learnedLook(finishWindow{from: sec(15), to: sec(15)}, sec(15), 0, 0); next != sec(16) {
+		t.Errorf("look after 15 s in a zero-width window at %s, want 16s (1 s spacing, from 15 s)", next)
 	}
-	if next, _ := p.learnedLook(finishWindow{from: sec(20), to: sec(39)}, sec(18), 0); next != sec(20) {
+	if next, _ := p.learnedLook(finishWindow{from: sec(15), to: sec(15.3)}, sec(15), 0, 3); next != sec(15.15) {
+		t.Errorf("look after 15 s with three looks to spare at %s, want 15.15s (0.15 s spacing)", next)
+	}
+	// A wait with one look to spare spreads it over what is left of the window.
+	if next, _ := p.learnedLook(finishWindow{from: sec(1.8), to: sec(2.2)}, sec(1.8), 0, 1); next != sec(2.2) {
+		t.Errorf("look after 1.8 s with one look to spare at %s, want 2.2s (the window's end)", next)
+	}
+	if next, _ := p.learnedLook(finishWindow{from: sec(20), to: sec(39)}, sec(18), 0, 0); next != sec(20) {
 		t.Errorf("look after 18 s in a 19 s window at %s, want 20s (the window's start; looks Max apart)", next)
 	}
 	// A late start joins the grid of the window instead of starting over.
-	if next, _ := p.learnedLook(w, sec(4.4), 0); next != sec(4.6) {
+	if next, _ := p.learnedLook(w, sec(4.4), 0, 0); next != sec(4.6) {
 		t.Errorf("first look of a wait at 4.4 s = %s, want 4.6s", next)
 	}
 	// The wait's shift moves every learned look by the same fraction of the spacing.
-	if next, _ := p.learnedLook(w, 0, 0.5); next != sec(4.015) {
+	if next, _ := p.learnedLook(w, 0, 0.5, 0); next != sec(4.015) {
 		t.Errorf("shifted first look = %s, want 4.015s", next)
 	}
 }
@@ -240,6 +248,30 @@ func TestLearnedLooksWithinTheBudget(t *testing.T) {
 	}
 	if got, _ := c.nextPoll(o, 11, sec(20), sec(20.1), 0, 0, false); got != sec(3.9) {
 		t.Errorf("with 11 looks made, next in %s: want the default schedule's 24 s mark", got)
+	}
+}
+
+// A learned look that would leave a wait no look for the default schedule's
+// next mark before its pace is not made: a clip slower than every one seen so
+// far is still noticed when the default schedule would notice it, not a whole
+// interval later.
+func TestLearnedLooksKeepALookForTheDefaultMark(t *testing.T) {
+	t.Parallel()
+	c := newTestClient(t, "http://localhost", WithPollPolicy(DefaultPollPolicy()))
+	k := TaskKind{Model: "m"}
+	for _, o := range [][2]float64{{1.8, 1.9}, {1.8, 2.0}, {1.8, 1.95}} {
+		c.learner.observe(k, sec(o[0]), sec(o[1])) // window [1.8 s, 1.9 s]
+	}
+	o := waitOptions{kind: &k}
+	// Four looks by 1.8 s: the fifth may be learned, since a sixth is still
+	// within the pace at the 2.25 s mark.
+	if got, _ := c.nextPoll(o, 4, sec(1.8), sec(1.8), 0, 0, false); got != sec(0.15) {
+		t.Errorf("after four looks by 1.8 s: next in %s, want 0.15s (the learned look at 1.95 s)", got)
+	}
+	// Five looks by 1.95 s: a learned sixth at 2.1 s would leave none before
+	// the pace of 4 s, so the sixth is the default schedule's, at 2.25 s.
+	if got, _ := c.nextPoll(o, 5, sec(1.8), sec(1.95), 0, 0, false); got != sec(0.3) {
+		t.Errorf("after five looks by 1.95 s: next in %s, want 0.3s (the default 2.25 s mark)", got)
 	}
 }
 

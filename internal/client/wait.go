@@ -143,22 +143,33 @@ func (p PollPolicy) delay(last, elapsed time.Duration, u float64, hint time.Dura
 const learnedLooks = 3
 
 // learnedLook returns the next look after elapsed for a task expected to finish
-// within w. The looks are evenly spaced, learnedLooks intervals across the window,
-// from its start to past its end. None is made before the window, since such a
-// look would cost nearly every wait a GET; a window that starts too late is
-// moved down by the estimator instead (see predict). A task
-// slower than every one observed then gets looks whose gaps double from the
-// spacing up to Max, and after them (false) the default schedule takes over. The
-// spacing is at most Max, and at least a third of Initial and a twenty-fifth of
-// the window's start: clips of a few seconds are looked at every few tenths of a
-// second around their finish, while a kind that takes a minute or more gets no
-// more looks per second than the default schedule gives it, since GETs are
-// shared by every clip under the key. Every look is shifted like the default
+// within w, for a wait that may make spare more looks up to the window's end
+// and still keep one in hand (see learnedNext). The looks are evenly spaced,
+// learnedLooks intervals across the window, from its start to past its end.
+// None is made before the window, since such a look would cost nearly every
+// wait a GET; a window that starts too late is moved down by the estimator
+// instead (see predict). A task slower than every one observed then gets looks
+// whose gaps double from the spacing up to Max, and after them (false) the
+// default schedule takes over. Every look is shifted like the default
 // schedule's.
-func (p PollPolicy) learnedLook(w finishWindow, elapsed time.Duration, u float64) (time.Duration, bool) {
-	minSpacing := max(p.Initial/3, w.from/25)
+//
+// The spacing is at most Max and at least a third of Initial, so that clips of
+// a few seconds are looked at every few tenths of a second around their finish.
+// A wait with looks to spare spreads them over what is left of the window; one
+// with none (a wait that spent its fast start before anything was learned) keeps
+// its looks at least a fifteenth of the window's start apart, so that a kind
+// that takes a minute gets no more looks per second than the default schedule
+// gives it, since GETs are shared by every clip under the key. Inside the
+// window, looks not at least twice as dense as the default schedule's are not
+// made: they would only spend the budget's slack and push the default's next
+// mark on, and the default schedule notices such clips as soon.
+func (p PollPolicy) learnedLook(w finishWindow, elapsed time.Duration, u float64, spare int) (time.Duration, bool) {
+	minSpacing := max(p.Initial/3, w.from/15)
+	if spare > 0 {
+		minSpacing = max(p.Initial/3, (w.to-max(elapsed, w.from))/time.Duration(spare))
+	}
 	spacing := min(max((w.to-w.from)/learnedLooks, minSpacing), max(p.Max, minSpacing))
-	if spacing <= 0 {
+	if spacing <= 0 || (spacing > p.Max/2 && elapsed >= w.from) {
 		return 0, false
 	}
 	first := w.from + time.Duration(u*p.Jitter*float64(spacing))
@@ -209,9 +220,13 @@ func (c *Client) nextPoll(o waitOptions, polls int, last, elapsed time.Duration,
 
 // learnedNext is the next learned look of a wait that has made polls looks, or
 // false when the wait keeps the default schedule: it has no kind, the estimate
-// is not trusted, the learned looks are behind it, or the look would come
-// before its pace. That bound keeps learning from costing GETs where tasks of
-// one kind turn out to take very different times.
+// is not trusted, the learned looks are behind it, the look would come before
+// its pace, or it would leave the wait no look for the default schedule's next
+// mark after it. The pace keeps learning from costing GETs where tasks of one
+// kind turn out to take very different times; the look kept in hand means that
+// a clip slower than every one seen so far is noticed no later than the default
+// schedule would notice it, instead of at the pace after the learned looks
+// (which for clips of 2 s is 4 s).
 func (c *Client) learnedNext(o waitOptions, polls int, elapsed time.Duration, u float64) (time.Duration, bool) {
 	if o.kind == nil {
 		return 0, false
@@ -220,8 +235,11 @@ func (c *Client) learnedNext(o waitOptions, polls int, elapsed time.Duration, u 
 	if !ok {
 		return 0, false
 	}
-	at, ok := c.poll.learnedLook(w, elapsed, u)
+	at, ok := c.poll.learnedLook(w, elapsed, u, int(c.poll.budget(w.to))-polls-1)
 	if !ok || at < c.poll.pace(polls+1) {
+		return 0, false
+	}
+	if mark := c.poll.nextMark(at, at-c.poll.Initial/2, u); c.poll.pace(polls+2) > mark {
 		return 0, false
 	}
 	return at, true

@@ -23,10 +23,14 @@ type simClip struct {
 // (Terraform's own work between resources). Looks take no time. It drives the
 // waiter's own decisions (waitPlan), and the estimator's news reaches the
 // other waits of the kind the moment a clip is noticed, as in WaitForVideo.
-func simulateBatch(t *testing.T, gens []time.Duration, parallelism int, gap time.Duration) ([]simClip, time.Duration) {
+// Without learn the waits have no kind and keep the default schedule.
+func simulateBatch(t *testing.T, gens []time.Duration, parallelism int, gap time.Duration, learn bool) ([]simClip, time.Duration) {
 	t.Helper()
 	c := newTestClient(t, "http://localhost", WithPollPolicy(DefaultPollPolicy()))
-	k := TaskKind{Model: "sim"}
+	var o waitOptions
+	if learn {
+		o.kind = &TaskKind{Model: "sim"}
+	}
 	rng := rand.New(rand.NewPCG(7, 7)) //nolint:gosec // G404: a reproducible simulation
 	clips := make([]simClip, len(gens))
 	type wait struct {
@@ -40,7 +44,7 @@ func simulateBatch(t *testing.T, gens []time.Duration, parallelism int, gap time
 			return
 		}
 		clips[next] = simClip{gen: gens[next], start: at, firstRun: !anyDone}
-		active = append(active, &wait{i: next, plan: c.newWaitPlan(waitOptions{kind: &k}, rng.Float64())})
+		active = append(active, &wait{i: next, plan: c.newWaitPlan(o, rng.Float64())})
 		next++
 	}
 	for range parallelism {
@@ -123,7 +127,7 @@ func latencies(cs []simClip) []time.Duration {
 func TestLearnedWaitsInWaves(t *testing.T) {
 	t.Parallel()
 	for seed := uint64(1); seed <= 5; seed++ {
-		clips, end := simulateBatch(t, spread(4*time.Second, 0.1, 100, seed), 10, 50*time.Millisecond)
+		clips, end := simulateBatch(t, spread(4*time.Second, 0.1, 100, seed), 10, 50*time.Millisecond, true)
 		var first, later []simClip
 		for _, c := range clips {
 			if c.firstRun {
@@ -173,7 +177,7 @@ func TestLearnedWaitsKeepTheBudget(t *testing.T) {
 		{"waves", spread(4*time.Second, 0.1, 100, 1), 10, 0.999},
 		{"2 s clips, five at a time", spread(2*time.Second, 0.1, 50, 3), 5, 0.999},
 	} {
-		clips, _ := simulateBatch(t, tc.gens, tc.parallelism, 50*time.Millisecond)
+		clips, _ := simulateBatch(t, tc.gens, tc.parallelism, 50*time.Millisecond, true)
 		over, worst := 0, 0.0
 		for _, c := range clips {
 			if excess := float64(c.gets) - p.budget(c.gen); excess > 0 {
@@ -186,6 +190,37 @@ func TestLearnedWaitsKeepTheBudget(t *testing.T) {
 			tc.name, over, len(clips), worst, meanGets(clips), lat[len(lat)/2], lat[len(lat)*95/100])
 		if worst > tc.over {
 			t.Errorf("%s: a clip made %.2f GETs more than the budget of its generation time, want at most %.3f", tc.name, worst, tc.over)
+		}
+	}
+}
+
+// Clips that all start together teach the waiter only as the first of them
+// finish, and learning must not then make the rest worse off than the default
+// schedule: no later at the p95, and no more GETs than the budget of their
+// generation times. Learned looks that spent a wait's last look before its
+// pace once left the slowest 2 s clips to the default look at 4 s.
+func TestLearningNeverNoticesABatchLater(t *testing.T) {
+	t.Parallel()
+	p := DefaultPollPolicy()
+	for _, gen := range []time.Duration{2 * time.Second, 4 * time.Second, 10 * time.Second, 60 * time.Second} {
+		for seed := uint64(1); seed <= 4; seed++ {
+			gens := spread(gen, 0.1, 40, seed)
+			learned, _ := simulateBatch(t, gens, len(gens), 0, true)
+			def, _ := simulateBatch(t, gens, len(gens), 0, false)
+			lp95, dp95 := latencies(learned)[len(gens)*95/100], latencies(def)[len(gens)*95/100]
+			budget := 0.0
+			for _, g := range gens {
+				budget += p.budget(g)
+			}
+			budget /= float64(len(gens))
+			t.Logf("%s seed %d: learned p95 %s with %.2f GETs, default p95 %s with %.2f GETs, budget %.2f",
+				gen, seed, lp95, meanGets(learned), dp95, meanGets(def), budget)
+			if lp95 > dp95 {
+				t.Errorf("%s seed %d: learning noticed the batch %s late at the p95, the default schedule %s", gen, seed, lp95, dp95)
+			}
+			if g := meanGets(learned); g > budget {
+				t.Errorf("%s seed %d: learning made %.2f GETs a clip, over the budget of %.2f", gen, seed, g, budget)
+			}
 		}
 	}
 }
