@@ -30,7 +30,8 @@ import (
 //     RetryAfterCeiling). A 429 without Retry-After pauses for the first step of
 //     the retry back-off.
 //   - Cut and recovery. The first 429 of a pause halves the rate (from the rate
-//     actually achieved in the last second, when none was set) and the rate then
+//     actually achieved over the last second, or since the first call when that
+//     is shorter, when none was set) and the rate then
 //     climbs back linearly, reaching the refused rate again after
 //     rateRecoveryTime; further 429s of the same pause do not cut again.
 //   - Patience. A call refused with a 429 that carries Retry-After is sent again,
@@ -128,10 +129,11 @@ type limiter struct {
 	cutDone time.Time
 	queues  [numClasses][]*limitWaiter
 	// admitted counts grants per rateSlot over the last second, for the first
-	// cut of an unpaced client.
-	admitted     [rateSlots]int
-	admittedSlot int64
-	limited      int // 429s seen, for logs
+	// cut of an unpaced client; firstAdmitted is the first grant ever.
+	admitted      [rateSlots]int
+	admittedSlot  int64
+	firstAdmitted time.Time
+	limited       int // 429s seen, for logs
 }
 
 func newLimiter(ceiling float64, patience time.Duration, clk clock) (*limiter, error) {
@@ -292,17 +294,30 @@ func (t pausingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 }
 
 func (l *limiter) countAdmission(now time.Time) {
+	if l.firstAdmitted.IsZero() {
+		l.firstAdmitted = now
+	}
 	l.admitted[l.advanceSlots(now)%rateSlots]++
 }
 
-// achievedRate is how many calls were admitted over the last second.
+// achievedRate is the rate of the calls admitted over the last second, or
+// over the time since the first call when that is shorter (but at least one
+// rateSlot). The first 429 often comes within moments of the first call, as
+// soon as the service's burst is spent: three calls in those moments are a
+// rate of tens per second, not three, and taking them for three would leave
+// the rate cut to a crawl from which it climbs back only by a fraction of a
+// call per second.
 func (l *limiter) achievedRate(now time.Time) float64 {
 	l.advanceSlots(now)
 	total := 0
 	for _, n := range l.admitted {
 		total += n
 	}
-	return float64(total)
+	window := time.Second
+	if !l.firstAdmitted.IsZero() {
+		window = min(window, max(now.Sub(l.firstAdmitted), rateSlot))
+	}
+	return float64(total) / window.Seconds()
 }
 
 // advanceSlots empties the slots that fell out of the last second and returns

@@ -232,7 +232,7 @@ func TestLimiterCutAndRecovery(t *testing.T) {
 	t.Run("unpaced client learns from the rate it achieved", func(t *testing.T) {
 		t.Parallel()
 		l, clk := newTestLimiter(t, 0)
-		for range 5 { // 30 calls over the last half second
+		for range 5 { // 30 calls in the half second since the first: 60/s
 			for range 6 {
 				l.enqueue(classRead)
 			}
@@ -240,13 +240,27 @@ func TestLimiterCutAndRecovery(t *testing.T) {
 			clk.Advance(100 * time.Millisecond)
 		}
 		l.rateLimited(clk.Now(), time.Second)
-		if st := l.state(); !approx(st.Rate, 15) {
-			t.Fatalf("rate after the first 429 = %v, want half of the 30/s achieved", st.Rate)
+		if st := l.state(); !approx(st.Rate, 30) {
+			t.Fatalf("rate after the first 429 = %v, want half of the 60/s achieved", st.Rate)
 		}
 		clk.Advance(time.Second + rateRecoveryTime)
 		clk.Advance(rateRecoveryTime)
-		if st := l.state(); !approx(st.Rate, 45) {
-			t.Fatalf("rate = %v, want 45: without a configured rate the recovery goes on past the refused 30/s", st.Rate)
+		if st := l.state(); !approx(st.Rate, 90) {
+			t.Fatalf("rate = %v, want 90: without a configured rate the recovery goes on past the refused 60/s", st.Rate)
+		}
+	})
+	t.Run("unpaced client limited within moments of its first call", func(t *testing.T) {
+		t.Parallel()
+		l, clk := newTestLimiter(t, 0)
+		for range 3 { // the service's burst: three calls, then a 429 20 ms on
+			l.enqueue(classSubmit)
+		}
+		l.dispatch(clk.Now())
+		clk.Advance(20 * time.Millisecond)
+		l.rateLimited(clk.Now(), time.Second)
+		if st := l.state(); !approx(st.Rate, 15) {
+			t.Fatalf("rate after the first 429 = %v, want 15: three calls in less than a tenth of a second are "+
+				"30/s, and taking them for 3/s would leave the client at 1.5/s", st.Rate)
 		}
 	})
 	t.Run("floor", func(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hashicorp/terraform-exec/tfexec"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
@@ -75,4 +76,68 @@ func TestAccProvider_rateLimitToleratedWithoutRetries(t *testing.T) {
 			),
 		}},
 	})
+}
+
+// A large batch the way the CI guide says to run one: -parallelism raised to
+// the number of clips that may generate at once, against a key limited to 50
+// requests per second. With max_requests_per_second at the key's limit, and
+// without it (default settings: the first 429 paces every call, and refused
+// calls are sent again for a time), the apply ends with no error and exactly
+// one task per clip, and a plan after it is empty. Only counts are checked:
+// how many requests were answered 429 and how long it took depend on the
+// machine, and are measured by make bench (the fan-out case).
+func TestAccProvider_largeBatchAtHighParallelism(t *testing.T) {
+	requireAcc(t)
+	const clips, parallelism, rate = 200, 100, 50
+	for _, tc := range []struct {
+		name     string
+		settings []string
+	}{
+		{"limiter set", []string{fmt.Sprintf("max_requests_per_second = %d", rate)}},
+		{"limiter unset", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			mock := acctest.NewMock(t, func(cfg *mockapi.Config) {
+				cfg.RateLimit = mockapi.RateLimit{RequestsPerSecond: rate}
+			})
+			wd := acctest.NewWorkdir(t)
+			if err := wd.Write(cliClip(mock, rateLimitedClips(clips), tc.settings...)); err != nil {
+				t.Fatal(err)
+			}
+			if err := wd.Init(t.Context()); err != nil {
+				t.Fatal(err)
+			}
+			if err := wd.Apply(t.Context(), tfexec.Parallelism(parallelism)); err != nil {
+				t.Fatal(err)
+			}
+			if n := mock.Submissions(); n != clips {
+				t.Fatalf("the ledger shows %d submissions for %d clips", n, clips)
+			}
+			st, err := wd.State(t.Context())
+			if err != nil {
+				t.Fatal(err)
+			}
+			tasks := map[any]bool{}
+			for _, r := range st.Values.RootModule.Resources {
+				if r.Type == "videogen_video" && r.AttributeValues["status"] == "succeeded" {
+					tasks[r.AttributeValues["task_id"]] = true
+				}
+			}
+			if len(tasks) != clips {
+				t.Fatalf("the state holds %d succeeded clips with distinct tasks, want %d", len(tasks), clips)
+			}
+			if changes, err := wd.Plan(t.Context()); err != nil || changes {
+				t.Fatalf("the plan after: changes %v, error %v; want an empty plan", changes, err)
+			}
+			l, requests := mock.Ledger(), 0
+			for _, n := range l.Requests {
+				requests += n
+			}
+			t.Logf("%d of %d requests answered 429", l.Responses["429"], requests)
+			if tc.settings == nil && l.Responses["429"] == 0 {
+				t.Fatalf("no request was answered 429: the test did not exercise the rate limit")
+			}
+		})
+	}
 }
