@@ -80,7 +80,8 @@ func TestAccProvider_rateLimitToleratedWithoutRetries(t *testing.T) {
 
 // A large batch the way the CI guide says to run one: -parallelism raised to
 // the number of clips that may generate at once, against a key limited to 50
-// requests per second. With max_requests_per_second at the key's limit, and
+// requests per second with a burst of 10, which a hundred submissions started
+// at once run into. With max_requests_per_second at the key's limit, and
 // without it (default settings: the first 429 paces every call, and refused
 // calls are sent again for a time), the apply ends with no error and exactly
 // one task per clip, and a plan after it is empty. Only counts are checked:
@@ -99,7 +100,7 @@ func TestAccProvider_largeBatchAtHighParallelism(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			mock := acctest.NewMock(t, func(cfg *mockapi.Config) {
-				cfg.RateLimit = mockapi.RateLimit{RequestsPerSecond: rate}
+				cfg.RateLimit = mockapi.RateLimit{RequestsPerSecond: rate, Burst: 10}
 			})
 			wd := acctest.NewWorkdir(t)
 			if err := wd.Write(cliClip(mock, rateLimitedClips(clips), tc.settings...)); err != nil {
