@@ -404,7 +404,7 @@ func (r *Runner) Refresh(ctx context.Context, clips int, rps, limiter float64, r
 		}
 		after := m.Ledger()
 		rr := RefreshRun{Wall: run.Wall, Errors: run.Errors,
-			Requests:     sumCounts(after.Requests) - sumCounts(before.Requests),
+			Requests:     after.RequestCount() - before.RequestCount(),
 			Responses429: after.Responses["429"] - before.Responses["429"]}
 		res.Runs = append(res.Runs, rr)
 		res.Errors += len(rr.Errors)
@@ -417,14 +417,6 @@ func (r *Runner) Refresh(ctx context.Context, clips int, rps, limiter float64, r
 	}
 	res.Provider, res.Baseline = medianDuration(walls), medianDuration(res.BaselineWalls)
 	return res, nil
-}
-
-func sumCounts(m map[string]int) int {
-	n := 0
-	for _, v := range m {
-		n += v
-	}
-	return n
 }
 
 func sleep(ctx context.Context, d time.Duration) error {

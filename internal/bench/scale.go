@@ -226,7 +226,7 @@ func (r *Runner) fanOut(ctx context.Context, tool string, limiter float64, gens 
 	}
 	l := m.Ledger()
 	out := &FanOutRun{Tool: tool, Limiter: limiter, Wall: run.Wall, Failed: run.Failed, Errors: run.Errors,
-		Requests: sumCounts(l.Requests), Responses429: l.Responses["429"]}
+		Requests: l.RequestCount(), Responses429: l.Responses["429"]}
 	clips := map[int]bool{}
 	for _, t := range l.Tasks {
 		if i := promptIndex(t.Prompt, tag); i >= 0 {

@@ -185,7 +185,12 @@ func TestLearnedLook(t *testing.T) {
 		t.Errorf("look after 1.8 s with one look to spare at %s, want 2.2s (the window's end)", next)
 	}
 	if next, _ := p.learnedLook(finishWindow{from: sec(20), to: sec(39)}, sec(18), 0, 0); next != sec(20) {
-		t.Errorf("look after 18 s in a 19 s window at %s, want 20s (the window's start; looks Max apart)", next)
+		t.Errorf("look after 18 s in a 19 s window at %s, want 20s (the window's start)", next)
+	}
+	// Inside that window, looks Max apart are no denser than the default
+	// schedule's, which takes over.
+	if next, ok := p.learnedLook(finishWindow{from: sec(20), to: sec(39)}, sec(20), 0, 0); ok {
+		t.Errorf("look after 20 s in a 19 s window at %s, want none (the default schedule)", next)
 	}
 	// A late start joins the grid of the window instead of starting over.
 	if next, _ := p.learnedLook(w, sec(4.4), 0, 0); next != sec(4.6) {
@@ -224,8 +229,8 @@ func TestNextPollFallsBack(t *testing.T) {
 	if got, _ := c.nextPoll(o, 1, 0, sec(1), 0, 0, true); got == sec(3) {
 		t.Errorf("after a failed look the learned schedule was used")
 	}
-	// Past the window and its doubling looks (0.16 s apart, then gaps up to
-	// 2.56 s: the last at 9.12 s), the default schedule's next mark.
+	// Past the window and its doubling looks (0.27 s apart, then gaps up to
+	// 2.13 s: the last at 8.27 s), the default schedule's next mark.
 	if got, _ := c.nextPoll(o, 6, sec(2.25), sec(10), 0, 0, false); got != sec(2) {
 		t.Errorf("past the window at 10 s: delay %s, want 2s (the 12 s mark)", got)
 	}

@@ -29,11 +29,11 @@ import (
 //     not only the one refused, until the time it names (at most
 //     RetryAfterCeiling). A 429 without Retry-After pauses for the first step of
 //     the retry back-off.
-//   - Cut and recovery. The first 429 of a pause halves the rate (from the rate
-//     actually achieved over the last second, or since the first call when that
-//     is shorter, when none was set) and the rate then
-//     climbs back linearly, reaching the refused rate again after
-//     rateRecoveryTime; further 429s of the same pause do not cut again.
+//   - Cut and recovery. The first 429 of a pause halves the rate (when none was
+//     set, the rate achieved over the last second, or since the first call when
+//     that is shorter) and the rate then climbs back linearly, reaching the
+//     refused rate again after rateRecoveryTime; further 429s of the same pause
+//     do not cut again.
 //   - Patience. A call refused with a 429 that carries Retry-After is sent again,
 //     after the pause, by the limiter itself, for up to the rate-limit patience
 //     (DefaultRateLimitPatience) from its first 429: a rate limit is tolerated
@@ -313,10 +313,7 @@ func (l *limiter) achievedRate(now time.Time) float64 {
 	for _, n := range l.admitted {
 		total += n
 	}
-	window := time.Second
-	if !l.firstAdmitted.IsZero() {
-		window = min(window, max(now.Sub(l.firstAdmitted), rateSlot))
-	}
+	window := min(time.Second, max(now.Sub(l.firstAdmitted), rateSlot))
 	return float64(total) / window.Seconds()
 }
 

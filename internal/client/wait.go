@@ -164,10 +164,11 @@ const learnedLooks = 3
 // made: they would only spend the budget's slack and push the default's next
 // mark on, and the default schedule notices such clips as soon.
 func (p PollPolicy) learnedLook(w finishWindow, elapsed time.Duration, u float64, spare int) (time.Duration, bool) {
-	minSpacing := max(p.Initial/3, w.from/15)
+	floor := w.from / 15
 	if spare > 0 {
-		minSpacing = max(p.Initial/3, (w.to-max(elapsed, w.from))/time.Duration(spare))
+		floor = (w.to - max(elapsed, w.from)) / time.Duration(spare)
 	}
+	minSpacing := max(p.Initial/3, floor)
 	spacing := min(max((w.to-w.from)/learnedLooks, minSpacing), max(p.Max, minSpacing))
 	if spacing <= 0 || (spacing > p.Max/2 && elapsed >= w.from) {
 		return 0, false
@@ -239,6 +240,8 @@ func (c *Client) learnedNext(o waitOptions, polls int, elapsed time.Duration, u 
 	if !ok || at < c.poll.pace(polls+1) {
 		return 0, false
 	}
+	// nextMark skips marks within Initial/2 of its elapsed: from at-Initial/2 it
+	// returns the default schedule's first mark after the look.
 	if mark := c.poll.nextMark(at, at-c.poll.Initial/2, u); c.poll.pace(polls+2) > mark {
 		return 0, false
 	}

@@ -55,6 +55,15 @@ func (l Ledger) Task(id string) (LedgerTask, bool) {
 	return LedgerTask{}, false
 }
 
+// RequestCount is how many requests the mock received, on every endpoint.
+func (l Ledger) RequestCount() int {
+	n := 0
+	for _, c := range l.Requests {
+		n += c
+	}
+	return n
+}
+
 // Ledger returns a snapshot that shares no memory with the server. Tasks
 // whose time has come are finalised first, so Status and Billed agree with
 // what a GET would say now.

@@ -131,11 +131,8 @@ func TestAccProvider_largeBatchAtHighParallelism(t *testing.T) {
 			if changes, err := wd.Plan(t.Context()); err != nil || changes {
 				t.Fatalf("the plan after: changes %v, error %v; want an empty plan", changes, err)
 			}
-			l, requests := mock.Ledger(), 0
-			for _, n := range l.Requests {
-				requests += n
-			}
-			t.Logf("%d of %d requests answered 429", l.Responses["429"], requests)
+			l := mock.Ledger()
+			t.Logf("%d of %d requests answered 429", l.Responses["429"], l.RequestCount())
 			if tc.settings == nil && l.Responses["429"] == 0 {
 				t.Fatalf("no request was answered 429: the test did not exercise the rate limit")
 			}
