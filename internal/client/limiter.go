@@ -33,7 +33,12 @@ import (
 //     set, the rate achieved over the last second, or since the first call when
 //     that is shorter) and the rate then climbs back linearly, reaching the
 //     refused rate again after rateRecoveryTime; further 429s of the same pause
-//     do not cut again.
+//     do not cut again. Past the refused rate, up to the configured one if any,
+//     the rate doubles every rateProbeDoubling until the next 429: a rate that
+//     was refused when it was already low (the key's allowance spent by another
+//     client, or a run of 429s that cut it to minRate) says little about the
+//     key's limit, and a linear climb from there would take minutes. An unpaced
+//     client whose rate climbs past rateUnpacedAgain is unpaced again.
 //   - Patience. A call refused with a 429 that carries Retry-After is sent again,
 //     after the pause, by the limiter itself, for up to the rate-limit patience
 //     (DefaultRateLimitPatience) from its first 429: a rate limit is tolerated
@@ -56,6 +61,13 @@ const (
 	// rateRecoveryTime is how long the rate takes to climb back from a cut to
 	// the rate that was refused.
 	rateRecoveryTime = 10 * time.Second
+	// rateProbeDoubling is how often the rate doubles once it has climbed back
+	// past the refused rate.
+	rateProbeDoubling = time.Second
+	// rateUnpacedAgain is the rate, in requests per second, past which a client
+	// without a configured rate stops pacing: no key's limit has been felt
+	// there.
+	rateUnpacedAgain = 10000
 	// minRate is the least rate a cut leaves, in requests per second; below it
 	// the service's pauses do the limiting.
 	minRate = 0.5
@@ -120,7 +132,8 @@ type limiter struct {
 
 	mu          sync.Mutex
 	rate        float64 // requests per second; 0 is unpaced
-	slope       float64 // recovery, in requests per second per second
+	refused     float64 // the rate the last cut refused; 0 when not climbing
+	slope       float64 // recovery up to refused, in requests per second per second
 	tokens      float64
 	refilled    time.Time
 	pausedUntil time.Time
@@ -162,14 +175,31 @@ func (l *limiter) refill(now time.Time) {
 	if l.pausedUntil.After(from) {
 		from = l.pausedUntil
 	}
-	if dt := now.Sub(from).Seconds(); dt > 0 && l.slope > 0 {
-		l.rate += l.slope * dt
-		if l.ceiling > 0 && l.rate >= l.ceiling {
-			l.rate, l.slope = l.ceiling, 0
-		}
+	if dt := now.Sub(from).Seconds(); dt > 0 && l.refused > 0 {
+		l.climb(dt)
 	}
 	if now.After(l.refilled) {
 		l.refilled = now
+	}
+}
+
+// climb raises the rate after a cut by dt seconds' worth: linearly up to the
+// refused rate, then doubling every rateProbeDoubling.
+func (l *limiter) climb(dt float64) {
+	if l.rate < l.refused {
+		need := (l.refused - l.rate) / l.slope
+		if dt < need {
+			l.rate += l.slope * dt
+			return
+		}
+		l.rate, dt = l.refused, dt-need
+	}
+	l.rate *= math.Exp2(min(dt/rateProbeDoubling.Seconds(), 64))
+	switch {
+	case l.ceiling > 0 && l.rate >= l.ceiling:
+		l.rate, l.refused = l.ceiling, 0
+	case l.ceiling == 0 && l.rate >= rateUnpacedAgain:
+		l.rate, l.refused = 0, 0
 	}
 }
 
@@ -348,9 +378,9 @@ func (l *limiter) rateLimited(now time.Time, d time.Duration) {
 	if refused == 0 {
 		refused = l.achievedRate(now)
 	}
-	refused = max(refused, minRate)
-	l.rate = max(minRate, refused*rateCutFactor)
-	l.slope = (refused - l.rate) / rateRecoveryTime.Seconds()
+	l.refused = max(refused, minRate)
+	l.rate = max(minRate, l.refused*rateCutFactor)
+	l.slope = (l.refused - l.rate) / rateRecoveryTime.Seconds()
 	l.cutDone = l.pausedUntil
 }
 

@@ -244,9 +244,39 @@ func TestLimiterCutAndRecovery(t *testing.T) {
 			t.Fatalf("rate after the first 429 = %v, want half of the 60/s achieved", st.Rate)
 		}
 		clk.Advance(time.Second + rateRecoveryTime)
-		clk.Advance(rateRecoveryTime)
-		if st := l.state(); !approx(st.Rate, 90) {
-			t.Fatalf("rate = %v, want 90: without a configured rate the recovery goes on past the refused 60/s", st.Rate)
+		if st := l.state(); !approx(st.Rate, 60) {
+			t.Fatalf("rate after the recovery = %v, want the refused 60/s", st.Rate)
+		}
+		clk.Advance(rateProbeDoubling)
+		if st := l.state(); !approx(st.Rate, 120) {
+			t.Fatalf("rate = %v, want 120: without a configured rate the climb goes on past the refused 60/s, "+
+				"doubling every %s", st.Rate, rateProbeDoubling)
+		}
+		clk.Advance(10 * rateProbeDoubling)
+		if st := l.state(); st.Rate != 0 {
+			t.Fatalf("rate = %v, want 0: a climb past %v/s with no 429 leaves the client unpaced again", st.Rate, rateUnpacedAgain)
+		}
+	})
+	// A run of 429s that each come after the last pause cuts the rate to the
+	// floor. Climbing back linearly to the rate refused last, the floor
+	// itself, would leave the client there for good.
+	t.Run("rate cut to the floor climbs back in seconds", func(t *testing.T) {
+		t.Parallel()
+		l, clk := newTestLimiter(t, 20)
+		for range 8 {
+			l.rateLimited(clk.Now(), time.Second)
+			clk.Advance(time.Second)
+		}
+		if st := l.state(); !approx(st.Rate, minRate) {
+			t.Fatalf("rate after 8 refusals = %v, want the floor %v", st.Rate, minRate)
+		}
+		clk.Advance(4 * rateProbeDoubling)
+		if st := l.state(); !approx(st.Rate, 16*minRate) {
+			t.Fatalf("rate = %v, want %v: doubling every %s from the floor", st.Rate, 16*minRate, rateProbeDoubling)
+		}
+		clk.Advance(2 * rateProbeDoubling)
+		if st := l.state(); !approx(st.Rate, 20) {
+			t.Fatalf("rate = %v, want the configured 20", st.Rate)
 		}
 	})
 	t.Run("unpaced client limited within moments of its first call", func(t *testing.T) {
