@@ -66,6 +66,17 @@ func (s *Server) SetGatewayFailuresAfterSubmit(n int) {
 	s.mu.Unlock()
 }
 
+// RateLimitSubmissions answers the next n submissions 429, with
+// Retry-After: 1 and before they have any effect, whatever the key's bucket
+// holds: the service of a key whose allowance another client has used up. A
+// test that must meet the rate limit uses it, because whether a burst of
+// requests outruns the bucket depends on how fast the machine sends them.
+func (s *Server) RateLimitSubmissions(n int) {
+	s.mu.Lock()
+	s.limitedSubmissions = max(n, 0)
+	s.mu.Unlock()
+}
+
 // AwaitTasks blocks until the mock has received at least n tasks, or ctx
 // ends. Tests use it instead of sleeping to know that a submission arrived.
 func (s *Server) AwaitTasks(ctx context.Context, n int) error {

@@ -36,6 +36,9 @@
 //     simulates a gateway that times out after forwarding a submission: the
 //     task is created, billed when it succeeds, yet the client gets a 504 with
 //     an HTML page. LedgerTask.SubmitStatus records which tasks were hidden so.
+//   - RateLimitSubmissions(n) answers the next n submissions 429 whatever
+//     the rate limit's bucket holds, so a test meets the limit however fast
+//     or slow the machine sends its requests.
 //
 // The Ledger is the bill: every task received, requests and responses counted,
 // webhook attempts made. It never contains API keys.

@@ -33,22 +33,32 @@ func (b *tokenBucket) take(now time.Time, rps float64, burst int) (bool, time.Du
 }
 
 // admit applies the key's rate limit and answers 429 when it is exceeded.
-func (s *Server) admit(w http.ResponseWriter, ks *keyState) bool {
+func (s *Server) admit(w http.ResponseWriter, ks *keyState, submission bool) bool {
 	rl := s.cfg.RateLimit
-	if rl.RequestsPerSecond == 0 {
-		return true
-	}
 	s.mu.Lock()
-	ok, wait := ks.bucket.take(s.now(), rl.RequestsPerSecond, rl.Burst)
-	s.mu.Unlock()
-	if ok {
-		return true
+	spent := submission && s.limitedSubmissions > 0
+	if spent {
+		s.limitedSubmissions--
 	}
-	// Whole seconds, rounded up, and never 0: clients treat 0 as "retry now".
+	ok, wait := true, time.Duration(0)
+	if !spent && rl.RequestsPerSecond > 0 {
+		ok, wait = ks.bucket.take(s.now(), rl.RequestsPerSecond, rl.Burst)
+	}
+	s.mu.Unlock()
+	switch {
+	case spent:
+		refuse(w, time.Second, "rate limit exceeded: this key's allowance is spent")
+	case !ok:
+		refuse(w, wait, fmt.Sprintf("rate limit exceeded: this key may make %g requests per second (burst %d)", rl.RequestsPerSecond, rl.Burst))
+	}
+	return !spent && ok
+}
+
+// refuse answers 429 with a Retry-After of wait in whole seconds, rounded up
+// and never 0: clients treat 0 as "retry now".
+func refuse(w http.ResponseWriter, wait time.Duration, why string) {
 	secs := max(1, int(math.Ceil(wait.Seconds())))
 	w.Header().Set("Retry-After", strconv.Itoa(secs))
 	writeError(w, http.StatusTooManyRequests, "rate_limit_error", "",
-		fmt.Sprintf("rate limit exceeded: this key may make %g requests per second (burst %d); retry after %d s with exponential back-off",
-			rl.RequestsPerSecond, rl.Burst, secs))
-	return false
+		fmt.Sprintf("%s; retry after %d s with exponential back-off", why, secs))
 }

@@ -48,6 +48,37 @@ func TestRateLimit(t *testing.T) {
 	}
 }
 
+func TestRateLimitSubmissions(t *testing.T) {
+	t.Parallel()
+	// A bucket that nothing here drains: only the control refuses.
+	srv, ts, _ := newClockedTestServer(t, func(c *Config) {
+		c.RateLimit = RateLimit{RequestsPerSecond: 1000, Burst: 1000}
+	})
+	srv.RateLimitSubmissions(2)
+	body := `{"model":"videogen-1","prompt":"p"}`
+	if res := do(t, ts, http.MethodGet, "/v1/models", DefaultAPIKey, ""); res.status != 200 {
+		t.Fatalf("a read: status %d, want 200: only submissions are refused", res.status)
+	}
+	for i := range 2 {
+		res := do(t, ts, http.MethodPost, "/v1/video/generations", DefaultAPIKey, body)
+		if res.status != http.StatusTooManyRequests || res.header.Get("Retry-After") != "1" {
+			t.Fatalf("submission %d: status %d, Retry-After %q; want 429 and 1", i+1, res.status, res.header.Get("Retry-After"))
+		}
+		if e := apiErr(t, res); e.Type != "rate_limit_error" {
+			t.Errorf("submission %d: error %+v", i+1, e)
+		}
+	}
+	if n := len(srv.Ledger().Tasks); n != 0 {
+		t.Errorf("%d tasks, want 0: a refused submission must not create one", n)
+	}
+	if res := do(t, ts, http.MethodPost, "/v1/video/generations", DefaultAPIKey, body); res.status != 200 {
+		t.Errorf("the third submission: status %d, want 200", res.status)
+	}
+	if n := srv.Ledger().Responses["429"]; n != 2 {
+		t.Errorf("the ledger counts %d answers 429, want 2", n)
+	}
+}
+
 func TestTokenBucket(t *testing.T) {
 	t.Parallel()
 	var b tokenBucket

@@ -70,6 +70,9 @@ type Server struct {
 	// gatewayFailures is how many more accepted submissions are answered
 	// 504; negative means every one.
 	gatewayFailures int
+	// limitedSubmissions is how many more submissions are answered 429
+	// whatever the key's bucket holds (RateLimitSubmissions).
+	limitedSubmissions int
 	// deliveriesStarted and deliveriesEnded count webhook deliveries, so
 	// tests can wait until none is in flight instead of sleeping.
 	deliveriesStarted int
@@ -210,10 +213,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if !ok {
 			return
 		}
-		if !s.admit(rec, ks) {
+		submission := r.Method == http.MethodPost && ep == epGenerations
+		if !s.admit(rec, ks, submission) {
 			return
 		}
-		if s.injectFault(rec, r.Method == http.MethodPost && ep == epGenerations) {
+		if s.injectFault(rec, submission) {
 			return
 		}
 		s.route(rec, r, ep, id, found, allowed, ks)
