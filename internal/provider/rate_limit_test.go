@@ -88,9 +88,10 @@ func TestAccProvider_rateLimitToleratedWithoutRetries(t *testing.T) {
 // calls are sent again for a time), the apply ends with no error and exactly
 // one task per clip, and a plan after it is empty. Without the limiter, the
 // mock also refuses the first submissions whatever its bucket holds, so that
-// run meets the limit however slowly a loaded machine sends its requests. Only counts are checked:
-// how many requests were answered 429 and how long it took depend on the
-// machine, and are measured by make bench (the fan-out case).
+// run meets the limit however slowly a loaded machine sends its requests.
+// Only counts are checked: how many requests were answered 429 and how long
+// it took depend on the machine, and are measured by make bench (the fan-out
+// case).
 func TestAccProvider_largeBatchAtHighParallelism(t *testing.T) {
 	requireAcc(t)
 	const clips, parallelism, rate, refused = 200, 100, 50, 3
