@@ -32,26 +32,28 @@ func (b *tokenBucket) take(now time.Time, rps float64, burst int) (bool, time.Du
 	return false, time.Duration((1 - b.tokens) / rps * float64(time.Second))
 }
 
-// admit applies the key's rate limit and answers 429 when it is exceeded.
+// admit answers 429 to a submission that RateLimitSubmissions refuses, or to
+// a request beyond the key's rate limit, and reports whether the request may
+// go on.
 func (s *Server) admit(w http.ResponseWriter, ks *keyState, submission bool) bool {
 	rl := s.cfg.RateLimit
 	s.mu.Lock()
-	spent := submission && s.limitedSubmissions > 0
-	if spent {
+	if submission && s.limitedSubmissions > 0 {
 		s.limitedSubmissions--
+		s.mu.Unlock()
+		refuse(w, time.Second, "rate limit exceeded: this key's allowance is spent")
+		return false
 	}
 	ok, wait := true, time.Duration(0)
-	if !spent && rl.RequestsPerSecond > 0 {
+	if rl.RequestsPerSecond > 0 {
 		ok, wait = ks.bucket.take(s.now(), rl.RequestsPerSecond, rl.Burst)
 	}
 	s.mu.Unlock()
-	switch {
-	case spent:
-		refuse(w, time.Second, "rate limit exceeded: this key's allowance is spent")
-	case !ok:
-		refuse(w, wait, fmt.Sprintf("rate limit exceeded: this key may make %g requests per second (burst %d)", rl.RequestsPerSecond, rl.Burst))
+	if !ok {
+		refuse(w, wait, fmt.Sprintf("rate limit exceeded: this key may make %g requests per second (burst %d)",
+			rl.RequestsPerSecond, rl.Burst))
 	}
-	return !spent && ok
+	return ok
 }
 
 // refuse answers 429 with a Retry-After of wait in whole seconds, rounded up
