@@ -15,13 +15,18 @@
 //	              [-duration 2s] [-models videogen-1,videogen-2] [-seed 0]
 //	              [-clip-bytes 0] [-fault-rate 0] [-task-failure-rate 0]
 //	              [-rate-limit 0] [-url-ttl 0] [-hold] [-gateway-failures-after-submit 0]
-//	              [-addr-file FILE] [-quiet]
+//	              [-dialect openai] [-addr-file FILE] [-quiet]
 //
 // Flags given on the command line override the -config file. With -hold every
 // task stays running until released with POST /_mock/tasks/{task_id}/finish
 // or .../fail; -gateway-failures-after-submit N answers the next N accepted
 // submissions 504 after creating their task (-1: every one), as a gateway
-// that times out in front of the service would. With
+// that times out in front of the service would. -dialect new-api answers as
+// the new-api gateway (v0.10.0) in front of a Doubao video channel does:
+// task IDs without a status, tasks in its {"code","message","data"}
+// envelope, the clip URL in fail_reason, 400 task_not_exist for unknown
+// tasks, 503 model_not_found for unknown models, and only model and prompt
+// used (see mockapi.DialectNewAPI). With
 // "-addr 127.0.0.1:0" a free port is picked; -addr-file then tells scripts
 // where: once listening, the base URL (http://127.0.0.1:PORT) is written to
 // FILE atomically. The server stops gracefully on SIGINT or SIGTERM.
@@ -88,6 +93,8 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	hold := fs.Bool("hold", false, "keep every task running until POST /_mock/tasks/{task_id}/finish or /fail")
 	gatewayFailures := fs.Int("gateway-failures-after-submit", 0,
 		"answer the next N accepted submissions 504 after creating their task (-1 = every one)")
+	dialect := fs.String("dialect", mockapi.DialectOpenAI,
+		"answer as the API is described ("+mockapi.DialectOpenAI+") or as the new-api gateway does ("+mockapi.DialectNewAPI+")")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
@@ -131,6 +138,8 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 			o.cfg.HoldTasks = *hold
 		case "gateway-failures-after-submit":
 			o.cfg.GatewayFailuresAfterSubmit = *gatewayFailures
+		case "dialect":
+			o.cfg.Dialect = *dialect
 		}
 	})
 	return o, err

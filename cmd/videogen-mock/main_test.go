@@ -155,6 +155,14 @@ func TestParseFlags(t *testing.T) {
 					t.Errorf("New: %v", err)
 				}
 			}},
+		{"dialect", []string{"-dialect", "new-api"}, func(t *testing.T, o options) {
+			if o.cfg.Dialect != mockapi.DialectNewAPI {
+				t.Errorf("dialect %q", o.cfg.Dialect)
+			}
+			if _, err := mockapi.New(o.cfg); err != nil {
+				t.Errorf("New: %v", err)
+			}
+		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

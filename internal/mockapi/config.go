@@ -95,6 +95,38 @@ type Config struct {
 	// task and are then answered 504 with an HTML page; -1 means every one.
 	// Server.SetGatewayFailuresAfterSubmit changes it while serving.
 	GatewayFailuresAfterSubmit int `json:"gateway_failures_after_submit"`
+	// Dialect is how the mock answers: DialectOpenAI (the default) as the
+	// API is described, DialectNewAPI as the new-api gateway in front of a
+	// Doubao video channel answers.
+	Dialect string `json:"dialect"`
+}
+
+// Dialects the mock speaks.
+const (
+	// DialectOpenAI answers in the shapes CONTRIBUTING.md describes: flat
+	// task objects, lower-case statuses, {"error":{...}} error bodies.
+	DialectOpenAI = "openai"
+	// DialectNewAPI answers as the new-api gateway (v0.10.0) does in front
+	// of a Doubao video channel: a submission answer with only the task ID;
+	// tasks in a {"code","message","data"} envelope with NOT_START ...
+	// SUCCESS/FAILURE statuses, the clip URL in fail_reason and the
+	// upstream's raw record in data.data; 400 task_not_exist for unknown
+	// tasks; 503 model_not_found for unknown models. As that channel does,
+	// it forwards only model and prompt: seconds and every metadata
+	// parameter (ratio, resolution, generate_audio, content, callback_url)
+	// are dropped, the clip is made with the model's defaults, billed as
+	// such, and no webhook is sent. The ledger still records the request as
+	// received.
+	DialectNewAPI = "new-api"
+)
+
+// Dialects lists the dialects Config.Dialect accepts.
+var Dialects = []string{DialectOpenAI, DialectNewAPI}
+
+// WithDialect is a Config option (as acctest.NewMock takes them) that makes
+// the mock speak the named dialect.
+func WithDialect(name string) func(*Config) {
+	return func(c *Config) { c.Dialect = name }
 }
 
 // Key is an API key the mock accepts, with the limits the console can set.
@@ -182,6 +214,9 @@ func (c Config) withDefaults() Config {
 	out := c
 	if out.FailMarker == "" {
 		out.FailMarker = defaultFailMarker
+	}
+	if out.Dialect == "" {
+		out.Dialect = DialectOpenAI
 	}
 	if out.PricePerSecond == 0 {
 		out.PricePerSecond = defaultPricePerSecond
@@ -306,6 +341,9 @@ func (c Config) validate() error {
 	}
 	if minSize := int64(len(fixtureClip)) + freeBoxHeader; c.ClipBytes != 0 && c.ClipBytes < minSize {
 		add("clip_bytes must be 0 (serve the fixture) or at least %d (fixture plus an 8-byte free box), got %d", minSize, c.ClipBytes)
+	}
+	if !slices.Contains(Dialects, c.Dialect) {
+		add("dialect must be one of %q, got %q", Dialects, c.Dialect)
 	}
 	if len(errs) > 0 {
 		return fmt.Errorf("mockapi: invalid config: %w", errors.Join(errs...))

@@ -9,6 +9,13 @@
 // submitted to running at 25% of their duration and to succeeded or failed at
 // 100%; only successes are billed.
 //
+// Config.Dialect chooses how it answers: DialectOpenAI (the default) in the
+// shapes CONTRIBUTING.md describes, DialectNewAPI as the new-api gateway
+// v0.10.0 does in front of a Doubao video channel (an envelope around its
+// task record, NOT_START ... SUCCESS/FAILURE, the clip URL in fail_reason,
+// 400 task_not_exist, 503 model_not_found, and only model and prompt
+// reaching the upstream). Tests pick it with WithDialect.
+//
 // Prompts may carry markers that steer one task:
 //
 //	[mock:fail]            the task ends failed (Config.FailMarker)

@@ -16,7 +16,7 @@ var faultStatuses = [...]int{http.StatusInternalServerError, http.StatusBadGatew
 // JSON body): these faults happen before any effect, and a gateway's page in
 // front of a submission tells a client that the service may have acted, which
 // is the separate GatewayFailuresAfterSubmit fault.
-func (s *Server) injectFault(w http.ResponseWriter, submission bool) bool {
+func (s *Server) injectFault(w http.ResponseWriter, ep string, submission bool) bool {
 	if s.cfg.FaultRate == 0 {
 		return false
 	}
@@ -44,9 +44,13 @@ func (s *Server) injectFault(w http.ResponseWriter, submission bool) bool {
 		fmt.Fprintf(w, "<html><body><h1>%d %s</h1></body></html>\n", status, http.StatusText(status))
 		return true
 	}
-	writeError(w, status, "server_error", "",
-		fmt.Sprintf("the server had an error processing your request (simulated %d %s); retry with exponential back-off",
-			status, http.StatusText(status)))
+	msg := fmt.Sprintf("the server had an error processing your request (simulated %d %s); retry with exponential back-off",
+		status, http.StatusText(status))
+	if s.newAPI {
+		s.writeNewAPIFault(w, ep, status, msg)
+		return true
+	}
+	writeError(w, status, "server_error", "", msg)
 	return true
 }
 

@@ -17,6 +17,10 @@ type modelObject struct {
 // handleModels lists only the models the key may use: the list is how a
 // client checks, before submitting, which models its key may use.
 func (s *Server) handleModels(w http.ResponseWriter, ks *keyState) {
+	if s.newAPI {
+		s.handleNewAPIModels(w, ks)
+		return
+	}
 	out := modelList{Object: "list", Data: []modelObject{}}
 	for _, m := range s.cfg.Models {
 		if ks.allows(m.ID) {

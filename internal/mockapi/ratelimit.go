@@ -41,7 +41,7 @@ func (s *Server) admit(w http.ResponseWriter, ks *keyState, submission bool) boo
 	if submission && s.limitedSubmissions > 0 {
 		s.limitedSubmissions--
 		s.mu.Unlock()
-		refuse(w, time.Second, "rate limit exceeded: this key's allowance is spent")
+		s.refuse(w, time.Second, "rate limit exceeded: this key's allowance is spent")
 		return false
 	}
 	ok, wait := true, time.Duration(0)
@@ -50,15 +50,20 @@ func (s *Server) admit(w http.ResponseWriter, ks *keyState, submission bool) boo
 	}
 	s.mu.Unlock()
 	if !ok {
-		refuse(w, wait, fmt.Sprintf("rate limit exceeded: this key may make %g requests per second (burst %d)",
+		s.refuse(w, wait, fmt.Sprintf("rate limit exceeded: this key may make %g requests per second (burst %d)",
 			rl.RequestsPerSecond, rl.Burst))
 	}
 	return ok
 }
 
 // refuse answers 429 with a Retry-After of wait in whole seconds, rounded up
-// and never 0: clients treat 0 as "retry now".
-func refuse(w http.ResponseWriter, wait time.Duration, why string) {
+// and never 0: clients treat 0 as "retry now". The new-api gateway's rate
+// limit sends no Retry-After, only its message.
+func (s *Server) refuse(w http.ResponseWriter, wait time.Duration, why string) {
+	if s.newAPI {
+		s.writeGatewayError(w, http.StatusTooManyRequests, "", "您已达到请求数限制："+why)
+		return
+	}
 	secs := max(1, int(math.Ceil(wait.Seconds())))
 	w.Header().Set("Retry-After", strconv.Itoa(secs))
 	writeError(w, http.StatusTooManyRequests, "rate_limit_error", "",

@@ -38,6 +38,7 @@ const maxBodyBytes = 1 << 20
 // simulate service-side events. Create it with New and release it with Close.
 type Server struct {
 	cfg      Config
+	newAPI   bool // cfg.Dialect is DialectNewAPI
 	models   map[string]*Model
 	signKey  []byte
 	clipHead []byte
@@ -116,6 +117,7 @@ func New(cfg Config) (*Server, error) {
 	transport.Proxy = nil                                        // callbacks go to local receivers; a proxy would only get in the way
 	s := &Server{
 		cfg:      cfg,
+		newAPI:   cfg.Dialect == DialectNewAPI,
 		models:   make(map[string]*Model, len(cfg.Models)),
 		signKey:  sum[:],
 		clipHead: clipHead(cfg.ClipBytes),
@@ -217,7 +219,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if !s.admit(rec, ks, submission) {
 			return
 		}
-		if s.injectFault(rec, submission) {
+		if s.injectFault(rec, ep, submission) {
 			return
 		}
 		s.route(rec, r, ep, id, found, allowed, ks)
@@ -342,7 +344,7 @@ func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (*keyState
 	scheme, tok, _ := strings.Cut(h, " ")
 	tok = strings.TrimSpace(tok)
 	if h == "" || !strings.EqualFold(scheme, "Bearer") || tok == "" {
-		writeError(w, http.StatusUnauthorized, "authentication_error", "",
+		s.writeAuthError(w, "未提供令牌",
 			"missing API key: send it as \"Authorization: Bearer <API_KEY>\"")
 		return nil, false
 	}
@@ -351,15 +353,25 @@ func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (*keyState
 	s.mu.Unlock()
 	switch {
 	case ks == nil:
-		writeError(w, http.StatusUnauthorized, "authentication_error", "",
+		s.writeAuthError(w, "无效的令牌",
 			"invalid API key: the key is not known to this service; check for typos or create a key in the console")
 		return nil, false
 	case ks.Revoked:
-		writeError(w, http.StatusUnauthorized, "authentication_error", "",
+		s.writeAuthError(w, "该令牌状态不可用",
 			"the API key was revoked (deleted in the console); create a new key and use it instead")
 		return nil, false
 	}
 	return ks, true
+}
+
+// writeAuthError answers 401 with the gateway's message (newAPI) or the
+// service's (msg).
+func (s *Server) writeAuthError(w http.ResponseWriter, newAPI, msg string) {
+	if s.newAPI {
+		s.writeGatewayError(w, http.StatusUnauthorized, "", newAPI)
+		return
+	}
+	writeError(w, http.StatusUnauthorized, "authentication_error", "", msg)
 }
 
 type errorBody struct {

@@ -152,18 +152,31 @@ func (s *Server) handleGetTask(w http.ResponseWriter, r *http.Request, id string
 			s.notify()
 		}
 		s.mu.Unlock()
+		if s.newAPI {
+			writeTaskError(w, http.StatusBadRequest, "task_not_exist", "task_not_exist")
+			return
+		}
 		writeError(w, http.StatusNotFound, "not_found_error", "task_id",
 			fmt.Sprintf("unknown task id %q: no such task exists (it may have been deleted); submit a new task", id))
 		return
 	}
 	t.getCount++
-	v := s.view(t, baseURL(r), now)
+	var v any
+	if s.newAPI {
+		v = s.newAPIView(t, baseURL(r), now)
+	} else {
+		v = s.view(t, baseURL(r), now)
+	}
 	if t.final && t.finalObservedAt == nil {
 		at := now
 		t.finalObservedAt = &at
 	}
 	s.notify()
 	s.mu.Unlock()
+	if s.newAPI {
+		writeGatewayJSON(w, http.StatusOK, "application/json", v)
+		return
+	}
 	writeJSON(w, http.StatusOK, v)
 }
 
@@ -173,20 +186,37 @@ type submitResponse struct {
 }
 
 func (s *Server) handleSubmit(w http.ResponseWriter, r *http.Request, ks *keyState) {
+	if s.newAPI {
+		s.handleNewAPISubmit(w, r, ks)
+		return
+	}
 	req, apiErr := s.parseSubmit(w, r, ks)
 	if apiErr != nil {
 		writeError(w, apiErr.status, apiErr.Type, apiErr.Param, apiErr.Message)
 		return
 	}
+	t := s.accept(r, ks, req)
+	if t.submitStatus == http.StatusGatewayTimeout {
+		writeGatewayTimeout(w)
+		return
+	}
+	writeJSON(w, http.StatusOK, submitResponse{TaskID: t.id, Status: statusSubmitted})
+}
+
+// accept creates the task of a validated submission. Its submitStatus says
+// how the submission is to be answered: 200, or 504 when the gateway fault
+// swallows the answer.
+func (s *Server) accept(r *http.Request, ks *keyState, req *submitRequest) *task {
 	now := s.now()
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	// Draw for every task, marked or not, so one task's marker doesn't shift
 	// which later tasks fail.
 	if draw := s.failRNG.Float64(); req.failReason == "" && draw < s.cfg.TaskFailureRate {
 		req.failReason = "the video could not be generated (simulated failure, task_failure_rate); submit a new task"
 	}
 	t := &task{
-		id:           s.newTaskID(),
+		id:           s.newTaskID(now),
 		model:        req.model,
 		prompt:       req.prompt,
 		seconds:      req.seconds,
@@ -217,22 +247,24 @@ func (s *Server) handleSubmit(w http.ResponseWriter, r *http.Request, ks *keySta
 	s.tasks[t.id] = t
 	s.order = append(s.order, t)
 	s.notify()
-	s.mu.Unlock()
-	if t.submitStatus == http.StatusGatewayTimeout {
-		writeGatewayTimeout(w)
-		return
-	}
-	writeJSON(w, http.StatusOK, submitResponse{TaskID: t.id, Status: statusSubmitted})
+	return t
 }
 
 // newTaskID draws from the seeded stream so the same seed gives the same IDs.
+// The new-api dialect's IDs look like its upstream's ("cgt-" and the
+// submission time), so only their random part repeats with a seed.
 // Callers hold s.mu.
-func (s *Server) newTaskID() string {
+func (s *Server) newTaskID(now time.Time) string {
 	for {
-		var b [16]byte
-		binary.BigEndian.PutUint64(b[:8], s.idRNG.Uint64())
-		binary.BigEndian.PutUint64(b[8:], s.idRNG.Uint64())
-		id := "task_" + hex.EncodeToString(b[:])
+		var id string
+		if s.newAPI {
+			id = fmt.Sprintf("cgt-%s-%05x", now.UTC().Format("20060102150405"), s.idRNG.Uint64()&0xfffff)
+		} else {
+			var b [16]byte
+			binary.BigEndian.PutUint64(b[:8], s.idRNG.Uint64())
+			binary.BigEndian.PutUint64(b[8:], s.idRNG.Uint64())
+			id = "task_" + hex.EncodeToString(b[:])
+		}
 		if s.tasks[id] == nil {
 			return id
 		}
