@@ -7,7 +7,9 @@
 // may use every model and has an unlimited balance. The models are
 // videogen-1 (up to 10 s, 480p/720p), videogen-1-fast (up to 5 s, 480p/720p)
 // and videogen-2 (up to 12 s, 720p/1080p). A task takes 2s to finish, clip
-// URLs never expire, and there are no faults, failures or rate limits.
+// URLs never expire, and there are no faults, failures or rate limits. Task
+// IDs differ from run to run unless -seed repeats a run's (the seed of each
+// run is printed at start), and every task's clip has its own bytes.
 //
 // Usage:
 //
@@ -84,7 +86,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	apiKey := fs.String("api-key", mockapi.DefaultAPIKey, "API key to accept (replaces the key of the first configured key)")
 	duration := fs.Duration("duration", time.Duration(def.TaskDuration), "time from submission to the final state")
 	models := fs.String("models", "videogen-1,videogen-1-fast,videogen-2", "comma-separated model IDs to offer; known IDs keep their limits")
-	seed := fs.Int64("seed", 0, "seed for task IDs, faults and failures")
+	seed := fs.Int64("seed", 0, "seed for task IDs, faults and failures (0 = a random one, printed at start; give it again to repeat a run)")
 	clipBytes := fs.Int64("clip-bytes", 0, "serve synthetic MP4 clips of exactly this size (0 = the small fixture clip)")
 	faultRate := fs.Float64("fault-rate", 0, "fraction of API requests answered 500/502/503")
 	failureRate := fs.Float64("task-failure-rate", 0, "fraction of tasks that end failed")
@@ -217,7 +219,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 		}
 		defer os.Remove(o.addrFile)
 	}
-	fmt.Fprintf(stderr, "videogen-mock listening on %s\n", base)
+	fmt.Fprintf(stderr, "videogen-mock listening on %s (seed %d)\n", base, mock.Seed())
 
 	select {
 	case err := <-serveErr:

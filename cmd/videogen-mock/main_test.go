@@ -96,7 +96,7 @@ func TestRun(t *testing.T) {
 		t.Fatal("run did not return after cancel")
 	}
 	out := stderr.String()
-	if !strings.Contains(out, "videogen-mock listening on "+base) {
+	if !strings.Contains(out, "videogen-mock listening on "+base+" (seed ") {
 		t.Errorf("stderr lacks the listening line:\n%s", out)
 	}
 	if !strings.Contains(out, "GET /v1/models 200") {

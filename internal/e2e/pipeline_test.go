@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -98,7 +99,7 @@ func TestPipeline(t *testing.T) {
 	if clips < 2 || len(filesA) != clips {
 		t.Fatalf("examples/pipeline should build several clips, each with its file: %d tasks, %d files", clips, len(filesA))
 	}
-	checkFiles(t, a, filesA)
+	checkFiles(t, a, mock, tasksA, filesA)
 	expectSubmissions(t, mock, clips, "after runner A")
 
 	// Runner B, a fresh checkout on the same state: it changes no clip,
@@ -113,7 +114,7 @@ func TestPipeline(t *testing.T) {
 	checkFilesOnlyPlan(t, plan, clips)
 	must(t, b.TF.Apply(ctx, tfexec.DirOrPlan("tfplan")))
 	tasksB, filesB := outputs(t, b)
-	checkFiles(t, b, filesB)
+	checkFiles(t, b, mock, tasksB, filesB)
 	for name, f := range filesA {
 		if tasksB[name] != tasksA[name] || filesB[name].SHA256 != f.SHA256 {
 			t.Errorf("clip %s: runner B has task %s and SHA-256 %s, runner A task %s and %s",
@@ -208,8 +209,10 @@ func outputs(t *testing.T, wd *acctest.Workdir) (tasks map[string]string, files 
 	return tasks, files
 }
 
-// checkFiles checks that every file exists with the recorded size and SHA-256.
-func checkFiles(t *testing.T, wd *acctest.Workdir, files map[string]clipFile) {
+// checkFiles checks that every file exists with the recorded size and
+// SHA-256, and holds its own task's clip: the mock gives every task
+// different bytes, so a file that got another clip's would show here.
+func checkFiles(t *testing.T, wd *acctest.Workdir, mock *acctest.Mock, tasks map[string]string, files map[string]clipFile) {
 	t.Helper()
 	for name, f := range files {
 		path := f.Path
@@ -223,6 +226,9 @@ func checkFiles(t *testing.T, wd *acctest.Workdir, files map[string]clipFile) {
 		sum := sha256.Sum256(data)
 		if got := hex.EncodeToString(sum[:]); got != f.SHA256 || int64(len(data)) != f.Size {
 			t.Fatalf("%s: %s has %d bytes and SHA-256 %s; the state says %d bytes and %s", name, path, len(data), got, f.Size, f.SHA256)
+		}
+		if clip, ok := mock.Clip(tasks[name]); !ok || !bytes.Equal(data, clip) {
+			t.Fatalf("%s: %s is not the clip of its task %s", name, path, tasks[name])
 		}
 	}
 }

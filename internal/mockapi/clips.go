@@ -28,7 +28,12 @@ const (
 	clipPathSuffix = ".mp4"
 	freeBoxHeader  = 8  // size(4) + type(4)
 	largeBoxHeader = 16 // size(4)=1 + type(4) + largesize(8)
+	clipTagSize    = sha256.Size
 )
+
+// minClipSize is the size of every clip when Config.ClipBytes is 0, and the
+// least it may be: the fixture and a free box holding the task's tag.
+var minClipSize = int64(len(fixtureClip)) + freeBoxHeader + clipTagSize
 
 // htmlClip is served instead of the MP4 for [mock:html] tasks: some CDNs answer
 // 200 with an error page, and clients must notice it isn't a video.
@@ -37,26 +42,33 @@ const htmlClip = `<!DOCTYPE html>
 <body><h1>Please sign in to continue</h1><p>This page is not a video.</p></body></html>
 `
 
-// clipHead returns the bytes that start a clip of total size n: the fixture,
-// followed, when n is larger, by the header of one ISO-BMFF free box that
-// pads to exactly n bytes. The padding body itself is zeros and is never
-// materialised, so huge clips stream in constant memory.
-func clipHead(n int64) []byte {
-	head := append([]byte(nil), fixtureClip...)
+// clipTag is what makes a task's clip its own: a digest of the task ID, so
+// two tasks never serve the same bytes (a client that mixed clips up would
+// get the wrong SHA-256), and one task always serves the same.
+func clipTag(id string) []byte {
+	sum := sha256.Sum256([]byte("videogen-mock clip\n" + id))
+	return sum[:]
+}
+
+// clipHead returns the bytes that start task id's clip of total size n: the
+// fixture, then one ISO-BMFF free box that pads to exactly n bytes, whose body
+// starts with the task's tag. Players skip free boxes, so the clip still
+// plays. The rest of the body is zeros and is never materialised, so huge
+// clips stream in constant memory. n is at least minClipSize.
+func clipHead(id string, n int64) []byte {
+	head := make([]byte, 0, len(fixtureClip)+largeBoxHeader+clipTagSize)
+	head = append(head, fixtureClip...)
 	pad := n - int64(len(fixtureClip))
-	switch {
-	case n == 0 || pad == 0:
-		return head
-	case pad <= math.MaxUint32:
+	if pad <= math.MaxUint32 {
 		head = binary.BigEndian.AppendUint32(head, uint32(pad)) //nolint:gosec // pad <= MaxUint32 here
 		head = append(head, "free"...)
-	default:
+	} else {
 		// A 32-bit size can't hold it: size 1 means "64-bit largesize follows".
 		head = binary.BigEndian.AppendUint32(head, 1)
 		head = append(head, "free"...)
 		head = binary.BigEndian.AppendUint64(head, uint64(pad))
 	}
-	return head
+	return append(head, clipTag(id)...)
 }
 
 // clipReader is an io.ReadSeeker over head followed by zeros up to size.
@@ -174,7 +186,29 @@ func (s *Server) handleClip(w http.ResponseWriter, r *http.Request, id string) {
 		return
 	}
 	w.Header().Set("Content-Type", "video/mp4")
-	http.ServeContent(w, r, "", t.finalAt, &clipReader{head: s.clipHead, size: s.clipSize})
+	http.ServeContent(w, r, "", t.finalAt, &clipReader{head: clipHead(id, s.clipSize), size: s.clipSize})
+}
+
+// Clip returns the bytes the task's clip URL serves once it has succeeded,
+// so that a test can check a download against the clip it must be without
+// a request the ledger would count. It reads the whole clip into memory:
+// keep Config.ClipBytes small where it is used. ok is false for a task the
+// mock never received.
+func (s *Server) Clip(id string) (clip []byte, ok bool) {
+	s.mu.Lock()
+	t := s.tasks[id]
+	s.mu.Unlock()
+	if t == nil {
+		return nil, false
+	}
+	if t.html {
+		return []byte(htmlClip), true
+	}
+	clip, err := io.ReadAll(&clipReader{head: clipHead(id, s.clipSize), size: s.clipSize})
+	if err != nil {
+		panic(err) // clipReader never fails
+	}
+	return clip, true
 }
 
 func writeBucketError(w http.ResponseWriter, status int, code, msg string) {

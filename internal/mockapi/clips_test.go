@@ -2,6 +2,7 @@ package mockapi
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/binary"
 	"io"
 	"net/http"
@@ -10,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -59,12 +61,13 @@ func TestClipDownload(t *testing.T) {
 	v := getTask(t, ts, submit(t, ts, `{"model":"videogen-1","prompt":"p"}`))
 
 	res := do(t, ts, http.MethodGet, v.URL, "", "")
+	want := strconv.FormatInt(minClipSize, 10)
 	if res.status != 200 || res.header.Get("Content-Type") != "video/mp4" ||
-		res.header.Get("Content-Length") != strconv.Itoa(len(fixtureClip)) || !bytes.Equal(res.body, fixtureClip) {
+		res.header.Get("Content-Length") != want || !bytes.Equal(res.body, clipHead(v.TaskID, minClipSize)) {
 		t.Fatalf("GET clip: status %d, headers %v, %d bytes", res.status, res.header, len(res.body))
 	}
 	head := do(t, ts, http.MethodHead, v.URL, "", "")
-	if head.status != 200 || head.header.Get("Content-Length") != strconv.Itoa(len(fixtureClip)) || len(head.body) != 0 {
+	if head.status != 200 || head.header.Get("Content-Length") != want || len(head.body) != 0 {
 		t.Errorf("HEAD clip: status %d, headers %v, %d body bytes", head.status, head.header, len(head.body))
 	}
 	// The URL must not change between GETs, or every Terraform plan shows a diff.
@@ -217,32 +220,66 @@ func TestClipBytes(t *testing.T) {
 func TestClipHead(t *testing.T) {
 	t.Parallel()
 	f := int64(len(fixtureClip))
+	const id = "task_1"
+	tag := clipTag(id)
 	tests := []struct {
 		name   string
 		size   int64
-		header []byte // after the fixture
+		header []byte // after the fixture, before the tag
 	}{
-		{"fixture only", 0, nil},
-		{"exact fixture size", f, nil},
-		{"smallest padding", f + 8, []byte{0, 0, 0, 8, 'f', 'r', 'e', 'e'}},
+		{"smallest clip", minClipSize, []byte{0, 0, 0, 40, 'f', 'r', 'e', 'e'}},
 		{"largest 32-bit box", f + 0xFFFFFFFF, []byte{0xFF, 0xFF, 0xFF, 0xFF, 'f', 'r', 'e', 'e'}},
 		{"64-bit box", f + 0x100000000, []byte{0, 0, 0, 1, 'f', 'r', 'e', 'e', 0, 0, 0, 1, 0, 0, 0, 0}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			h := clipHead(tt.size)
-			if !bytes.Equal(h[:f], fixtureClip) || !bytes.Equal(h[f:], tt.header) {
-				t.Errorf("head after fixture = %x, want %x", h[f:], tt.header)
+			h := clipHead(id, tt.size)
+			if want := append(append(slices.Clone(fixtureClip), tt.header...), tag...); !bytes.Equal(h, want) {
+				t.Errorf("head after fixture = %x, want %x", h[f:], want[f:])
 			}
 		})
+	}
+}
+
+// TestClipsDiffer checks that every task's clip has its own bytes, the same
+// on every download, and is still an MP4: a client that mixed up two tasks'
+// clips gets a different SHA-256.
+func TestClipsDiffer(t *testing.T) {
+	t.Parallel()
+	for _, size := range []int64{0, minClipSize + 1000} {
+		srv, ts := newTestServer(t, func(c *Config) { c.TaskDuration = 0; c.ClipBytes = size })
+		seen := map[[32]byte]string{}
+		for range 3 {
+			v := getTask(t, ts, submit(t, ts, `{"model":"videogen-1","prompt":"the same prompt"}`))
+			first := do(t, ts, http.MethodGet, v.URL, "", "").body
+			again := do(t, ts, http.MethodGet, getTask(t, ts, v.TaskID).URL, "", "").body
+			clip, ok := srv.Clip(v.TaskID)
+			if !ok || !bytes.Equal(first, again) || !bytes.Equal(first, clip) {
+				t.Errorf("size %d, task %s: downloads of %d and %d bytes and Clip() of %d (%v) differ",
+					size, v.TaskID, len(first), len(again), len(clip), ok)
+			}
+			got := boxes(t, first)
+			if !strings.HasPrefix(got[0], "ftyp:") || !strings.HasPrefix(got[len(got)-1], "free:") {
+				t.Errorf("boxes %v: want ftyp first and free last", got)
+			}
+			sum := sha256.Sum256(first)
+			if other, dup := seen[sum]; dup {
+				t.Errorf("tasks %s and %s serve the same clip", other, v.TaskID)
+			}
+			seen[sum] = v.TaskID
+		}
+	}
+	srv, _ := newTestServer(t, nil)
+	if _, ok := srv.Clip("task_unknown"); ok {
+		t.Error("Clip of an unknown task reports ok")
 	}
 }
 
 func TestClipReader(t *testing.T) {
 	t.Parallel()
 	const size = 5 << 30 // past 4 GiB, never materialised
-	r := &clipReader{head: clipHead(size), size: size}
+	r := &clipReader{head: clipHead("task_1", size), size: size}
 	if end, err := r.Seek(0, io.SeekEnd); err != nil || end != size {
 		t.Fatalf("Seek end = %d, %v", end, err)
 	}

@@ -78,12 +78,12 @@ type Config struct {
 	Models          []Model   `json:"models"`
 	TaskDuration    Duration  `json:"task_duration"`     // time from submission to final state; 0 = final at once (DefaultConfig and LoadConfig use 2s)
 	FailMarker      string    `json:"fail_marker"`       // default "[mock:fail]": a prompt containing it ends failed
-	Seed            int64     `json:"seed"`              // makes task IDs, faults, failures deterministic
+	Seed            int64     `json:"seed"`              // makes task IDs, faults, failures repeatable; 0 = a random seed at every start (Server.Seed tells it)
 	FaultRate       float64   `json:"fault_rate"`        // fraction of API requests answered 500/502/503 before any effect (submissions: JSON 500/503 only)
 	TaskFailureRate float64   `json:"task_failure_rate"` // fraction of tasks that end failed
 	RateLimit       RateLimit `json:"rate_limit"`        // per key token bucket; RequestsPerSecond 0 = unlimited
 	Webhook         Webhook   `json:"webhook"`
-	ClipBytes       int64     `json:"clip_bytes"`       // 0 = serve the committed fixture; N = synthetic valid MP4 of exactly N bytes
+	ClipBytes       int64     `json:"clip_bytes"`       // 0 = the committed fixture and the task's tag; N = valid MP4 of exactly N bytes; each task's bytes are its own
 	URLTTL          Duration  `json:"url_ttl"`          // 0 = clip URLs never expire
 	PricePerSecond  int64     `json:"price_per_second"` // cost units per clip second; 0 = default 1
 	// HoldTasks keeps every task running until Server.FinishTask or
@@ -339,8 +339,8 @@ func (c Config) validate() error {
 	if c.PricePerSecond < 0 {
 		add("price_per_second must be >= 0, got %d", c.PricePerSecond)
 	}
-	if minSize := int64(len(fixtureClip)) + freeBoxHeader; c.ClipBytes != 0 && c.ClipBytes < minSize {
-		add("clip_bytes must be 0 (serve the fixture) or at least %d (fixture plus an 8-byte free box), got %d", minSize, c.ClipBytes)
+	if c.ClipBytes != 0 && c.ClipBytes < minClipSize {
+		add("clip_bytes must be 0 (the smallest clip) or at least %d (the fixture and a free box holding the task's tag), got %d", minClipSize, c.ClipBytes)
 	}
 	if !slices.Contains(Dialects, c.Dialect) {
 		add("dialect must be one of %q, got %q", Dialects, c.Dialect)

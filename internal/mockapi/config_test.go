@@ -132,7 +132,7 @@ func TestNewValidates(t *testing.T) {
 		{"negative rps", func(c *Config) { c.RateLimit.RequestsPerSecond = -1 }, "requests_per_second"},
 		{"infinite rps", func(c *Config) { c.RateLimit.RequestsPerSecond = math.Inf(1) }, "requests_per_second"},
 		{"negative price", func(c *Config) { c.PricePerSecond = -1 }, "price_per_second"},
-		{"clip too small", func(c *Config) { c.ClipBytes = int64(len(fixtureClip)) + 7 }, "clip_bytes"},
+		{"clip too small", func(c *Config) { c.ClipBytes = minClipSize - 1 }, "clip_bytes"},
 		{"clip negative", func(c *Config) { c.ClipBytes = -1 }, "clip_bytes"},
 		{"gateway failures below -1", func(c *Config) { c.GatewayFailuresAfterSubmit = -2 }, "gateway_failures_after_submit"},
 	}
@@ -150,9 +150,9 @@ func TestNewValidates(t *testing.T) {
 			}
 		})
 	}
-	// The smallest padded clip is allowed.
+	// The smallest clip is allowed.
 	cfg := DefaultConfig()
-	cfg.ClipBytes = int64(len(fixtureClip)) + 8
+	cfg.ClipBytes = minClipSize
 	srv, err := New(cfg)
 	if err != nil {
 		t.Fatalf("New with the smallest clip_bytes: %v", err)

@@ -40,8 +40,8 @@ type Server struct {
 	cfg      Config
 	newAPI   bool // cfg.Dialect is DialectNewAPI
 	models   map[string]*Model
+	seed     int64 // cfg.Seed, or the one drawn for this run when it is 0
 	signKey  []byte
-	clipHead []byte
 	clipSize int64
 	client   *http.Client // webhook deliveries
 
@@ -104,13 +104,20 @@ func New(cfg Config) (*Server, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
-	seed := uint64(cfg.Seed) //nolint:gosec // only the bits matter
+	// Without a seed each run draws its own, so that task IDs never repeat
+	// across restarts: a client that confused a task of an earlier run with
+	// one of this run would otherwise go unnoticed.
+	runSeed := cfg.Seed
+	for runSeed == 0 {
+		runSeed = rand.Int64() //nolint:gosec // uniqueness, not secrecy
+	}
+	seed := uint64(runSeed) //nolint:gosec // only the bits matter
 	// The signing key comes from the seed so that URLs, like task IDs, repeat
 	// across runs with the same seed.
 	sum := sha256.Sum256(binary.BigEndian.AppendUint64([]byte("videogen-mock url signing\n"), seed))
 	size := cfg.ClipBytes
 	if size == 0 {
-		size = int64(len(fixtureClip))
+		size = minClipSize
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	transport := http.DefaultTransport.(*http.Transport).Clone() //nolint:forcetypeassert // the standard library guarantees the type
@@ -119,8 +126,8 @@ func New(cfg Config) (*Server, error) {
 		cfg:      cfg,
 		newAPI:   cfg.Dialect == DialectNewAPI,
 		models:   make(map[string]*Model, len(cfg.Models)),
+		seed:     runSeed,
 		signKey:  sum[:],
-		clipHead: clipHead(cfg.ClipBytes),
 		clipSize: size,
 		client:   &http.Client{Timeout: 10 * time.Second, Transport: transport},
 		now:      time.Now,
@@ -147,6 +154,11 @@ func New(cfg Config) (*Server, error) {
 	}
 	return s, nil
 }
+
+// Seed is the seed of this run: Config.Seed, or the one drawn at random
+// when that is 0. Config.Seed set to it repeats the run's task IDs, faults
+// and failures.
+func (s *Server) Seed() int64 { return s.seed }
 
 // Close stops task timers and pending webhook deliveries and waits for the
 // goroutines they run. The handler keeps answering afterwards, but tasks no

@@ -255,6 +255,21 @@ func TestTaskIDsDeterministic(t *testing.T) {
 	if c := ids(2); slices.Equal(a, c) {
 		t.Errorf("different seeds, same IDs %v", a)
 	}
+	// Without a seed every start draws its own: no ID repeats across
+	// restarts, and the drawn seed repeats the run.
+	var seeds []int64
+	unseeded := func() []string {
+		srv, ts := newTestServer(t, func(c *Config) { c.Seed = 0 })
+		seeds = append(seeds, srv.Seed())
+		return []string{submit(t, ts, `{"model":"videogen-1","prompt":"p"}`), submit(t, ts, `{"model":"videogen-1","prompt":"p"}`)}
+	}
+	first, second := unseeded(), unseeded()
+	if slices.ContainsFunc(first, func(id string) bool { return slices.Contains(second, id) }) || seeds[0] == seeds[1] || seeds[0] == 0 {
+		t.Errorf("two unseeded starts (seeds %v) gave IDs %v and %v", seeds, first, second)
+	}
+	if again := ids(seeds[0]); !slices.Equal(again[:2], first) {
+		t.Errorf("the drawn seed %d gave %v, the run it was drawn for %v", seeds[0], again[:2], first)
+	}
 	for _, id := range a {
 		if len(id) != len("task_")+32 || strings.Trim(id[5:], "0123456789abcdef") != "" {
 			t.Errorf("task ID %q is not task_<32 hex>", id)

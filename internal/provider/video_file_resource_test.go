@@ -24,7 +24,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/videogen/terraform-provider-videogen/internal/acctest"
-	"github.com/videogen/terraform-provider-videogen/internal/client"
 	"github.com/videogen/terraform-provider-videogen/internal/mockapi"
 )
 
@@ -63,45 +62,40 @@ func sha256File(t *testing.T, p string) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// referenceClip is the clip a mock configured like this serves, with its
-// SHA-256 and size. It comes from a separate mock instance, so that the ledger
-// of the mock under test counts only the provider's requests, and it is
-// fetched with a plain GET of the signed URL, apart from the code under test.
+// referenceClip is the clip the mock serves for a task, with its SHA-256 and
+// size. It is read from the mock, not downloaded, so that the ledger counts
+// only the provider's requests and the reference is apart from the code
+// under test. Every task's clip has its own bytes.
 type referenceClip struct {
 	data   []byte
 	sha256 string
 	size   int64
 }
 
-func fetchReferenceClip(t *testing.T, opts ...func(*mockapi.Config)) referenceClip {
-	t.Helper()
-	ref := acctest.NewMock(t, opts...)
-	submitted, err := ref.Client(t).SubmitVideo(t.Context(), client.VideoRequest{Model: "videogen-1", Prompt: "reference"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, ref.Task(t, submitted.TaskID).URL, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(resp.Body)
-	if err != nil || resp.StatusCode != http.StatusOK {
-		t.Fatalf("fetching the reference clip: HTTP %d, %v", resp.StatusCode, err)
+func clipOf(mock *acctest.Mock, taskID string) (referenceClip, error) {
+	data, ok := mock.Clip(taskID)
+	if !ok {
+		return referenceClip{}, fmt.Errorf("the mock has no task %q", taskID)
 	}
 	sum := sha256.Sum256(data)
-	return referenceClip{data: data, sha256: hex.EncodeToString(sum[:]), size: int64(len(data))}
+	return referenceClip{data: data, sha256: hex.EncodeToString(sum[:]), size: int64(len(data))}, nil
 }
 
 // expectFileMatchesClip checks the file on disk and the state against the
-// reference clip.
-func expectFileMatchesClip(t *testing.T, p string, want referenceClip) resource.TestCheckFunc {
+// clip of the task the file resource names.
+func expectFileMatchesClip(t *testing.T, p string, mock *acctest.Mock) resource.TestCheckFunc {
+	return expectFileMatchesClipAt(t, fileAddr, p, mock)
+}
+
+// expectFileMatchesClipAt is expectFileMatchesClip for the file resource at
+// addr.
+func expectFileMatchesClipAt(t *testing.T, addr, p string, mock *acctest.Mock) resource.TestCheckFunc {
 	return func(s *terraform.State) error {
-		attrs := s.RootModule().Resources[fileAddr].Primary.Attributes
+		attrs := s.RootModule().Resources[addr].Primary.Attributes
+		want, err := clipOf(mock, attrs["task_id"])
+		if err != nil {
+			return err
+		}
 		if got := sha256File(t, p); got != want.sha256 {
 			return fmt.Errorf("the file's sha256 is %s, the clip's is %s", got, want.sha256)
 		}
@@ -181,7 +175,6 @@ func withClipBytes(cfg *mockapi.Config) { cfg.ClipBytes = testClipBytes }
 
 func TestAccVideoFileResource_downloadPermissionsAndDestroy(t *testing.T) {
 	mock := acctest.NewMock(t, withClipBytes)
-	want := fetchReferenceClip(t, withClipBytes)
 	root := t.TempDir()
 	if err := os.Chmod(root, 0o711); err != nil {
 		t.Fatal(err)
@@ -209,7 +202,7 @@ func TestAccVideoFileResource_downloadPermissionsAndDestroy(t *testing.T) {
 					statecheck.CompareValuePairs(fileAddr, tfjsonpath.New("task_id"), videoAddr, tfjsonpath.New("task_id"), compare.ValuesSame()),
 				},
 				Check: resource.ComposeTestCheckFunc(
-					expectFileMatchesClip(t, clip, want),
+					expectFileMatchesClip(t, clip, mock),
 					expectOnly(dir, "teaser.mp4"),
 					expectMode(clip, 0o640),
 					expectMode(dir, 0o750),
@@ -257,7 +250,7 @@ func TestAccVideoFileResource_downloadPermissionsAndDestroy(t *testing.T) {
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(fileAddr, tfjsonpath.New("max_size_bytes"), knownvalue.Int64Exact(1<<20)),
 				},
-				Check: resource.ComposeTestCheckFunc(expectFileMatchesClip(t, clip, want), expectClipDownloads(mock, 1)),
+				Check: resource.ComposeTestCheckFunc(expectFileMatchesClip(t, clip, mock), expectClipDownloads(mock, 1)),
 			},
 		},
 		CheckDestroy: expectNoFile(clip),
@@ -268,7 +261,6 @@ func TestAccVideoFileResource_downloadPermissionsAndDestroy(t *testing.T) {
 // resource is planned, and the ledger shows no new submission.
 func TestAccVideoFileResource_deletedOrModifiedFileIsDownloadedAgain(t *testing.T) {
 	mock := acctest.NewMock(t, withClipBytes)
-	want := fetchReferenceClip(t, withClipBytes)
 	dir := t.TempDir()
 	clip := filepath.Join(dir, "clip.mp4")
 	config := videoFileConfig(mock, "a red kite over the sea", clip, "")
@@ -283,7 +275,7 @@ func TestAccVideoFileResource_deletedOrModifiedFileIsDownloadedAgain(t *testing.
 		Steps: []resource.TestStep{
 			{
 				Config: config,
-				Check:  resource.ComposeTestCheckFunc(expectFileMatchesClip(t, clip, want), mock.ExpectSubmissions(1), expectClipDownloads(mock, 1)),
+				Check:  resource.ComposeTestCheckFunc(expectFileMatchesClip(t, clip, mock), mock.ExpectSubmissions(1), expectClipDownloads(mock, 1)),
 			},
 			{
 				PreConfig: func() {
@@ -293,7 +285,7 @@ func TestAccVideoFileResource_deletedOrModifiedFileIsDownloadedAgain(t *testing.
 				},
 				Config:           config,
 				ConfigPlanChecks: redownload,
-				Check: resource.ComposeTestCheckFunc(expectFileMatchesClip(t, clip, want), mock.ExpectSubmissions(1),
+				Check: resource.ComposeTestCheckFunc(expectFileMatchesClip(t, clip, mock), mock.ExpectSubmissions(1),
 					expectClipDownloads(mock, 2), expectOnly(dir, "clip.mp4")),
 			},
 			{
@@ -310,7 +302,7 @@ func TestAccVideoFileResource_deletedOrModifiedFileIsDownloadedAgain(t *testing.
 				},
 				Config:           config,
 				ConfigPlanChecks: redownload,
-				Check: resource.ComposeTestCheckFunc(expectFileMatchesClip(t, clip, want), mock.ExpectSubmissions(1),
+				Check: resource.ComposeTestCheckFunc(expectFileMatchesClip(t, clip, mock), mock.ExpectSubmissions(1),
 					expectClipDownloads(mock, 3)),
 			},
 			{
@@ -322,7 +314,7 @@ func TestAccVideoFileResource_deletedOrModifiedFileIsDownloadedAgain(t *testing.
 				},
 				Config:           config,
 				ConfigPlanChecks: redownload,
-				Check:            resource.ComposeTestCheckFunc(expectFileMatchesClip(t, clip, want), mock.ExpectSubmissions(1)),
+				Check:            resource.ComposeTestCheckFunc(expectFileMatchesClip(t, clip, mock), mock.ExpectSubmissions(1)),
 			},
 		},
 	})
@@ -336,7 +328,6 @@ func TestAccVideoFileResource_deletedOrModifiedFileIsDownloadedAgain(t *testing.
 // instance, so nothing survives in memory either.
 func TestAccVideoFileResource_freshRunnerDownloadsWithoutSubmitting(t *testing.T) {
 	mock := acctest.NewMock(t)
-	want := fetchReferenceClip(t)
 	workspace := filepath.Join(t.TempDir(), "workspace")
 	clip := filepath.Join(workspace, "build", "assets", "clip.mp4")
 	config := videoFileConfig(mock, "a paper boat", clip, "")
@@ -347,7 +338,7 @@ func TestAccVideoFileResource_freshRunnerDownloadsWithoutSubmitting(t *testing.T
 			{
 				Config:            config,
 				ConfigStateChecks: []statecheck.StateCheck{sha.AddStateValue(fileAddr, tfjsonpath.New("sha256"))},
-				Check:             resource.ComposeTestCheckFunc(expectFileMatchesClip(t, clip, want), mock.ExpectSubmissions(1)),
+				Check:             resource.ComposeTestCheckFunc(expectFileMatchesClip(t, clip, mock), mock.ExpectSubmissions(1)),
 			},
 			{
 				PreConfig: func() {
@@ -363,7 +354,7 @@ func TestAccVideoFileResource_freshRunnerDownloadsWithoutSubmitting(t *testing.T
 					},
 				},
 				ConfigStateChecks: []statecheck.StateCheck{sha.AddStateValue(fileAddr, tfjsonpath.New("sha256"))},
-				Check: resource.ComposeTestCheckFunc(expectFileMatchesClip(t, clip, want), mock.ExpectSubmissions(1),
+				Check: resource.ComposeTestCheckFunc(expectFileMatchesClip(t, clip, mock), mock.ExpectSubmissions(1),
 					expectClipDownloads(mock, 2)),
 			},
 			{
@@ -425,7 +416,6 @@ func newExpiringMock(t *testing.T) (*acctest.Mock, *atomic.Int32) {
 
 func TestAccVideoFileResource_expiredURLIsRefreshed(t *testing.T) {
 	mock, expireNext := newExpiringMock(t)
-	want := fetchReferenceClip(t)
 	dir := t.TempDir()
 	clip := filepath.Join(dir, "clip.mp4")
 	config := videoFileConfig(mock, "a clip behind a short-lived URL", clip, "")
@@ -448,7 +438,7 @@ func TestAccVideoFileResource_expiredURLIsRefreshed(t *testing.T) {
 				ConfigStateChecks: []statecheck.StateCheck{
 					sourceURLs.AddStateValue(fileAddr, tfjsonpath.New("source_url")),
 				},
-				Check: resource.ComposeTestCheckFunc(expectFileMatchesClip(t, clip, want), forbidden(1),
+				Check: resource.ComposeTestCheckFunc(expectFileMatchesClip(t, clip, mock), forbidden(1),
 					expectClipDownloads(mock, 2), mock.ExpectSubmissions(1)),
 			},
 			{
@@ -463,7 +453,7 @@ func TestAccVideoFileResource_expiredURLIsRefreshed(t *testing.T) {
 				ConfigStateChecks: []statecheck.StateCheck{
 					sourceURLs.AddStateValue(fileAddr, tfjsonpath.New("source_url")),
 				},
-				Check: resource.ComposeTestCheckFunc(expectFileMatchesClip(t, clip, want), forbidden(1), mock.ExpectSubmissions(1)),
+				Check: resource.ComposeTestCheckFunc(expectFileMatchesClip(t, clip, mock), forbidden(1), mock.ExpectSubmissions(1)),
 			},
 			{
 				// A URL refused again after the refresh is an error, and leaves no file.
@@ -536,7 +526,6 @@ func releaseWhileWaiting(t *testing.T, mock *acctest.Mock, release func(id strin
 // with its own timeout instead of failing, and downloads it once it is done.
 func TestAccVideoFileResource_waitsForUnfinishedTask(t *testing.T) {
 	mock := acctest.NewMock(t)
-	want := fetchReferenceClip(t)
 	clip := filepath.Join(t.TempDir(), "clip.mp4")
 	var released resource.TestCheckFunc
 	resource.ParallelTest(t, resource.TestCase{
@@ -546,7 +535,7 @@ func TestAccVideoFileResource_waitsForUnfinishedTask(t *testing.T) {
 			Config:    unfinishedConfig(mock, clip, ""),
 			Check: resource.ComposeTestCheckFunc(
 				func(s *terraform.State) error { return released(s) },
-				expectFileMatchesClip(t, clip, want),
+				expectFileMatchesClip(t, clip, mock),
 				mock.ExpectSubmissions(1),
 				expectClipDownloads(mock, 1),
 			),
@@ -751,7 +740,6 @@ func TestAccVideoFileResource_pathSpellingsNameOneFile(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			mock := acctest.NewMock(t)
-			want := fetchReferenceClip(t)
 			abs := filepath.Join(t.TempDir(), "out", "teaser.mp4")
 			rel, dotRel := spell(abs)
 			imported, configured := pick(abs, rel, dotRel)
@@ -768,7 +756,11 @@ resource "videogen_video" "test" {
 					{
 						// The clip, downloaded earlier by other means.
 						Config: videoOnly,
-						Check: func(*terraform.State) error {
+						Check: func(s *terraform.State) error {
+							want, err := clipOf(mock, s.RootModule().Resources[videoAddr].Primary.ID)
+							if err != nil {
+								return err
+							}
 							if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
 								return err
 							}
@@ -793,7 +785,7 @@ resource "videogen_video" "test" {
 							// The spelling in state stays the imported one: nothing was replaced.
 							statecheck.ExpectKnownValue(fileAddr, tfjsonpath.New("path"), knownvalue.StringExact(imported)),
 						},
-						Check: resource.ComposeTestCheckFunc(expectFileMatchesClip(t, abs, want),
+						Check: resource.ComposeTestCheckFunc(expectFileMatchesClip(t, abs, mock),
 							expectClipDownloads(mock, 0), mock.ExpectSubmissions(1)),
 					},
 				},
