@@ -174,7 +174,7 @@ func TestAccVideoResource_changedArgumentAfterTimeoutSubmitsANewTask(t *testing.
 			},
 			{
 				PreConfig: func() {
-					mock.FinishTask(mock.Ledger().Tasks[0].TaskID)
+					mock.FinishTask(ledgerTask(t, mock, 0).TaskID)
 					go func() {
 						if mock.AwaitTasks(t.Context(), 2) == nil {
 							mock.FinishTask(mock.Ledger().Tasks[1].TaskID)
@@ -485,7 +485,7 @@ resource "videogen_video" "test" {
 				Config: clip(frames),
 				Check: resource.ComposeTestCheckFunc(mock.ExpectSubmissions(1), func(*terraform.State) error {
 					var md map[string]any
-					if err := json.Unmarshal(mock.Ledger().Tasks[0].Metadata, &md); err != nil {
+					if err := json.Unmarshal(ledgerTask(t, mock, 0).Metadata, &md); err != nil {
 						return err
 					}
 					if md["first_frame_image"] != "https://cdn.example.com/first.png" || md["motion_strength"] != float64(3) {
@@ -536,7 +536,7 @@ func startHeldApply(t *testing.T, mock *acctest.Mock, wd *acctest.Workdir) (*acc
 		out, _ := run.Wait()
 		t.Fatalf("%v\n%s", err, out)
 	}
-	taskID := mock.Ledger().Tasks[0].TaskID
+	taskID := ledgerTask(t, mock, 0).TaskID
 	if err := mock.AwaitGets(waitCtx, taskID, 1); err != nil {
 		out, _ := run.Wait()
 		t.Fatalf("%v\n%s", err, out)
@@ -749,7 +749,7 @@ func TestAccVideoResource_oddStatesArePlannedNotFatal(t *testing.T) {
 	gateway := echoRewriter(t, mock, func(b []byte) []byte { return rewrite.Load().(func([]byte) []byte)(b) }) //nolint:forcetypeassert // only funcs are stored
 	reportAs := func(n int, status string, times int64) func() {
 		return func() {
-			id := mock.Ledger().Tasks[n].TaskID
+			id := ledgerTask(t, mock, n).TaskID
 			var left atomic.Int64
 			left.Store(times)
 			rewrite.Store(func(b []byte) []byte {
@@ -824,7 +824,7 @@ output "teaser_url" {
 			t.Fatalf("plan -detailed-exitcode after the URL rotated: changes %v, error %v; want exit 0", changes, err)
 		}
 	}
-	if fresh := mock.Task(t, mock.Ledger().Tasks[0].TaskID).URL; fresh == first {
+	if fresh := mock.Task(t, ledgerTask(t, mock, 0).TaskID).URL; fresh == first {
 		t.Fatalf("the mock did not rotate the URL (%s), so the test proves nothing", fresh)
 	}
 	if got := applyAndReadClip(t, wd)["url"]; got != first {

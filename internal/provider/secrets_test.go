@@ -117,6 +117,11 @@ resource "videogen_video" "bad" {
 		t.Errorf("the API key appears in the JSON plan outside configuration.provider_config")
 	}
 
+	// One clip: the second apply changed only where the key is written.
+	if err := mock.ExpectSubmissions(1)(nil); err != nil {
+		t.Error(err)
+	}
+
 	logs, err := os.ReadFile(logPath)
 	if err != nil {
 		t.Fatal(err)

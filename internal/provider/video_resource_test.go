@@ -70,7 +70,7 @@ func TestAccVideoResource_createImportEmptyPlan(t *testing.T) {
 				Check: resource.ComposeTestCheckFunc(
 					mock.ExpectSubmissions(1),
 					func(*terraform.State) error {
-						task := mock.Ledger().Tasks[0]
+						task := ledgerTask(t, mock, 0)
 						if task.Model != "videogen-1" || task.Prompt != "a red kite over the sea" || task.Seconds != "4" {
 							return fmt.Errorf("the mock received model=%q prompt=%q seconds=%q", task.Model, task.Prompt, task.Seconds)
 						}
@@ -149,7 +149,7 @@ func TestAccVideoResource_deletedOnServiceIsRecreated(t *testing.T) {
 			{Config: config, Check: mock.ExpectSubmissions(1)},
 			{
 				PreConfig: func() {
-					if !mock.DeleteTask(mock.Ledger().Tasks[0].TaskID) {
+					if !mock.DeleteTask(ledgerTask(t, mock, 0).TaskID) {
 						t.Fatal("the mock had no task to delete")
 					}
 				},
@@ -282,12 +282,12 @@ func TestAccVideoResource_referenceMediaOrderAndMetadata(t *testing.T) {
   reference_images = ["https://cdn.example.com/first.png", "https://cdn.example.com/second.png"]
   callback_url     = "https://hooks.example.com/done"
 `),
-			Check: func(*terraform.State) error {
+			Check: resource.ComposeTestCheckFunc(mock.ExpectSubmissions(1), func(*terraform.State) error {
 				var body struct {
 					CallbackURL string           `json:"callback_url"`
 					Content     []map[string]any `json:"content"`
 				}
-				task := mock.Ledger().Tasks[0]
+				task := ledgerTask(t, mock, 0)
 				if err := json.Unmarshal(task.Metadata, &body); err != nil {
 					return err
 				}
@@ -311,9 +311,20 @@ func TestAccVideoResource_referenceMediaOrderAndMetadata(t *testing.T) {
 					}
 				}
 				return nil
-			},
+			}),
 		}},
 	})
+}
+
+// ledgerTask returns the i-th task the mock accepted. Fewer tasks fail the test:
+// indexing the ledger would panic and kill every test of the binary.
+func ledgerTask(t testing.TB, mock *acctest.Mock, i int) mockapi.LedgerTask {
+	t.Helper()
+	tasks := mock.Ledger().Tasks
+	if len(tasks) <= i {
+		t.Fatalf("the mock's ledger holds %d task(s); the test needs task %d", len(tasks), i+1)
+	}
+	return tasks[i]
 }
 
 // submitDirectly makes a task outside Terraform, as a script or another workspace would.
@@ -412,7 +423,7 @@ func TestAccVideoResource_resumeAfterTimeoutWithoutPayingTwice(t *testing.T) {
 			{
 				PreConfig: func() {
 					untaint(t, workDirs, videoAddr)
-					finishAfterNextGet(t, mock, mock.Ledger().Tasks[0])
+					finishAfterNextGet(t, mock, ledgerTask(t, mock, 0))
 				},
 				Config: config("10m"),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
@@ -420,7 +431,7 @@ func TestAccVideoResource_resumeAfterTimeoutWithoutPayingTwice(t *testing.T) {
 				},
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(videoAddr, tfjsonpath.New("task_id"), knownvalue.StringFunc(func(id string) error {
-						if first := mock.Ledger().Tasks[0].TaskID; id != first {
+						if first := ledgerTask(t, mock, 0).TaskID; id != first {
 							return fmt.Errorf("task_id %s, want the first task %s", id, first)
 						}
 						return nil
@@ -700,8 +711,8 @@ func TestAccVideoResource_webhookDelivery(t *testing.T) {
   prompt       = "tell me when you are done"
   callback_url = %q
 `, receiver.URL+"/hooks/videogen")),
-			Check: func(*terraform.State) error {
-				task := mock.Ledger().Tasks[0]
+			Check: resource.ComposeTestCheckFunc(mock.ExpectSubmissions(1), func(*terraform.State) error {
+				task := ledgerTask(t, mock, 0)
 				// The mock records an attempt once the receiver has answered, so the
 				// body is in the channel by the time the ledger shows it.
 				ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute) // a liveness bound, not a timing assertion
@@ -724,7 +735,7 @@ func TestAccVideoResource_webhookDelivery(t *testing.T) {
 					}
 				}
 				return fmt.Errorf("the ledger records no successful delivery: %+v", mock.Ledger().Webhooks)
-			},
+			}),
 		}},
 	})
 }
@@ -777,14 +788,15 @@ resource "videogen_video" "clip" {
   prompt = "clip ${count.index}"
 }
 `, clips),
-			Check: func(*terraform.State) error {
-				// One fetch per provider instance (plan, apply, and the test's own follow-up
-				// plans), never one per resource.
-				if n := mock.Ledger().Requests["GET /v1/models"]; n == 0 || n >= clips {
-					return fmt.Errorf("GET /v1/models was called %d times for %d clips", n, clips)
+			Check: resource.ComposeTestCheckFunc(mock.ExpectSubmissions(clips), func(*terraform.State) error {
+				// One fetch per provider instance that plans new clips: the plan's and the
+				// apply's (Terraform plans each resource again as it applies). The follow-up
+				// plans create nothing and need no list.
+				if n := mock.Ledger().Requests["GET /v1/models"]; n != 2 {
+					return fmt.Errorf("GET /v1/models was called %d times for %d clips, want 2 (once per provider)", n, clips)
 				}
 				return nil
-			},
+			}),
 		}},
 	})
 }
@@ -811,7 +823,7 @@ func TestAccVideoResource_noWaitFailureIsReplacedByNextPlan(t *testing.T) {
 			},
 			{
 				PreConfig: func() {
-					if !mock.FailTask(mock.Ledger().Tasks[0].TaskID, "") {
+					if !mock.FailTask(ledgerTask(t, mock, 0).TaskID, "") {
 						t.Fatal("the mock could not fail the held task")
 					}
 				},
@@ -826,7 +838,7 @@ func TestAccVideoResource_noWaitFailureIsReplacedByNextPlan(t *testing.T) {
 				Check: resource.ComposeTestCheckFunc(
 					mock.ExpectSubmissions(2),
 					func(*terraform.State) error {
-						if first := mock.Ledger().Tasks[0]; first.Status != "failed" || first.Billed {
+						if first := ledgerTask(t, mock, 0); first.Status != "failed" || first.Billed {
 							return fmt.Errorf("the replaced task is %s (billed %t), want failed and not billed", first.Status, first.Billed)
 						}
 						return nil
