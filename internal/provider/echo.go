@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -72,46 +73,36 @@ func stringOrNull(s string) types.String {
 	return types.StringValue(s)
 }
 
-// echoString keeps what configuration or state already holds when the service says
-// nothing, or says the same thing in another spelling (`16:9` for `016:09`, a
-// percent-encoded URL): an echo that means the same never changes state, so it can
-// neither show as drift nor make Terraform reject the apply as inconsistent.
-func echoString(current, echoed types.String, same func(a, b string) bool) types.String {
-	switch {
-	case echoed.IsNull() && current.IsUnknown():
-		return types.StringNull()
-	case echoed.IsNull():
-		return current
-	case !current.IsNull() && !current.IsUnknown() && same(current.ValueString(), echoed.ValueString()):
-		return current
+// sameMeaning reports whether two known, non-null values of one echoed argument ask
+// for the same clip: the service may echo `16:9` for `016:09`, or a URL in another
+// spelling. Each echoed argument has one such rule, used alike to plan it
+// (echoedArgument), to record the service's echo (echoed) and to match a plan to an
+// unfinished task (sameClip).
+type sameMeaning func(a, b attr.Value) bool
+
+var (
+	meansSameRatio      = sameStrings(validators.SameRatio)
+	meansSameResolution = sameStrings(strings.EqualFold)
+	meansSameURL        = sameStrings(validators.SameURL)
+	meansSameBool       = sameMeaning(func(a, b attr.Value) bool { return a.Equal(b) })
+	meansSameURLList    = sameMeaning(sameURLList)
+)
+
+func sameStrings(same func(a, b string) bool) sameMeaning {
+	return func(a, b attr.Value) bool {
+		as, aok := a.(types.String)
+		bs, bok := b.(types.String)
+		return aok && bok && same(as.ValueString(), bs.ValueString())
 	}
-	return echoed
 }
 
-func echoBool(current, echoed types.Bool) types.Bool {
-	switch {
-	case echoed.IsNull() && current.IsUnknown():
-		return types.BoolNull()
-	case echoed.IsNull():
-		return current
+func sameURLList(a, b attr.Value) bool {
+	al, aok := a.(types.List)
+	bl, bok := b.(types.List)
+	if !aok || !bok {
+		return false
 	}
-	return echoed
-}
-
-func echoList(current, echoed types.List) types.List {
-	switch {
-	case echoed.IsNull() && current.IsUnknown():
-		return types.ListNull(types.StringType)
-	case echoed.IsNull():
-		return current
-	case !current.IsNull() && !current.IsUnknown() && sameURLList(current, echoed):
-		return current
-	}
-	return echoed
-}
-
-func sameURLList(a, b types.List) bool {
-	ae, be := a.Elements(), b.Elements()
+	ae, be := al.Elements(), bl.Elements()
 	if len(ae) != len(be) {
 		return false
 	}
@@ -125,12 +116,28 @@ func sameURLList(a, b types.List) bool {
 	return true
 }
 
+// echoed keeps what configuration or state already holds when the service says
+// nothing, or says the same thing in another spelling: an echo that means the same
+// never changes state, so it can neither show as drift nor make Terraform reject the
+// apply as inconsistent. An unset argument the service says nothing of is null.
+func echoed[T attr.Value](current, echo T, same sameMeaning) T {
+	switch {
+	case echo.IsNull() && current.IsUnknown():
+		return echo
+	case echo.IsNull():
+		return current
+	case !current.IsNull() && !current.IsUnknown() && same(current, echo):
+		return current
+	}
+	return echo
+}
+
 // echoedArgument plans an optional argument that the service echoes back. Unset in
 // configuration, it keeps the value the existing clip has (after an import that is
 // the echoed value, which is adopted instead of forcing a new clip). Set, it forces
 // a new clip only when it means something other than the clip's value.
 type echoedArgument struct {
-	same func(a, b attr.Value) bool
+	same sameMeaning
 }
 
 const echoedArgumentDescription = "Changing this forces a new clip. When unset, the value of the existing clip is kept, " +
@@ -164,49 +171,27 @@ func adopting(ctx context.Context, state tfsdk.State) bool {
 	return model.IsNull()
 }
 
-func (m echoedArgument) PlanModifyString(ctx context.Context, req planmodifier.StringRequest, resp *planmodifier.StringResponse) {
-	creating := req.State.Raw.IsNull()
-	keep, replace := m.plan(req.ConfigValue, req.StateValue, creating, !creating && adopting(ctx, req.State))
+// planEchoed is the body of every PlanModify method: it keeps the prior value or
+// forces a new clip as plan decides, for an attribute of any type.
+func planEchoed[T attr.Value](ctx context.Context, m echoedArgument, prior tfsdk.State, config, state T, planned *T,
+	requiresReplace *bool,
+) {
+	creating := prior.Raw.IsNull()
+	keep, replace := m.plan(config, state, creating, !creating && adopting(ctx, prior))
 	if keep {
-		resp.PlanValue = req.StateValue
+		*planned = state
 	}
-	resp.RequiresReplace = replace
+	*requiresReplace = replace
+}
+
+func (m echoedArgument) PlanModifyString(ctx context.Context, req planmodifier.StringRequest, resp *planmodifier.StringResponse) {
+	planEchoed(ctx, m, req.State, req.ConfigValue, req.StateValue, &resp.PlanValue, &resp.RequiresReplace)
 }
 
 func (m echoedArgument) PlanModifyBool(ctx context.Context, req planmodifier.BoolRequest, resp *planmodifier.BoolResponse) {
-	creating := req.State.Raw.IsNull()
-	keep, replace := m.plan(req.ConfigValue, req.StateValue, creating, !creating && adopting(ctx, req.State))
-	if keep {
-		resp.PlanValue = req.StateValue
-	}
-	resp.RequiresReplace = replace
+	planEchoed(ctx, m, req.State, req.ConfigValue, req.StateValue, &resp.PlanValue, &resp.RequiresReplace)
 }
 
 func (m echoedArgument) PlanModifyList(ctx context.Context, req planmodifier.ListRequest, resp *planmodifier.ListResponse) {
-	creating := req.State.Raw.IsNull()
-	keep, replace := m.plan(req.ConfigValue, req.StateValue, creating, !creating && adopting(ctx, req.State))
-	if keep {
-		resp.PlanValue = req.StateValue
-	}
-	resp.RequiresReplace = replace
-}
-
-func echoedStringArgument(same func(a, b string) bool) echoedArgument {
-	return echoedArgument{same: func(a, b attr.Value) bool {
-		as, aok := a.(types.String)
-		bs, bok := b.(types.String)
-		return aok && bok && same(as.ValueString(), bs.ValueString())
-	}}
-}
-
-func echoedBoolArgument() echoedArgument {
-	return echoedArgument{same: func(a, b attr.Value) bool { return a.Equal(b) }}
-}
-
-func echoedListArgument() echoedArgument {
-	return echoedArgument{same: func(a, b attr.Value) bool {
-		al, aok := a.(types.List)
-		bl, bok := b.(types.List)
-		return aok && bok && sameURLList(al, bl)
-	}}
+	planEchoed(ctx, m, req.State, req.ConfigValue, req.StateValue, &resp.PlanValue, &resp.RequiresReplace)
 }

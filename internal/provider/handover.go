@@ -6,16 +6,15 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"strings"
 	"sync"
 
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/videogen/terraform-provider-videogen/internal/client"
 	"github.com/videogen/terraform-provider-videogen/internal/journal"
-	"github.com/videogen/terraform-provider-videogen/internal/validators"
 )
 
 // requestFingerprint identifies what a task was asked for: the service address,
@@ -126,31 +125,31 @@ func sameClip(plan, clip videoResourceModel) bool {
 		!plan.ExtraMetadata.Equal(clip.ExtraMetadata) || !sameMap(plan.TriggersReplace, clip.TriggersReplace) {
 		return false
 	}
-	sameString := func(p, c types.String, same func(a, b string) bool) bool {
+	// Unset in the plan, an echoed argument accepts whatever the task has; set, it
+	// must mean what the task's value means. An empty list says nothing, as null does.
+	same := func(p, c attr.Value, rule sameMeaning) bool {
 		switch {
 		case p.IsUnknown():
 			return true
-		case p.IsNull() || c.IsNull():
-			return p.IsNull() && c.IsNull()
+		case saysNothing(p) || saysNothing(c):
+			return saysNothing(p) && saysNothing(c)
 		}
-		return same(p.ValueString(), c.ValueString())
+		return rule(p, c)
 	}
-	sameList := func(p, c types.List) bool {
-		switch {
-		case p.IsUnknown():
-			return true
-		case len(p.Elements()) == 0 || len(c.Elements()) == 0:
-			return len(p.Elements()) == len(c.Elements())
-		}
-		return sameURLList(p, c)
+	return same(plan.Ratio, clip.Ratio, meansSameRatio) &&
+		same(plan.Resolution, clip.Resolution, meansSameResolution) &&
+		same(plan.CallbackURL, clip.CallbackURL, meansSameURL) &&
+		same(plan.GenerateAudio, clip.GenerateAudio, meansSameBool) &&
+		same(plan.ReferenceImages, clip.ReferenceImages, meansSameURLList) &&
+		same(plan.ReferenceVideos, clip.ReferenceVideos, meansSameURLList) &&
+		same(plan.ReferenceAudios, clip.ReferenceAudios, meansSameURLList)
+}
+
+func saysNothing(v attr.Value) bool {
+	if l, ok := v.(types.List); ok && !l.IsUnknown() {
+		return len(l.Elements()) == 0
 	}
-	return sameString(plan.Ratio, clip.Ratio, validators.SameRatio) &&
-		sameString(plan.Resolution, clip.Resolution, strings.EqualFold) &&
-		sameString(plan.CallbackURL, clip.CallbackURL, validators.SameURL) &&
-		(plan.GenerateAudio.IsUnknown() || plan.GenerateAudio.Equal(clip.GenerateAudio)) &&
-		sameList(plan.ReferenceImages, clip.ReferenceImages) &&
-		sameList(plan.ReferenceVideos, clip.ReferenceVideos) &&
-		sameList(plan.ReferenceAudios, clip.ReferenceAudios)
+	return v.IsNull()
 }
 
 // sameMap treats a null and an empty triggers_replace alike.

@@ -96,7 +96,7 @@ func (r *videoResource) Schema(ctx context.Context, _ resource.SchemaRequest, re
 			ElementType:   types.StringType,
 			Optional:      true,
 			Computed:      true,
-			PlanModifiers: []planmodifier.List{echoedListArgument()},
+			PlanModifiers: []planmodifier.List{echoedArgument{meansSameURLList}},
 			Validators: []validator.List{
 				listvalidator.SizeAtMost(limit),
 				validators.NoNullElements(),
@@ -147,7 +147,7 @@ func (r *videoResource) Schema(ctx context.Context, _ resource.SchemaRequest, re
 					"or `1:1`." + echoedDescription,
 				Optional:      true,
 				Computed:      true,
-				PlanModifiers: []planmodifier.String{echoedStringArgument(validators.SameRatio)},
+				PlanModifiers: []planmodifier.String{echoedArgument{meansSameRatio}},
 				Validators:    []validator.String{validators.Ratio()},
 			},
 			"resolution": schema.StringAttribute{
@@ -155,14 +155,14 @@ func (r *videoResource) Schema(ctx context.Context, _ resource.SchemaRequest, re
 					"model." + echoedDescription,
 				Optional:      true,
 				Computed:      true,
-				PlanModifiers: []planmodifier.String{echoedStringArgument(strings.EqualFold)},
+				PlanModifiers: []planmodifier.String{echoedArgument{meansSameResolution}},
 				Validators:    []validator.String{stringvalidator.OneOf(resolutions...)},
 			},
 			"generate_audio": schema.BoolAttribute{
 				MarkdownDescription: "Generate a soundtrack. Applies to some (newer) models." + echoedDescription,
 				Optional:            true,
 				Computed:            true,
-				PlanModifiers:       []planmodifier.Bool{echoedBoolArgument()},
+				PlanModifiers:       []planmodifier.Bool{echoedArgument{meansSameBool}},
 			},
 			"callback_url": schema.StringAttribute{
 				MarkdownDescription: "Webhook URL to which the service POSTs the final task state, sent as " +
@@ -171,7 +171,7 @@ func (r *videoResource) Schema(ctx context.Context, _ resource.SchemaRequest, re
 					"or reaches its own machines." + echoedDescription,
 				Optional:      true,
 				Computed:      true,
-				PlanModifiers: []planmodifier.String{echoedStringArgument(validators.SameURL)},
+				PlanModifiers: []planmodifier.String{echoedArgument{meansSameURL}},
 				Validators:    []validator.String{validators.CallbackURL()},
 			},
 			"reference_images": mediaList("image", maxReferenceImages,
@@ -567,6 +567,10 @@ func (r *videoResource) Update(ctx context.Context, req resource.UpdateRequest, 
 func (r *videoResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state videoResourceModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		// An unreadable state has no task ID to offer a replacement.
+		return
+	}
 	taskID := state.TaskID.ValueString()
 	if !client.Status(state.Status.ValueString()).Final() && r.data != nil {
 		r.data.handover.offer(state)
@@ -690,11 +694,11 @@ func (m *videoResourceModel) applyVideo(v *client.Video) {
 	if !f.Format.IsNull() || m.Format.IsUnknown() {
 		m.Format = f.Format
 	}
-	m.Ratio = echoString(m.Ratio, f.Ratio, validators.SameRatio)
-	m.Resolution = echoString(m.Resolution, f.Resolution, strings.EqualFold)
-	m.CallbackURL = echoString(m.CallbackURL, f.CallbackURL, validators.SameURL)
-	m.GenerateAudio = echoBool(m.GenerateAudio, f.GenerateAudio)
-	m.ReferenceImages = echoList(m.ReferenceImages, f.ReferenceImages)
-	m.ReferenceVideos = echoList(m.ReferenceVideos, f.ReferenceVideos)
-	m.ReferenceAudios = echoList(m.ReferenceAudios, f.ReferenceAudios)
+	m.Ratio = echoed(m.Ratio, f.Ratio, meansSameRatio)
+	m.Resolution = echoed(m.Resolution, f.Resolution, meansSameResolution)
+	m.CallbackURL = echoed(m.CallbackURL, f.CallbackURL, meansSameURL)
+	m.GenerateAudio = echoed(m.GenerateAudio, f.GenerateAudio, meansSameBool)
+	m.ReferenceImages = echoed(m.ReferenceImages, f.ReferenceImages, meansSameURLList)
+	m.ReferenceVideos = echoed(m.ReferenceVideos, f.ReferenceVideos, meansSameURLList)
+	m.ReferenceAudios = echoed(m.ReferenceAudios, f.ReferenceAudios, meansSameURLList)
 }
