@@ -643,7 +643,7 @@ func TestAPIKeyNeverInErrors(t *testing.T) {
 		{name: "server error after retries", reply: errReply(http.StatusBadGateway, "upstream down")},
 		{name: "html page", reply: reply{status: http.StatusBadGateway, body: "<html><body>Bad gateway</body></html>", header: map[string]string{"Content-Type": "text/html"}}},
 		{name: "not json", reply: okReply("<html>hello</html>")},
-		{name: "no status", reply: okReply(`{"task_id":"t"}`)},
+		{name: "wrong type", reply: okReply(`{"task_id":5}`)},
 		{name: "connection dropped", reply: reply{hijack: true}},
 		{name: "connection refused", dead: true},
 	}

@@ -12,7 +12,8 @@ import (
 // every status string is read as one of the classes below, and Video.RawStatus keeps
 // what the service actually said:
 //
-//	submitted  submitted, queued, pending, created, accepted, scheduled, waiting, not_started
+//	submitted  submitted, queued, pending, created, accepted, scheduled, waiting, not_started,
+//	           not_start (new-api's)
 //	running    running, in_progress, processing, generating, rendering, started
 //	succeeded  succeeded, completed, complete, success, successful
 //	failed     failed, failure, error, errored, rejected, timed_out, timeout;
@@ -77,6 +78,7 @@ func (s Status) Known() bool {
 var statusWords = map[string]Status{
 	"submitted": StatusSubmitted, "queued": StatusSubmitted, "pending": StatusSubmitted, "created": StatusSubmitted,
 	"accepted": StatusSubmitted, "scheduled": StatusSubmitted, "waiting": StatusSubmitted, "not_started": StatusSubmitted,
+	"not_start": StatusSubmitted,
 
 	"running": StatusRunning, "in_progress": StatusRunning, "processing": StatusRunning, "generating": StatusRunning,
 	"rendering": StatusRunning, "started": StatusRunning,

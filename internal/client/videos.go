@@ -118,7 +118,12 @@ type Video struct {
 	RawStatus string
 	URL       string
 	Format    string
-	Metadata  *Metadata
+	// Metadata is the canonical echo of the vendor parameters (see Metadata).
+	Metadata *Metadata
+	// Made is what a gateway's raw upstream record says was really made, which
+	// may differ from what was asked (a gateway that drops parameters); nil when
+	// the answer has no such record or it says nothing about the clip.
+	Made *MadeParams
 	// UncertainAttempts lists, for a submission, the earlier attempts that a gateway
 	// failed after the service may already have accepted them: each may have created
 	// another task, billed and tracked by nobody.
@@ -128,67 +133,6 @@ type Video struct {
 	// fields, so several common shapes are read. For a cancelled or expired task it
 	// also names the status the service reported.
 	FailureReason string
-}
-
-type videoWire struct {
-	TaskID        string          `json:"task_id"`
-	ID            string          `json:"id"`
-	Status        string          `json:"status"`
-	URL           string          `json:"url"`
-	Format        string          `json:"format"`
-	Metadata      *Metadata       `json:"metadata"`
-	Error         json.RawMessage `json:"error"`
-	FailReason    string          `json:"fail_reason"`
-	FailureReason string          `json:"failure_reason"`
-	Message       string          `json:"message"`
-}
-
-func (w *videoWire) toVideo() (*Video, error) {
-	if w.TaskID == "" {
-		w.TaskID = w.ID
-	}
-	if w.TaskID == "" {
-		return nil, errors.New("the service's task object has no task_id")
-	}
-	// A missing status is a malformed answer, not an odd state: nothing says what
-	// became of the task.
-	if strings.TrimSpace(w.Status) == "" {
-		return nil, errors.New("the service's task object has no status")
-	}
-	status := ParseStatus(w.Status)
-	v := &Video{TaskID: w.TaskID, Status: status, RawStatus: cleanRawStatus(w.Status), URL: w.URL, Format: w.Format, Metadata: w.Metadata}
-	switch {
-	case status == StatusFailed:
-		v.FailureReason = w.failureReason()
-	case status.Gone():
-		v.FailureReason = fmt.Sprintf("the service reports the task as %q", v.RawStatus)
-		if reason := w.failureReason(); reason != "" {
-			v.FailureReason += ": " + reason
-		}
-	}
-	return v, nil
-}
-
-func (w *videoWire) failureReason() string {
-	if len(w.Error) > 0 && string(w.Error) != "null" {
-		var obj errorObject
-		if json.Unmarshal(w.Error, &obj) == nil && obj.Message != "" {
-			if obj.Type != "" {
-				return fmt.Sprintf("%s (%s)", obj.Message, obj.Type)
-			}
-			return obj.Message
-		}
-		var s string
-		if json.Unmarshal(w.Error, &s) == nil && s != "" {
-			return s
-		}
-	}
-	for _, s := range []string{w.FailReason, w.FailureReason, w.Message} {
-		if s != "" {
-			return s
-		}
-	}
-	return ""
 }
 
 const (
@@ -208,11 +152,11 @@ func (c *Client) SubmitVideo(ctx context.Context, req VideoRequest) (*Video, err
 	}
 	rec := &submitRecord{}
 	ctx = context.WithValue(ctx, submitRecordKey{}, rec)
-	var wire videoWire
-	_, err := c.doRequest(ctx, http.MethodPost, generationsPath, c.endpoint("video", "generations"), req, &wire)
+	var answer json.RawMessage
+	_, err := c.doRequest(ctx, http.MethodPost, generationsPath, c.endpoint("video", "generations"), req, &answer)
 	if err == nil {
 		var v *Video
-		if v, err = wire.toVideo(); err == nil {
+		if v, err = decodeTask(answer, taskContext{submission: true}); err == nil {
 			v.UncertainAttempts = rec.doubts
 			return v, nil
 		}
@@ -244,15 +188,12 @@ func (c *Client) getVideo(ctx context.Context, taskID string) (*Video, http.Head
 	if strings.TrimSpace(taskID) == "" {
 		return nil, nil, errors.New("a task ID is required")
 	}
-	var wire videoWire
-	header, err := c.doRequest(ctx, http.MethodGet, taskPath, c.endpoint("video", "generations", taskID), nil, &wire)
+	var answer json.RawMessage
+	header, err := c.doRequest(ctx, http.MethodGet, taskPath, c.endpoint("video", "generations", taskID), nil, &answer)
 	if err != nil {
 		return nil, header, err
 	}
-	if wire.TaskID == "" && wire.ID == "" {
-		wire.TaskID = taskID
-	}
-	v, err := wire.toVideo()
+	v, err := decodeTask(answer, taskContext{askedID: taskID})
 	if err != nil {
 		return nil, header, fmt.Errorf("GET %s for task %q: %w", taskPath, taskID, err)
 	}

@@ -136,8 +136,11 @@ func TestSubmitVideoResponse(t *testing.T) {
 		{name: "id and queued", body: `{"id":"vid_2","status":"queued","object":"video"}`, want: &Video{TaskID: "vid_2", Status: StatusSubmitted, RawStatus: "queued"}},
 		{name: "task_id wins over id", body: `{"task_id":"a","id":"b","status":"submitted"}`, want: &Video{TaskID: "a", Status: StatusSubmitted, RawStatus: "submitted"}},
 		{name: "no task id", body: `{"status":"submitted"}`, wantErr: "no task_id"},
-		{name: "unknown status", body: `{"task_id":"x","status":"on_hold"}`, want: &Video{TaskID: "x", Status: StatusUnknown, RawStatus: "on_hold"}},
-		{name: "no status", body: `{"task_id":"x"}`, wantErr: "has no status"},
+		// A task ID in hand is a task: whatever the status says, it was just submitted.
+		{name: "unknown status", body: `{"task_id":"x","status":"on_hold"}`, want: &Video{TaskID: "x", Status: StatusSubmitted, RawStatus: "on_hold"}},
+		{name: "no status", body: `{"task_id":"x"}`, want: &Video{TaskID: "x", Status: StatusSubmitted}},
+		{name: "blank status", body: `{"task_id":"x","status":" "}`, want: &Video{TaskID: "x", Status: StatusSubmitted}},
+		{name: "running", body: `{"task_id":"x","status":"running"}`, want: &Video{TaskID: "x", Status: StatusRunning, RawStatus: "running"}},
 		{name: "not json", body: `<html>ok</html>`, wantErr: "not the expected JSON"},
 		{name: "wrong type", body: `{"task_id":5,"status":"submitted"}`, wantErr: "not the expected JSON"},
 	}
@@ -299,7 +302,8 @@ func TestGetVideoDecoding(t *testing.T) {
 		{name: "missing status", body: `{"task_id":"t"}`, wantErr: []string{"has no status", `task "t"`}},
 		{name: "blank status", body: `{"task_id":"t","status":"  "}`, wantErr: []string{"has no status"}},
 		{name: "numeric status", body: `{"task_id":"t","status":5}`, wantErr: []string{"not the expected JSON"}},
-		{name: "array", body: `[]`, wantErr: []string{"not the expected JSON"}},
+		{name: "array", body: `[]`, wantErr: []string{"not a task object", "[]"}},
+		{name: "null", body: `null`, wantErr: []string{"not a task object"}},
 		{name: "truncated", body: `{"task_id":"t","sta`, wantErr: []string{"not the expected JSON"}},
 		{name: "empty", body: ``, wantErr: []string{"not the expected JSON"}},
 	}

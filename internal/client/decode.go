@@ -1,0 +1,253 @@
+package client
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// MadeParams is what a gateway's raw upstream record says was really made:
+// new-api keeps the upstream's own task record beside its task, and the
+// upstream reports the clip it generated there, whatever the request asked
+// for. Empty strings and a nil GenerateAudio mean the record does not say.
+type MadeParams struct {
+	Ratio      string
+	Resolution string
+	// Seconds is the clip's length as the submission's seconds would spell it
+	// (a string of digits).
+	Seconds       string
+	GenerateAudio *bool
+}
+
+// taskWire is one task object: the canonical flat shape, or new-api's task
+// record, whose members are a superset of the names the flat shape uses.
+type taskWire struct {
+	TaskID        string          `json:"task_id"`
+	ID            string          `json:"id"`
+	Status        string          `json:"status"`
+	URL           string          `json:"url"`
+	Format        string          `json:"format"`
+	Metadata      *Metadata       `json:"metadata"`
+	Error         json.RawMessage `json:"error"`
+	FailReason    string          `json:"fail_reason"`
+	FailureReason string          `json:"failure_reason"`
+	Message       string          `json:"message"`
+	// Upstream is new-api's data.data: the upstream's own record of the task.
+	Upstream json.RawMessage `json:"data"`
+}
+
+// upstreamRecord is the part of an upstream's raw task record (ByteDance Ark's,
+// behind new-api's Doubao channel) that says what was made and why a task failed.
+// It is read member by member, leniently: it is the upstream's, not the gateway's,
+// and an odd member must not make the whole task unreadable.
+type upstreamRecord struct {
+	videoURL   string
+	errMessage string
+	errCode    string
+	made       *MadeParams
+}
+
+// taskContext says which call a task answer came from: on a submission a task ID
+// is all that matters (a missing or odd status reads as submitted), and on a read
+// the ID asked for stands in for one the answer leaves out.
+type taskContext struct {
+	submission bool
+	askedID    string
+}
+
+// decodeTask is the one place that reads a task from a 2xx answer, in every shape
+// CONTRIBUTING.md describes ("Task shapes"): the flat canonical object, the same
+// object in a {"code","message","data"} envelope, and new-api's task record inside
+// its envelope. An answer it cannot place is an error that says what it got.
+func decodeTask(data []byte, tc taskContext) (*Video, error) {
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(data, &top); err != nil || top == nil {
+		return nil, fmt.Errorf("the answer is not a task object: %s", snippet(data))
+	}
+	body := data
+	if inner, ok, err := unwrapEnvelope(top); err != nil {
+		return nil, fmt.Errorf("%w: %s", err, snippet(data))
+	} else if ok {
+		body = inner
+	}
+	var w taskWire
+	if err := json.NewDecoder(bytes.NewReader(body)).Decode(&w); err != nil {
+		return nil, fmt.Errorf("the task object is not the expected JSON (%w): %s", err, snippet(data))
+	}
+	if w.TaskID == "" {
+		w.TaskID = w.ID
+	}
+	if w.TaskID == "" {
+		w.TaskID = tc.askedID
+	}
+	if w.TaskID == "" {
+		return nil, fmt.Errorf("the answer has no task_id (nor id); it has %s: %s", memberNames(body), snippet(data))
+	}
+	raw := strings.TrimSpace(w.Status)
+	status := ParseStatus(raw)
+	switch {
+	case tc.submission && (raw == "" || status == StatusUnknown):
+		// A task ID in hand is a task, whatever else the answer lacks: it was
+		// just submitted.
+		status = StatusSubmitted
+	case raw == "":
+		// A read without any status says nothing about what became of the task.
+		return nil, fmt.Errorf("the service's task object has no status; it has %s: %s", memberNames(body), snippet(data))
+	}
+	up := readUpstream(w.Upstream)
+	v := &Video{
+		TaskID: w.TaskID, Status: status, RawStatus: cleanRawStatus(raw), URL: w.URL, Format: w.Format,
+		Metadata: w.Metadata, Made: up.made,
+	}
+	switch {
+	case status == StatusSucceeded && v.URL == "":
+		// new-api puts the clip's URL in fail_reason on success; its upstream's
+		// record holds it too.
+		for _, u := range []string{w.FailReason, up.videoURL} {
+			if isHTTPURL(u) {
+				v.URL = u
+				break
+			}
+		}
+	case status == StatusFailed:
+		v.FailureReason = w.failureReason(up)
+	case status.Gone():
+		v.FailureReason = fmt.Sprintf("the service reports the task as %q", v.RawStatus)
+		if reason := w.failureReason(up); reason != "" {
+			v.FailureReason += ": " + reason
+		}
+	}
+	return v, nil
+}
+
+// unwrapEnvelope returns the task inside a {"code","message","data":{...}}
+// envelope. An object that names a task itself is not an envelope, whatever
+// else it holds; an envelope without a task object is an error quoting its code
+// and message.
+func unwrapEnvelope(top map[string]json.RawMessage) (json.RawMessage, bool, error) {
+	_, hasCode := top["code"]
+	if !hasCode || top["task_id"] != nil || top["id"] != nil || top["status"] != nil {
+		return nil, false, nil
+	}
+	data := bytes.TrimSpace(top["data"])
+	if len(data) > 0 && data[0] == '{' {
+		return data, true, nil
+	}
+	var code any
+	_ = json.Unmarshal(top["code"], &code)
+	var message string
+	_ = json.Unmarshal(top["message"], &message)
+	return nil, false, fmt.Errorf("the answer is an envelope without a task (code %s, message %q)",
+		truncate(fmt.Sprint(code), 64), truncate(message, 200))
+}
+
+// memberNames lists the members of a JSON object, for an error that says what an
+// answer held without quoting values at length.
+func memberNames(data []byte) string {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(data, &m) != nil || len(m) == 0 {
+		return "no members"
+	}
+	names := make([]string, 0, len(m))
+	for k := range m {
+		names = append(names, strconv.Quote(truncate(k, 40)))
+	}
+	slices.Sort(names)
+	if len(names) > 12 {
+		names = append(names[:12], fmt.Sprintf("and %d more", len(names)-12))
+	}
+	return "the members " + strings.Join(names, ", ")
+}
+
+func readUpstream(raw json.RawMessage) upstreamRecord {
+	var up upstreamRecord
+	var rec map[string]json.RawMessage
+	if json.Unmarshal(raw, &rec) != nil {
+		return up
+	}
+	var content struct {
+		VideoURL string `json:"video_url"`
+	}
+	if json.Unmarshal(rec["content"], &content) == nil {
+		up.videoURL = content.VideoURL
+	}
+	var e struct {
+		Message string `json:"message"`
+		Code    any    `json:"code"`
+	}
+	if json.Unmarshal(rec["error"], &e) == nil && strings.TrimSpace(e.Message) != "" {
+		up.errMessage = e.Message
+		if code, ok := e.Code.(string); ok {
+			up.errCode = code
+		}
+	}
+	made := MadeParams{}
+	_ = json.Unmarshal(rec["ratio"], &made.Ratio)
+	_ = json.Unmarshal(rec["resolution"], &made.Resolution)
+	made.Seconds = readSeconds(rec["duration"])
+	var audio bool
+	if json.Unmarshal(rec["generate_audio"], &audio) == nil && len(rec["generate_audio"]) > 0 {
+		made.GenerateAudio = &audio
+	}
+	if made != (MadeParams{}) {
+		up.made = &made
+	}
+	return up
+}
+
+// readSeconds reads a duration in whole seconds, a JSON number or a string of
+// digits, as the digits the submission's seconds would carry; anything else
+// (a fraction, a negative, a word) is left unsaid rather than guessed.
+func readSeconds(raw json.RawMessage) string {
+	var n json.Number
+	if json.Unmarshal(raw, &n) != nil {
+		return ""
+	}
+	s := n.String()
+	if i, err := strconv.ParseInt(s, 10, 64); err == nil && i > 0 {
+		return strconv.FormatInt(i, 10)
+	}
+	if f, err := strconv.ParseFloat(s, 64); err == nil && f > 0 && f == float64(int64(f)) {
+		return strconv.FormatInt(int64(f), 10)
+	}
+	return ""
+}
+
+func isHTTPURL(s string) bool {
+	u, err := url.Parse(strings.TrimSpace(s))
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
+}
+
+// failureReason picks the explanation of a task that ended without a clip
+// (CONTRIBUTING.md, "Failure detail").
+func (w *taskWire) failureReason(up upstreamRecord) string {
+	if len(w.Error) > 0 && string(w.Error) != "null" {
+		var obj errorObject
+		if json.Unmarshal(w.Error, &obj) == nil && obj.Message != "" {
+			if obj.Type != "" {
+				return fmt.Sprintf("%s (%s)", obj.Message, obj.Type)
+			}
+			return obj.Message
+		}
+		var s string
+		if json.Unmarshal(w.Error, &s) == nil && s != "" {
+			return s
+		}
+	}
+	if up.errMessage != "" {
+		if up.errCode != "" {
+			return fmt.Sprintf("%s (%s)", up.errMessage, up.errCode)
+		}
+		return up.errMessage
+	}
+	for _, s := range []string{w.FailReason, w.FailureReason, w.Message} {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
+}

@@ -1,0 +1,232 @@
+package client
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// newAPIFixture reads one of new-api v0.10.0's answers (in front of a Doubao
+// video channel) from testdata/newapi.
+func newAPIFixture(t *testing.T, name string) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", "newapi", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+const (
+	newAPITaskID  = "cgt-20261125010750-ea57e"
+	newAPIClipURL = "https://ark-content-generation-cn-beijing.tos-cn-beijing.volces.com/doubao-seedance-1-0-pro/" +
+		"cgt-20261125010750-ea57e.mp4?X-Tos-Algorithm=TOS4-HMAC-SHA256&X-Tos-Expires=86400&X-Tos-Signature=5f1c"
+)
+
+func TestSubmitVideoNewAPI(t *testing.T) {
+	t.Parallel()
+	srv, s := newScriptServer(t, okReply(newAPIFixture(t, "submit.json")))
+	c := newTestClient(t, srv.URL)
+	got, err := c.SubmitVideo(t.Context(), VideoRequest{Model: "doubao-seedance-1-0-pro-250528", Prompt: "p"})
+	if err != nil {
+		t.Fatalf("SubmitVideo: %v", err)
+	}
+	want := &Video{TaskID: newAPITaskID, Status: StatusSubmitted}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("SubmitVideo = %+v, want %+v", got, want)
+	}
+	if s.hits() != 1 {
+		t.Errorf("hits = %d, want 1", s.hits())
+	}
+}
+
+func TestGetVideoNewAPI(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		fixture string
+		want    *Video
+	}{
+		{"task_not_start.json", &Video{TaskID: newAPITaskID, Status: StatusSubmitted, RawStatus: "NOT_START"}},
+		{"task_in_progress.json", &Video{TaskID: newAPITaskID, Status: StatusRunning, RawStatus: "IN_PROGRESS"}},
+		{"task_success.json", &Video{
+			TaskID: newAPITaskID, Status: StatusSucceeded, RawStatus: "SUCCESS", URL: newAPIClipURL,
+			Made: &MadeParams{Ratio: "16:9", Resolution: "1080p", Seconds: "5"},
+		}},
+		{"task_failure.json", &Video{
+			TaskID: newAPITaskID, Status: StatusFailed, RawStatus: "FAILURE",
+			FailureReason: "The request failed because the output video may contain sensitive information. " +
+				"(OutputVideoSensitiveContentDetected)",
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.fixture, func(t *testing.T) {
+			t.Parallel()
+			srv, _ := newScriptServer(t, okReply(newAPIFixture(t, tt.fixture)))
+			c := newTestClient(t, srv.URL)
+			got, err := c.GetVideo(t.Context(), newAPITaskID)
+			if err != nil {
+				t.Fatalf("GetVideo: %v", err)
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Fatalf("GetVideo = %+v (made %+v)\nwant       %+v (made %+v)", got, got.Made, tt.want, tt.want.Made)
+			}
+		})
+	}
+}
+
+// Every shape decodeTask reads, and the answers it refuses, each with what it got.
+func TestDecodeTask(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name       string
+		body       string
+		submission bool
+		want       *Video
+		wantErr    []string
+	}{
+		{
+			name: "flat in an envelope",
+			body: `{"code":"success","message":"","data":{"task_id":"t","status":"succeeded","url":"https://c/t.mp4","format":"mp4",
+				"metadata":{"ratio":"16:9"}}}`,
+			want: &Video{TaskID: "t", Status: StatusSucceeded, RawStatus: "succeeded", URL: "https://c/t.mp4", Format: "mp4",
+				Metadata: &Metadata{Ratio: "16:9"}},
+		},
+		{
+			name: "numeric code envelope",
+			body: `{"code":0,"message":"ok","data":{"id":"t","status":"queued"}}`,
+			want: &Video{TaskID: "t", Status: StatusSubmitted, RawStatus: "queued"},
+		},
+		{
+			name: "new-api record without its envelope",
+			body: `{"task_id":"t","status":"QUEUED","fail_reason":"","progress":"10%","data":{"id":"t"}}`,
+			want: &Video{TaskID: "t", Status: StatusSubmitted, RawStatus: "QUEUED"},
+		},
+		{
+			name: "new-api SUBMITTED",
+			body: `{"code":"success","data":{"task_id":"t","status":"SUBMITTED","progress":"0%"}}`,
+			want: &Video{TaskID: "t", Status: StatusSubmitted, RawStatus: "SUBMITTED"},
+		},
+		{
+			name: "url member wins over fail_reason",
+			body: `{"code":"success","data":{"task_id":"t","status":"SUCCESS","url":"https://a/1.mp4","fail_reason":"https://b/2.mp4"}}`,
+			want: &Video{TaskID: "t", Status: StatusSucceeded, RawStatus: "SUCCESS", URL: "https://a/1.mp4"},
+		},
+		{
+			name: "fail_reason that is no http URL is not a clip",
+			body: `{"code":"success","data":{"task_id":"t","status":"SUCCESS","fail_reason":"javascript:alert(1)"}}`,
+			want: &Video{TaskID: "t", Status: StatusSucceeded, RawStatus: "SUCCESS"},
+		},
+		{
+			name: "the upstream's video_url when fail_reason has none",
+			body: `{"code":"success","data":{"task_id":"t","status":"SUCCESS","fail_reason":"","data":{"content":{"video_url":"https://u/v.mp4"}}}}`,
+			want: &Video{TaskID: "t", Status: StatusSucceeded, RawStatus: "SUCCESS", URL: "https://u/v.mp4"},
+		},
+		{
+			name: "made parameters in every spelling",
+			body: `{"code":"success","data":{"task_id":"t","status":"IN_PROGRESS","data":{"ratio":"9:16","resolution":"720p",
+				"duration":10.0,"generate_audio":false}}}`,
+			want: &Video{TaskID: "t", Status: StatusRunning, RawStatus: "IN_PROGRESS",
+				Made: &MadeParams{Ratio: "9:16", Resolution: "720p", Seconds: "10", GenerateAudio: boolPtr(false)}},
+		},
+		{
+			name: "duration as a string of digits",
+			body: `{"code":"success","data":{"task_id":"t","status":"SUCCESS","fail_reason":"https://c/x","data":{"duration":"8"}}}`,
+			want: &Video{TaskID: "t", Status: StatusSucceeded, RawStatus: "SUCCESS", URL: "https://c/x", Made: &MadeParams{Seconds: "8"}},
+		},
+		{
+			name: "odd upstream members are left unsaid",
+			body: `{"code":"success","data":{"task_id":"t","status":"SUCCESS","data":{"duration":-3,"ratio":5,"generate_audio":"yes",
+				"content":"x","error":"y"}}}`,
+			want: &Video{TaskID: "t", Status: StatusSucceeded, RawStatus: "SUCCESS"},
+		},
+		{
+			name: "upstream record that is not an object",
+			body: `{"code":"success","data":{"task_id":"t","status":"FAILURE","fail_reason":"task failed","data":"nope"}}`,
+			want: &Video{TaskID: "t", Status: StatusFailed, RawStatus: "FAILURE", FailureReason: "task failed"},
+		},
+		{
+			name: "upstream error without code",
+			body: `{"code":"success","data":{"task_id":"t","status":"FAILURE","fail_reason":"task failed","data":{"error":{"message":"m"}}}}`,
+			want: &Video{TaskID: "t", Status: StatusFailed, RawStatus: "FAILURE", FailureReason: "m"},
+		},
+		{
+			name: "the task's own error object comes first",
+			body: `{"task_id":"t","status":"failed","error":{"message":"own"},"data":{"error":{"message":"upstream"}}}`,
+			want: &Video{TaskID: "t", Status: StatusFailed, RawStatus: "failed", FailureReason: "own"},
+		},
+		{
+			name: "a read's ID stands in inside an envelope",
+			body: `{"code":"success","data":{"status":"NOT_START"}}`,
+			want: &Video{TaskID: "asked", Status: StatusSubmitted, RawStatus: "NOT_START"},
+		},
+		{
+			name:       "submission in an envelope without a status",
+			body:       `{"code":"success","message":"","data":{"task_id":"t"}}`,
+			submission: true,
+			want:       &Video{TaskID: "t", Status: StatusSubmitted},
+		},
+		{
+			name:       "submission without a task ID",
+			body:       `{"code":"success","message":"","data":{"status":"submitted"}}`,
+			submission: true,
+			wantErr:    []string{"no task_id", `"status"`},
+		},
+		{
+			name:    "error envelope with a 2xx",
+			body:    `{"code":"task_not_exist","message":"task_not_exist","data":null}`,
+			wantErr: []string{"envelope without a task", "task_not_exist"},
+		},
+		{
+			name:    "read without a status names what it got",
+			body:    `{"code":"success","data":{"task_id":"t","progress":"5%"}}`,
+			wantErr: []string{"has no status", `"progress"`, `"task_id"`},
+		},
+		{
+			name:    "something else entirely",
+			body:    `{"object":"list","data":[]}`,
+			wantErr: []string{"has no status", `"data"`, `"object"`},
+		},
+		{
+			name:    "wrong type inside the envelope",
+			body:    `{"code":"success","data":{"task_id":7,"status":"SUCCESS"}}`,
+			wantErr: []string{"not the expected JSON", "task_id"},
+		},
+		{
+			name:    "a long answer is quoted bounded",
+			body:    `{"code":"x","message":"` + strings.Repeat("m", 5000) + `","data":[]}`,
+			wantErr: []string{"more bytes"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			tc := taskContext{askedID: "asked"}
+			if tt.submission {
+				tc = taskContext{submission: true}
+			}
+			got, err := decodeTask([]byte(tt.body), tc)
+			if tt.wantErr != nil {
+				if err == nil {
+					t.Fatalf("decodeTask = %+v, want an error", got)
+				}
+				for _, want := range tt.wantErr {
+					if !strings.Contains(err.Error(), want) {
+						t.Errorf("error = %q, want it to contain %q", err, want)
+					}
+				}
+				if len(err.Error()) > 1200 {
+					t.Errorf("error is %d bytes long", len(err.Error()))
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("decodeTask: %v", err)
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Fatalf("decodeTask = %+v (made %+v)\nwant         %+v (made %+v)", got, got.Made, tt.want, tt.want.Made)
+			}
+		})
+	}
+}
