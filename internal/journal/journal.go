@@ -6,7 +6,11 @@
 // out-of-memory killer) after a task was submitted, no state records the task, and
 // the next apply would submit and bill it again. The journal remembers such tasks
 // by the fingerprint of their request, so that the next apply on the same machine
-// adopts the task instead. It is a small JSON file that one provider process at a
+// adopts the task instead.
+//
+// It also remembers the submissions whose outcome stayed unknown (the request may
+// have reached the service, but no task ID came back), so that the next apply that
+// sends the same request says so before it does. It is a small JSON file that one provider process at a
 // time writes (Terraform's state lock keeps applies of one working directory apart).
 package journal
 
@@ -35,9 +39,24 @@ type Entry struct {
 	SubmittedAt time.Time `json:"submitted_at"`
 }
 
+// Unconfirmed is a submission that may have created a task although no task ID
+// came back: a gateway failed after forwarding it, the run was interrupted while
+// it was in flight, or the answer held no task.
+type Unconfirmed struct {
+	Fingerprint string    `json:"fingerprint"`
+	SubmittedAt time.Time `json:"submitted_at"`
+
+	// own marks a note this process wrote: its resource was told already, and an
+	// identical clip of the same run asks for a clip of its own.
+	own bool
+}
+
+// A journal written by a provider that knows nothing of unconfirmed submissions
+// still loads (the member is ignored), so the version stays 1.
 type file struct {
-	Version int     `json:"version"`
-	Entries []Entry `json:"entries"`
+	Version     int           `json:"version"`
+	Entries     []Entry       `json:"entries"`
+	Unconfirmed []Unconfirmed `json:"unconfirmed,omitempty"`
 }
 
 const fileVersion = 1
@@ -49,9 +68,10 @@ type Journal struct {
 	maxAge time.Duration
 	now    func() time.Time
 
-	mu      sync.Mutex
-	loaded  bool
-	entries []Entry
+	mu          sync.Mutex
+	loaded      bool
+	entries     []Entry
+	unconfirmed []Unconfirmed
 }
 
 // New returns the journal kept at path. Entries older than maxAge are dropped.
@@ -109,7 +129,7 @@ func (j *Journal) Matching(fingerprint string) ([]Entry, error) {
 	}
 	var out []Entry
 	for _, e := range j.entries {
-		if e.Fingerprint == fingerprint && !j.expired(e) {
+		if e.Fingerprint == fingerprint && !j.expired(e.SubmittedAt) {
 			out = append(out, e)
 		}
 	}
@@ -117,7 +137,43 @@ func (j *Journal) Matching(fingerprint string) ([]Entry, error) {
 	return out, nil
 }
 
-func (j *Journal) expired(e Entry) bool { return j.now().Sub(e.SubmittedAt) > j.maxAge }
+// NoteUnconfirmed records a submission whose outcome is unknown.
+func (j *Journal) NoteUnconfirmed(u Unconfirmed) error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if err := j.load(); err != nil {
+		return err
+	}
+	u.own = true
+	j.unconfirmed = append(j.unconfirmed, u)
+	return j.save()
+}
+
+// TakeUnconfirmed returns, oldest first, the unexpired unconfirmed submissions
+// with this fingerprint that an earlier process noted, and forgets them: the
+// caller says so once, before it submits the same request again.
+func (j *Journal) TakeUnconfirmed(fingerprint string) ([]Unconfirmed, error) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if err := j.load(); err != nil {
+		return nil, err
+	}
+	var out []Unconfirmed
+	j.unconfirmed = slices.DeleteFunc(j.unconfirmed, func(u Unconfirmed) bool {
+		take := u.Fingerprint == fingerprint && !u.own && !j.expired(u.SubmittedAt)
+		if take {
+			out = append(out, u)
+		}
+		return take
+	})
+	if len(out) == 0 {
+		return nil, nil
+	}
+	slices.SortStableFunc(out, func(a, b Unconfirmed) int { return a.SubmittedAt.Compare(b.SubmittedAt) })
+	return out, j.save()
+}
+
+func (j *Journal) expired(at time.Time) bool { return j.now().Sub(at) > j.maxAge }
 
 // load reads the file once; a missing file is an empty journal. Callers hold j.mu.
 func (j *Journal) load() error {
@@ -137,7 +193,7 @@ func (j *Journal) load() error {
 		if f.Version != fileVersion {
 			return fmt.Errorf("the task journal %s has version %d, this provider writes version %d", j.path, f.Version, fileVersion)
 		}
-		j.entries = f.Entries
+		j.entries, j.unconfirmed = f.Entries, f.Unconfirmed
 	}
 	j.loaded = true
 	return nil
@@ -146,8 +202,9 @@ func (j *Journal) load() error {
 // save drops expired entries and replaces the file atomically, so that a kill in
 // the middle of a write never leaves half a journal. Callers hold j.mu.
 func (j *Journal) save() error {
-	j.entries = slices.DeleteFunc(j.entries, j.expired)
-	data, err := json.MarshalIndent(file{Version: fileVersion, Entries: j.entries}, "", "  ")
+	j.entries = slices.DeleteFunc(j.entries, func(e Entry) bool { return j.expired(e.SubmittedAt) })
+	j.unconfirmed = slices.DeleteFunc(j.unconfirmed, func(u Unconfirmed) bool { return j.expired(u.SubmittedAt) })
+	data, err := json.MarshalIndent(file{Version: fileVersion, Entries: j.entries, Unconfirmed: j.unconfirmed}, "", "  ")
 	if err != nil {
 		return err
 	}

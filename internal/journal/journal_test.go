@@ -109,3 +109,72 @@ func TestDefaultPathFollowsTFDataDir(t *testing.T) {
 		t.Errorf("DefaultPath() = %q", got)
 	}
 }
+
+func TestJournalUnconfirmedSubmissionsAreTakenOnceByALaterProcess(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "j.json")
+	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+	clock := func() time.Time { return now }
+	j := New(path, time.Hour)
+	j.now = clock
+	for _, u := range []Unconfirmed{
+		{Fingerprint: "fp", SubmittedAt: now.Add(-time.Minute)},
+		{Fingerprint: "fp", SubmittedAt: now.Add(-2 * time.Minute)},
+		{Fingerprint: "fp", SubmittedAt: now.Add(-2 * time.Hour)},
+		{Fingerprint: "fp2", SubmittedAt: now},
+	} {
+		if err := j.NoteUnconfirmed(u); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := j.Add(Entry{TaskID: "t", Fingerprint: "fp", SubmittedAt: now}); err != nil {
+		t.Fatal(err)
+	}
+	// The process that noted them does not take them: an identical clip of the
+	// same run asks for its own clip.
+	if got, err := j.TakeUnconfirmed("fp"); err != nil || len(got) != 0 {
+		t.Fatalf("the noting process took %+v (error %v), want nothing", got, err)
+	}
+
+	later := New(path, time.Hour)
+	later.now = clock
+	got, err := later.TakeUnconfirmed("fp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || !got[0].SubmittedAt.Equal(now.Add(-2*time.Minute)) || !got[1].SubmittedAt.Equal(now.Add(-time.Minute)) {
+		t.Fatalf("TakeUnconfirmed = %+v, want the two unexpired notes, oldest first", got)
+	}
+	if again, _ := later.TakeUnconfirmed("fp"); len(again) != 0 {
+		t.Fatalf("a second TakeUnconfirmed returned %+v, want nothing: each note is said once", again)
+	}
+	// Taking them leaves the other fingerprint's note and the task entries alone.
+	third := New(path, time.Hour)
+	third.now = clock
+	if got, _ := third.TakeUnconfirmed("fp"); len(got) != 0 {
+		t.Fatalf("the taken notes were written back: %+v", got)
+	}
+	if got, _ := third.TakeUnconfirmed("fp2"); len(got) != 1 {
+		t.Fatalf("TakeUnconfirmed(fp2) = %+v, want its one note", got)
+	}
+	if got, _ := third.Matching("fp"); len(got) != 1 || got[0].TaskID != "t" {
+		t.Fatalf("Matching = %+v, want the task entry", got)
+	}
+}
+
+func TestJournalWithoutUnconfirmedMemberLoads(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "j.json")
+	old := `{"version": 1, "entries": [{"task_id": "t", "fingerprint": "fp", "submitted_at": "2026-11-23T12:00:00Z"}]}`
+	if err := os.WriteFile(path, []byte(old), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	j := New(path, DefaultMaxAge)
+	j.now = func() time.Time { return time.Date(2026, 11, 23, 13, 0, 0, 0, time.UTC) }
+	if got, err := j.TakeUnconfirmed("fp"); err != nil || len(got) != 0 {
+		t.Fatalf("TakeUnconfirmed = %+v, %v", got, err)
+	}
+	if got, err := j.Matching("fp"); err != nil || len(got) != 1 {
+		t.Fatalf("Matching = %+v, %v", got, err)
+	}
+}

@@ -372,9 +372,11 @@ func (r *videoResource) Create(ctx context.Context, req resource.CreateRequest, 
 	video := r.adoptUnfinished(ctx, plan, fingerprint)
 	var waitOpts []client.WaitOption
 	if video == nil {
+		r.data.sayUnconfirmedSubmissions(ctx, fingerprint, &resp.Diagnostics)
+		submittedAt := time.Now()
 		submitted, err := r.data.client.SubmitVideo(ctx, request)
 		if err != nil {
-			r.addSubmitError(ctx, &resp.Diagnostics, err)
+			r.addSubmitError(ctx, &resp.Diagnostics, err, fingerprint, submittedAt)
 			return
 		}
 		tflog.Info(ctx, "video task submitted", map[string]any{"task_id": submitted.TaskID})
@@ -478,8 +480,15 @@ func (r *videoResource) adoptable(ctx context.Context, taskID string) *client.Vi
 }
 
 // addSubmitError explains a failed submission. A 404 means an unknown model only
-// when the address answers as the service; otherwise base_url is wrong.
-func (r *videoResource) addSubmitError(ctx context.Context, diags *diag.Diagnostics, err error) {
+// when the address answers as the service; otherwise base_url is wrong. A
+// submission that may have created a task is noted in the journal, so that the
+// next apply of the same request says so before it submits again.
+func (r *videoResource) addSubmitError(ctx context.Context, diags *diag.Diagnostics, err error, fingerprint string,
+	submittedAt time.Time,
+) {
+	if client.IsAmbiguousSubmit(err) {
+		r.data.noteUnconfirmedSubmission(ctx, fingerprint, submittedAt, diags)
+	}
 	op := opSubmit
 	if client.IsNotFound(err) && r.data.models.verifyService(ctx) != nil {
 		op = opWrongAddress

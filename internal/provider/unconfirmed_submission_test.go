@@ -1,0 +1,59 @@
+package provider
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/videogen/terraform-provider-videogen/internal/acctest"
+	"github.com/videogen/terraform-provider-videogen/internal/mockapi"
+)
+
+// TestAccBilling_unconfirmedSubmissionIsSaidBeforeSubmittingAgain: a gateway
+// times out after forwarding the submission, so the apply cannot know whether a
+// task exists. The next apply of the same request says so, with the time and
+// how to keep that task, before it submits again; the apply after that says
+// nothing more. The real CLI runs, because the test framework hides warnings.
+func TestAccBilling_unconfirmedSubmissionIsSaidBeforeSubmittingAgain(t *testing.T) {
+	requireAcc(t)
+	t.Parallel()
+	mock := acctest.NewMock(t, func(cfg *mockapi.Config) { cfg.GatewayFailuresAfterSubmit = -1 })
+	wd := acctest.NewWorkdir(t)
+	if err := wd.Write(cliClip(mock, cliVideo("behind a gateway that times out"), "submit_gateway_retries = 0")); err != nil {
+		t.Fatal(err)
+	}
+	if err := wd.Init(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	err := wd.Apply(t.Context())
+	if err == nil || !wrapped("A task may exist", "attempt 1 was answered HTTP 504").MatchString(err.Error()) {
+		t.Fatalf("the first apply: %v; want the ambiguous-submission error", err)
+	}
+	if n := mock.Submissions(); n != 1 {
+		t.Fatalf("the ledger shows %d submissions after the first apply, want 1", n)
+	}
+
+	mock.SetGatewayFailuresAfterSubmit(0)
+	out := applyOutput(t, wd)
+	if !wrapped("Warning: Earlier Submission May Have Created This Clip", "this same request at 20", " UTC",
+		"terraform state rm", "terraform import", "pending-tasks.json").MatchString(out) {
+		t.Fatalf("the second apply does not say that the earlier submission may have created the clip:\n%s", out)
+	}
+	if n := mock.Submissions(); n != 2 {
+		t.Fatalf("the ledger shows %d submissions after the second apply, want 2", n)
+	}
+
+	if changes, err := wd.Plan(t.Context()); err != nil || changes {
+		t.Fatalf("the plan after: changes %v, error %v; want an empty plan", changes, err)
+	}
+	// The same request in a new resource: the note was said once, and is not said again.
+	if err := wd.Write(cliClip(mock, cliVideo("behind a gateway that times out")+strings.Replace(
+		cliVideo("behind a gateway that times out"), `"clip"`, `"again"`, 1), "submit_gateway_retries = 0")); err != nil {
+		t.Fatal(err)
+	}
+	if out := applyOutput(t, wd); strings.Contains(out, "Earlier Submission") {
+		t.Fatalf("the note was said a second time:\n%s", out)
+	}
+	if n := mock.Submissions(); n != 3 {
+		t.Fatalf("the ledger shows %d submissions after the third apply, want 3", n)
+	}
+}
