@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"os"
 	"os/exec"
 	"slices"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/videogen/terraform-provider-videogen/internal/acctest"
 	"github.com/videogen/terraform-provider-videogen/internal/mockapi"
+	"github.com/videogen/terraform-provider-videogen/internal/poll"
 )
 
 // The three ways a case applies its clips, side by side.
@@ -23,30 +23,6 @@ const (
 	toolPeer     = "peer"     // peer/peer.sh from terraform_data's local-exec
 	toolBaseline = "baseline" // terraform_data doing nothing: Terraform's own time
 )
-
-// Spread returns n generation times spread evenly over [gen×(1-spread),
-// gen×(1+spread)], each in the middle of its n-th of the range. Real generation
-// times vary; with every task at exactly the same time, a poller whose period
-// divides it (a sleep-5 loop at 10 s or 60 s) would find every clip at once by
-// coincidence, and one whose schedule happens to land just after it would too.
-func Spread(gen time.Duration, spread float64, n int) []time.Duration {
-	out := make([]time.Duration, n)
-	for i := range out {
-		f := 1 - spread + 2*spread*(float64(i)+0.5)/float64(n)
-		out[i] = time.Duration(float64(gen) * f).Round(time.Millisecond)
-	}
-	return out
-}
-
-// Shuffled is Spread in an order fixed by seed: Terraform starts resources in
-// no particular order, and a case whose first clips were its shortest would
-// measure the order rather than the tools.
-func Shuffled(gens []time.Duration, seed uint64) []time.Duration {
-	out := slices.Clone(gens)
-	//nolint:gosec // G404: a reproducible order, not a secret
-	rand.New(rand.NewPCG(seed, seed)).Shuffle(len(out), func(i, j int) { out[i], out[j] = out[j], out[i] })
-	return out
-}
 
 // TaskSample is one task as the mock's ledger and the CLI's events saw it.
 type TaskSample struct {
@@ -189,7 +165,7 @@ func (r *Runner) Latency(ctx context.Context, gen time.Duration) (*LatencyResult
 	res := &LatencyResult{Generation: Duration(gen), Tasks: r.Settings.LatencyTasks, Spread: r.Settings.Spread}
 	tag := "latency-" + strconv.FormatFloat(gen.Seconds(), 'f', -1, 64) + "s"
 	var err error
-	res.Provider, res.Peer, err = r.parallelClips(ctx, tag, Spread(gen, r.Settings.Spread, res.Tasks))
+	res.Provider, res.Peer, err = r.parallelClips(ctx, tag, poll.Spread(gen, r.Settings.Spread, res.Tasks))
 	return res, err
 }
 
@@ -276,7 +252,7 @@ func (r *Runner) Apply(ctx context.Context) (*ApplyResult, error) {
 	}
 	defer m.Close()
 	res := &ApplyResult{Clips: s.ApplyClips, Parallelism: s.ApplyParallelism, Generation: s.ApplyGeneration}
-	gens := Spread(gen, 0, s.ApplyClips)
+	gens := poll.Spread(gen, 0, s.ApplyClips)
 	o := ApplyOptions{Parallelism: s.ApplyParallelism}
 	for rep := 1; rep <= s.ApplyRepeats; rep++ {
 		run, _, err := r.applyClips(ctx, m, toolBaseline, "apply-baseline", gens, o)
@@ -367,7 +343,7 @@ func (r *Runner) Refresh(ctx context.Context, clips int, rps, limiter float64, r
 	}
 	defer m.Close()
 	res := &RefreshResult{Clips: clips, RateLimit: rps, Limiter: limiter, Parallelism: s.RefreshParallelism}
-	gens := Spread(0, 0, clips)
+	gens := poll.Spread(0, 0, clips)
 	var settings []string
 	if limiter > 0 {
 		settings = append(settings, fmt.Sprintf("max_requests_per_second = %g", limiter))

@@ -9,20 +9,6 @@ import (
 	"time"
 )
 
-func TestSpread(t *testing.T) {
-	t.Parallel()
-	got := Spread(10*time.Second, 0.1, 4)
-	want := []time.Duration{9250 * time.Millisecond, 9750 * time.Millisecond, 10250 * time.Millisecond, 10750 * time.Millisecond}
-	for i := range want {
-		if got[i] != want[i] {
-			t.Fatalf("Spread(10s, 0.1, 4) = %v, want %v", got, want)
-		}
-	}
-	if got := Spread(2*time.Second, 0, 3); got[0] != 2*time.Second || got[2] != 2*time.Second {
-		t.Errorf("Spread without spread = %v, want all 2s", got)
-	}
-}
-
 func TestPromptAndAddressIndex(t *testing.T) {
 	t.Parallel()
 	p := Prompt("latency-10s-peer", 17, 9750*time.Millisecond)

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/videogen/terraform-provider-videogen/internal/client"
+	"github.com/videogen/terraform-provider-videogen/internal/poll"
 )
 
 // WavesResult is WavesClips clips at WavesParallelism: Terraform keeps that
@@ -19,7 +19,7 @@ type WavesResult struct {
 	Spread      float64  `json:"spread"`
 	Baseline    Duration `json:"baseline"` // as many terraform_data
 	Ideal       Duration `json:"ideal"`
-	// DefaultFirstWaveGets is what the default schedule (client.DefaultPollPolicy,
+	// DefaultFirstWaveGets is what the default schedule (poll.DefaultPolicy,
 	// unshifted) spends on the first wave's clips: the first wave cannot learn,
 	// and must do no worse.
 	DefaultFirstWaveGets float64    `json:"default_first_wave_gets"`
@@ -36,7 +36,7 @@ func (r *Runner) Waves(ctx context.Context) (*WavesResult, error) {
 	s := r.Settings
 	gen := time.Duration(s.WavesGeneration)
 	res := &WavesResult{Clips: s.WavesClips, Parallelism: s.WavesParallelism, Generation: s.WavesGeneration, Spread: s.WavesSpread}
-	gens := Shuffled(Spread(gen, s.WavesSpread, s.WavesClips), 1)
+	gens := poll.Shuffled(poll.Spread(gen, s.WavesSpread, s.WavesClips), 1)
 	m, err := StartMock(0, 0)
 	if err != nil {
 		return nil, err
@@ -63,7 +63,7 @@ func (r *Runner) Waves(ctx context.Context) (*WavesResult, error) {
 			res.Peer, res.PeerFirst, res.PeerLater = st, first, later
 		}
 	}
-	looks := client.DefaultPollPolicy().Looks(1000)
+	looks := poll.DefaultPolicy().Looks(1000)
 	var gets []float64
 	for _, t := range res.ProviderFirst.Tasks {
 		gets = append(gets, float64(defaultGets(looks, t.Generation)))
@@ -118,7 +118,7 @@ type LongResult struct {
 func (r *Runner) Long(ctx context.Context) (*LongResult, error) {
 	s := r.Settings
 	res := &LongResult{Clips: s.LongClips, Generation: s.LongGeneration, Spread: s.LongSpread}
-	gens := Shuffled(Spread(time.Duration(s.LongGeneration), s.LongSpread, s.LongClips), 2)
+	gens := poll.Shuffled(poll.Spread(time.Duration(s.LongGeneration), s.LongSpread, s.LongClips), 2)
 	m, err := StartMock(0, 0)
 	if err != nil {
 		return nil, err
@@ -188,7 +188,7 @@ type FanOutResult struct {
 func (r *Runner) FanOut(ctx context.Context) (*FanOutResult, error) {
 	s := r.Settings
 	res := &FanOutResult{Clips: s.FanOutClips, RateLimit: s.FanOutRPS, Parallelism: s.FanOutParallelism, Generation: s.FanOutGeneration}
-	gens := Shuffled(Spread(time.Duration(s.FanOutGeneration), 0.1, s.FanOutClips), 3)
+	gens := poll.Shuffled(poll.Spread(time.Duration(s.FanOutGeneration), 0.1, s.FanOutClips), 3)
 	run, _, err := r.applyClips(ctx, nil, toolBaseline, "fanout-baseline", gens, ApplyOptions{Parallelism: s.FanOutParallelism})
 	if err != nil {
 		return nil, err

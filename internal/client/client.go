@@ -18,6 +18,8 @@ import (
 
 	"github.com/hashicorp/go-cleanhttp"
 	"github.com/hashicorp/go-retryablehttp"
+
+	"github.com/videogen/terraform-provider-videogen/internal/poll"
 )
 
 // Defaults chosen for a rate-limited service whose transient errors "clear within
@@ -62,11 +64,11 @@ type Client struct {
 	submitGatewayRetries int
 	http                 *retryablehttp.Client
 	// API calls share one rate limiter (limiter.go), and waits share what they
-	// learn about generation times (estimator.go).
+	// learn about generation times (poll.Estimator).
 	rateLimit         float64
 	rateLimitPatience time.Duration
 	limiter           *limiter
-	learner           *estimator
+	learner           *poll.Estimator
 }
 
 // Option customises a Client.
@@ -144,7 +146,7 @@ func New(baseURL, apiKey string, options ...Option) (*Client, error) {
 	if c.limiter, err = newLimiter(c.rateLimit, c.rateLimitPatience, systemClock{}); err != nil {
 		return nil, err
 	}
-	c.learner = newEstimator()
+	c.learner = poll.NewEstimator()
 	c.http = c.retryingClient(c.apiHTTPClient(c.httpClient), c.logAttempt)
 	return c, nil
 }

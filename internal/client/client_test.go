@@ -126,6 +126,21 @@ func (s *script) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	_, _ = io.WriteString(w, rep.body)
 }
 
+// inMemory is a transport that answers with a handler in memory, without a
+// network: a client that uses it can run in a synctest bubble.
+type inMemory struct{ h http.Handler }
+
+func (m inMemory) RoundTrip(req *http.Request) (*http.Response, error) {
+	if req.Body == nil {
+		// A server's request always has a body.
+		req = req.Clone(req.Context())
+		req.Body = http.NoBody
+	}
+	rec := httptest.NewRecorder()
+	m.h.ServeHTTP(rec, req)
+	return rec.Result(), nil
+}
+
 // newScriptServer starts a test server that answers with replies in order.
 func newScriptServer(t *testing.T, replies ...reply) (*httptest.Server, *script) {
 	t.Helper()

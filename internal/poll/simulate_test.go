@@ -1,4 +1,4 @@
-package client
+package poll
 
 import (
 	"math/rand/v2"
@@ -21,21 +21,21 @@ type simClip struct {
 // would with -parallelism=parallelism: every clip is of one kind and starts as
 // soon as a slot frees, gap after the previous clip in that slot was noticed
 // (Terraform's own work between resources). Looks take no time. It drives the
-// waiter's own decisions (waitPlan), and the estimator's news reaches the
-// other waits of the kind the moment a clip is noticed, as in WaitForVideo.
-// Without learn the waits have no kind and keep the default schedule.
-func simulateBatch(t *testing.T, gens []time.Duration, parallelism int, gap time.Duration, learn bool) ([]simClip, time.Duration) {
-	t.Helper()
-	c := newTestClient(t, "http://localhost", WithPollPolicy(DefaultPollPolicy()))
-	var o waitOptions
+// waiter's own decisions (Wait, with DefaultPolicy's schedules), and the
+// Estimator's news reaches the other waits of the kind the moment a clip is
+// noticed, as in Wait.Sleep. Without learn the waits have no kind and keep the
+// default schedule.
+func simulateBatch(gens []time.Duration, parallelism int, gap time.Duration, learn bool) ([]simClip, time.Duration) {
+	p, e := DefaultPolicy(), NewEstimator()
+	var kind Kind
 	if learn {
-		o.kind = &TaskKind{Model: "sim"}
+		kind = "sim"
 	}
 	rng := rand.New(rand.NewPCG(7, 7)) //nolint:gosec // G404: a reproducible simulation
 	clips := make([]simClip, len(gens))
 	type wait struct {
-		i    int
-		plan *waitPlan
+		i int
+		w *Wait
 	}
 	var active []*wait
 	next, now, anyDone := 0, time.Duration(0), false
@@ -44,7 +44,7 @@ func simulateBatch(t *testing.T, gens []time.Duration, parallelism int, gap time
 			return
 		}
 		clips[next] = simClip{gen: gens[next], start: at, firstRun: !anyDone}
-		active = append(active, &wait{i: next, plan: c.newWaitPlan(o, rng.Float64())})
+		active = append(active, &wait{i: next, w: newWait(p.Schedule(e, kind, rng.Float64()))})
 		next++
 	}
 	for range parallelism {
@@ -54,40 +54,28 @@ func simulateBatch(t *testing.T, gens []time.Duration, parallelism int, gap time
 	for len(active) > 0 {
 		// The wait whose look is due first.
 		w := slices.MinFunc(active, func(a, b *wait) int {
-			return int(clips[a.i].start + a.plan.due - clips[b.i].start - b.plan.due)
+			return int(clips[a.i].start + a.w.Due() - clips[b.i].start - b.w.Due())
 		})
 		cl := &clips[w.i]
-		now = cl.start + w.plan.due
-		elapsed := w.plan.due
-		w.plan.polls++
+		now = cl.start + w.w.Due()
+		elapsed := w.w.Due()
+		w.w.look(elapsed)
 		cl.gets++
 		if elapsed < cl.gen {
-			w.plan.unfinished(elapsed)
-			w.plan.next(elapsed, 0, false)
+			w.w.looked(elapsed, elapsed, 0, false)
 			continue
 		}
-		w.plan.finished(elapsed)
+		w.w.finished(elapsed)
 		cl.latency = elapsed - cl.gen
 		anyDone = true
 		end = max(end, now)
 		active = slices.DeleteFunc(active, func(a *wait) bool { return a == w })
 		for _, o := range active {
-			o.plan.sooner(now - clips[o.i].start)
+			o.w.sooner(now - clips[o.i].start)
 		}
 		startClip(now + gap)
 	}
 	return clips, end
-}
-
-// spread is n generation times evenly spread over gen ± frac, in an order
-// fixed by seed, as the bench's cases make them.
-func spread(gen time.Duration, frac float64, n int, seed uint64) []time.Duration {
-	out := make([]time.Duration, n)
-	for i := range out {
-		out[i] = time.Duration(float64(gen) * (1 - frac + 2*frac*(float64(i)+0.5)/float64(n))).Round(time.Millisecond)
-	}
-	rand.New(rand.NewPCG(seed, seed)).Shuffle(n, func(i, j int) { out[i], out[j] = out[j], out[i] }) //nolint:gosec // G404: reproducible
-	return out
 }
 
 // instantEnd is when a batch would end if every clip were noticed the moment
@@ -121,13 +109,20 @@ func latencies(cs []simClip) []time.Duration {
 	return out
 }
 
+// batch is a batch of n generation times over gen ± frac in an order fixed by
+// seed, as make bench runs them.
+func batch(gen time.Duration, frac float64, n int, seed uint64) []time.Duration {
+	return Shuffled(Spread(gen, frac, n), seed)
+}
+
 // Waves: once the first clips of a kind finish, the later ones are looked at
 // around their finish, at three GETs a clip or fewer and noticed within a few
 // tenths of a second; the first wave costs no more than the default schedule.
 func TestLearnedWaitsInWaves(t *testing.T) {
 	t.Parallel()
 	for seed := uint64(1); seed <= 5; seed++ {
-		clips, end := simulateBatch(t, spread(4*time.Second, 0.1, 100, seed), 10, 50*time.Millisecond, true)
+		gens := batch(4*time.Second, 0.1, 100, seed)
+		clips, end := simulateBatch(gens, 10, 50*time.Millisecond, true)
 		var first, later []simClip
 		for _, c := range clips {
 			if c.firstRun {
@@ -140,7 +135,7 @@ func TestLearnedWaitsInWaves(t *testing.T) {
 		p95 := lat[len(lat)*95/100]
 		t.Logf("seed %d: wall %s (%s if every clip were noticed the instant it finished), first wave %.2f GETs, "+
 			"later %.2f GETs, latency p50 %s p95 %s max %s", seed, end,
-			instantEnd(spread(4*time.Second, 0.1, 100, seed), 10, 50*time.Millisecond), meanGets(first), meanGets(later),
+			instantEnd(gens, 10, 50*time.Millisecond), meanGets(first), meanGets(later),
 			lat[len(lat)/2], p95, lat[len(lat)-1])
 		if g := meanGets(later); g > 3 {
 			t.Errorf("seed %d: later waves made %.2f GETs a clip, want at most 3", seed, g)
@@ -155,12 +150,12 @@ func TestLearnedWaitsInWaves(t *testing.T) {
 }
 
 // Learning never costs a clip a whole GET over the budget of its own
-// generation time (PollPolicy.budget, see pace), and a kind whose tasks take anything
+// generation time (Policy.budget, see pace), and a kind whose tasks take anything
 // from 1 s to 60 s teaches nothing it trusts: there every clip keeps the
 // default schedule's budget.
 func TestLearnedWaitsKeepTheBudget(t *testing.T) {
 	t.Parallel()
-	p := DefaultPollPolicy()
+	p := DefaultPolicy()
 	var gens []time.Duration
 	for i := range 40 {
 		gens = append(gens, time.Second+time.Duration(i)*59*time.Second/39)
@@ -171,13 +166,13 @@ func TestLearnedWaitsKeepTheBudget(t *testing.T) {
 		parallelism int
 		over        float64 // GETs over the budget allowed, at most
 	}{
-		{"sweep, all at once", spread(30500*time.Millisecond, 59.0/61, 40, 4), 40, 0},
+		{"sweep, all at once", batch(30500*time.Millisecond, 59.0/61, 40, 4), 40, 0},
 		{"sweep, eight at a time", gens, 8, 0},
-		{"long clips", spread(30*time.Second, 0.3, 20, 2), 20, 0.999},
-		{"waves", spread(4*time.Second, 0.1, 100, 1), 10, 0.999},
-		{"2 s clips, five at a time", spread(2*time.Second, 0.1, 50, 3), 5, 0.999},
+		{"long clips", batch(30*time.Second, 0.3, 20, 2), 20, 0.999},
+		{"waves", batch(4*time.Second, 0.1, 100, 1), 10, 0.999},
+		{"2 s clips, five at a time", batch(2*time.Second, 0.1, 50, 3), 5, 0.999},
 	} {
-		clips, _ := simulateBatch(t, tc.gens, tc.parallelism, 50*time.Millisecond, true)
+		clips, _ := simulateBatch(tc.gens, tc.parallelism, 50*time.Millisecond, true)
 		over, worst := 0, 0.0
 		for _, c := range clips {
 			if excess := float64(c.gets) - p.budget(c.gen); excess > 0 {
@@ -201,12 +196,12 @@ func TestLearnedWaitsKeepTheBudget(t *testing.T) {
 // pace once left the slowest 2 s clips to the default look at 4 s.
 func TestLearningNeverNoticesABatchLater(t *testing.T) {
 	t.Parallel()
-	p := DefaultPollPolicy()
+	p := DefaultPolicy()
 	for _, gen := range []time.Duration{2 * time.Second, 4 * time.Second, 10 * time.Second, 60 * time.Second} {
 		for seed := uint64(1); seed <= 4; seed++ {
-			gens := spread(gen, 0.1, 40, seed)
-			learned, _ := simulateBatch(t, gens, len(gens), 0, true)
-			def, _ := simulateBatch(t, gens, len(gens), 0, false)
+			gens := batch(gen, 0.1, 40, seed)
+			learned, _ := simulateBatch(gens, len(gens), 0, true)
+			def, _ := simulateBatch(gens, len(gens), 0, false)
 			lp95, dp95 := latencies(learned)[len(gens)*95/100], latencies(def)[len(gens)*95/100]
 			budget := 0.0
 			for _, g := range gens {
