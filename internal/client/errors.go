@@ -11,11 +11,15 @@ import (
 )
 
 // APIError is an error status from the service, decoded from its
-// {"error":{"message","type"}} body, or described from whatever else it sent.
+// {"error":{"message","type"}} body, a gateway's {"code","message","data"}
+// body, or described from whatever else it sent.
 type APIError struct {
 	StatusCode int
 	Type       string
 	Message    string
+	// Code is the machine-readable code the body gave, when it gave a string:
+	// error.code, or a gateway envelope's code ("task_not_exist").
+	Code string
 	// Param names the request parameter the service blamed, when it says (OpenAI-style).
 	Param string
 	// Method and Endpoint say which call failed, e.g. "GET" and "/video/generations/{task_id}".
@@ -29,8 +33,13 @@ type APIError struct {
 func (e *APIError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s %s: HTTP %d", e.Method, e.Endpoint, e.StatusCode)
-	if e.Type != "" {
+	switch {
+	case e.Type != "" && e.Code != "" && e.Code != e.Type:
+		fmt.Fprintf(&b, " (%s, %s)", e.Type, e.Code)
+	case e.Type != "":
 		fmt.Fprintf(&b, " (%s)", e.Type)
+	case e.Code != "":
+		fmt.Fprintf(&b, " (%s)", e.Code)
 	}
 	if e.Message != "" {
 		fmt.Fprintf(&b, ": %s", e.Message)
@@ -68,9 +77,11 @@ func (e *TransportError) MaybeSent() bool { return e.sent }
 
 type errorBody struct {
 	Error json.RawMessage `json:"error"`
-	// Some OpenAI-compatible gateways put the message at the top level.
-	Message string `json:"message"`
-	Type    string `json:"type"`
+	// Some OpenAI-compatible gateways put the message at the top level, and
+	// new-api's task relay answers {"code","message","data"}.
+	Message string          `json:"message"`
+	Type    string          `json:"type"`
+	Code    json.RawMessage `json:"code"`
 }
 
 type errorObject struct {
@@ -80,9 +91,23 @@ type errorObject struct {
 	Param   string `json:"param"`
 }
 
+// Codes that gateways give in error bodies and that mean more than their status.
+const (
+	// codeTaskNotExist is new-api's 400 for a task it does not know: what the
+	// service says with 404.
+	codeTaskNotExist = "task_not_exist"
+	// codeModelNotFound is new-api's 503 for a model no channel serves: an
+	// unknown model, which no retry changes.
+	codeModelNotFound = "model_not_found"
+	// codeUpstreamRefused is new-api's 400 relaying an upstream's refusal of a
+	// submission, with the upstream's JSON as its message.
+	codeUpstreamRefused = "fail_to_fetch_task"
+)
+
 // decodeAPIError reads the service's {"error":{"message","type"}} body
 // (CONTRIBUTING.md, "Error bodies"), tolerating a plain-string "error", a
-// top-level message, or a body that is not JSON at all (a gateway's HTML page).
+// top-level message (a gateway's {"code","message","data"} among them), or a
+// body that is not JSON at all (a gateway's HTML page).
 func decodeAPIError(status int, contentType string, data []byte) *APIError {
 	e := &APIError{StatusCode: status}
 	var body errorBody
@@ -92,21 +117,52 @@ func decodeAPIError(status int, contentType string, data []byte) *APIError {
 		switch {
 		case len(body.Error) > 0 && json.Unmarshal(body.Error, &obj) == nil:
 			e.Message, e.Type, e.Param = obj.Message, obj.Type, obj.Param
+			if code, ok := obj.Code.(string); ok {
+				e.Code = code
+			}
 			if e.Type == "" {
-				if code, ok := obj.Code.(string); ok {
-					e.Type = code
-				}
+				e.Type = e.Code
 			}
 		case len(body.Error) > 0 && json.Unmarshal(body.Error, &str) == nil:
 			e.Message = str
 		default:
 			e.Message, e.Type = body.Message, body.Type
+			_ = json.Unmarshal(body.Code, &e.Code) // a numeric code says nothing more than the status
+			if e.Code == codeUpstreamRefused {
+				e.Message, e.Param = upstreamRefusal(e.Message)
+			}
 		}
 	}
 	if e.Message == "" {
 		e.Message = describeNonJSON(status, contentType, data)
 	}
 	return e
+}
+
+// upstreamRefusal reads the upstream's JSON that new-api quotes as the message
+// of a refused submission, so that the user reads the upstream's words (and
+// its blamed parameter) rather than escaped JSON. A message that is not such
+// JSON is kept as it is.
+func upstreamRefusal(msg string) (message, param string) {
+	var up struct {
+		Error   json.RawMessage `json:"error"`
+		Message string          `json:"message"`
+	}
+	if json.Unmarshal([]byte(msg), &up) != nil {
+		return msg, ""
+	}
+	var obj errorObject
+	switch {
+	case len(up.Error) > 0 && json.Unmarshal(up.Error, &obj) == nil && obj.Message != "":
+		text := "the upstream service refused the task: " + obj.Message
+		if code, ok := obj.Code.(string); ok && code != "" {
+			text += " (" + code + ")"
+		}
+		return text, obj.Param
+	case up.Message != "":
+		return "the upstream service refused the task: " + up.Message, ""
+	}
+	return msg, ""
 }
 
 var (
@@ -141,11 +197,30 @@ func hasStatus(err error, status int) bool {
 	return ok && apiErr.StatusCode == status
 }
 
-// IsNotFound reports a 404: an unknown task, model or path.
-func IsNotFound(err error) bool { return hasStatus(err, http.StatusNotFound) }
+func hasCode(err error, code string) bool {
+	apiErr, ok := asAPIError(err)
+	return ok && apiErr.Code == code
+}
 
-// IsBadRequest reports a 400: a missing parameter or a malformed body.
-func IsBadRequest(err error) bool { return hasStatus(err, http.StatusBadRequest) }
+// IsNotFound reports a 404 (an unknown task, model or path), or a gateway's
+// 400 task_not_exist, which says of a task what the service says with 404.
+// Either may come from an address that is not the service at all, so the same
+// proof of address applies before anything leaves state.
+func IsNotFound(err error) bool {
+	return hasStatus(err, http.StatusNotFound) || (hasStatus(err, http.StatusBadRequest) && hasCode(err, codeTaskNotExist))
+}
+
+// IsBadRequest reports a 400: a missing parameter or a malformed body (not a
+// gateway's task_not_exist, which IsNotFound reports).
+func IsBadRequest(err error) bool {
+	return hasStatus(err, http.StatusBadRequest) && !hasCode(err, codeTaskNotExist)
+}
+
+// IsUnknownModel reports a gateway's model_not_found (new-api answers it with
+// 503): no model, or no channel serving it, by this ID. It is never retried.
+// A plain 404 on a submission may mean the same; telling it from a wrong base
+// URL is the caller's job (see IsNotFound).
+func IsUnknownModel(err error) bool { return hasCode(err, codeModelNotFound) }
 
 // IsUnauthorized reports a 401: the key is invalid, missing or revoked.
 func IsUnauthorized(err error) bool { return hasStatus(err, http.StatusUnauthorized) }
@@ -156,10 +231,11 @@ func IsForbidden(err error) bool { return hasStatus(err, http.StatusForbidden) }
 // IsRateLimited reports a 429 that outlasted every retry.
 func IsRateLimited(err error) bool { return hasStatus(err, http.StatusTooManyRequests) }
 
-// IsServerError reports a 5xx that outlasted every retry.
+// IsServerError reports a 5xx that outlasted every retry, other than an unknown
+// model (IsUnknownModel).
 func IsServerError(err error) bool {
 	apiErr, ok := asAPIError(err)
-	return ok && apiErr.StatusCode >= 500
+	return ok && apiErr.StatusCode >= 500 && !IsUnknownModel(err)
 }
 
 // ForbiddenCause tells a balance problem from a model permission problem, when the
@@ -193,7 +269,7 @@ func CauseOfForbidden(err error) ForbiddenCause {
 // server errors and transport failures.
 func IsTransient(err error) bool {
 	if apiErr, ok := asAPIError(err); ok {
-		return retryableStatus(apiErr.StatusCode)
+		return retryableStatus(apiErr.StatusCode) && apiErr.Code != codeModelNotFound
 	}
 	var tErr *TransportError
 	return errors.As(err, &tErr) && !isPermanentTransportError(tErr.Err)

@@ -190,7 +190,9 @@ func TestAPIErrorString(t *testing.T) {
 
 func TestErrorPredicates(t *testing.T) {
 	t.Parallel()
-	type preds struct{ notFound, unauthorized, forbidden, rateLimited, server, badRequest, transient bool }
+	type preds struct {
+		notFound, unauthorized, forbidden, rateLimited, server, badRequest, transient, unknownModel bool
+	}
 	tests := []struct {
 		name string
 		err  error
@@ -208,6 +210,11 @@ func TestErrorPredicates(t *testing.T) {
 		{name: "503", err: &APIError{StatusCode: 503}, want: preds{server: true, transient: true}},
 		{name: "wrapped 404", err: fmt.Errorf("reading: %w", &APIError{StatusCode: 404}), want: preds{notFound: true}},
 		{name: "wrapped twice 503", err: fmt.Errorf("a: %w", fmt.Errorf("b: %w", &APIError{StatusCode: 503})), want: preds{server: true, transient: true}},
+		{name: "400 task_not_exist", err: &APIError{StatusCode: 400, Code: "task_not_exist"}, want: preds{notFound: true}},
+		{name: "404 task_not_exist", err: &APIError{StatusCode: 404, Code: "task_not_exist"}, want: preds{notFound: true}},
+		{name: "503 model_not_found", err: &APIError{StatusCode: 503, Code: "model_not_found"}, want: preds{unknownModel: true}},
+		{name: "wrapped model_not_found", err: &AmbiguousSubmitError{Err: &APIError{StatusCode: 503, Code: "model_not_found"}},
+			want: preds{unknownModel: true}},
 		{name: "transport", err: &TransportError{Method: "GET", Err: errors.New("connection reset")}, want: preds{transient: true}},
 		{name: "plain", err: errors.New("boom"), want: preds{}},
 		{name: "canceled", err: context.Canceled, want: preds{}},
@@ -219,7 +226,7 @@ func TestErrorPredicates(t *testing.T) {
 			got := preds{
 				notFound: IsNotFound(tt.err), unauthorized: IsUnauthorized(tt.err), forbidden: IsForbidden(tt.err),
 				rateLimited: IsRateLimited(tt.err), server: IsServerError(tt.err), badRequest: IsBadRequest(tt.err),
-				transient: IsTransient(tt.err),
+				transient: IsTransient(tt.err), unknownModel: IsUnknownModel(tt.err),
 			}
 			if got != tt.want {
 				t.Fatalf("predicates = %+v, want %+v", got, tt.want)
@@ -290,5 +297,75 @@ func TestTransportErrorString(t *testing.T) {
 	}
 	if e.MaybeSent() || IsAmbiguousSubmit(e) {
 		t.Fatal("a refused GET must not be an ambiguous submit")
+	}
+}
+
+// new-api's error answers (testdata/newapi), each read once: none is retried.
+func TestNewAPIErrors(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		fixture   string
+		status    int
+		submit    bool
+		pred      func(error) bool
+		wantType  string
+		wantCode  string
+		wantParam string
+		wantMsg   []string
+	}{
+		{fixture: "error_task_not_exist.json", status: http.StatusBadRequest, pred: IsNotFound,
+			wantType: "", wantCode: "task_not_exist", wantMsg: []string{"task_not_exist"}},
+		{fixture: "error_model_not_found.json", status: http.StatusServiceUnavailable, submit: true, pred: IsUnknownModel,
+			wantType: "new_api_error", wantCode: "model_not_found", wantMsg: []string{"doubao-seedance-9-9", "request id"}},
+		{fixture: "error_model_not_found.json", status: http.StatusServiceUnavailable, pred: IsUnknownModel,
+			wantType: "new_api_error", wantCode: "model_not_found"},
+		{fixture: "error_invalid_request.json", status: http.StatusBadRequest, submit: true, pred: IsBadRequest,
+			wantCode: "invalid_request", wantMsg: []string{"prompt is required"}},
+		{fixture: "error_fail_to_fetch_task.json", status: http.StatusBadRequest, submit: true, pred: IsBadRequest,
+			wantCode: "fail_to_fetch_task", wantParam: "content.text",
+			wantMsg: []string{"the upstream service refused the task: The parameter `content.text`", "prompt is too long",
+				"(InvalidParameter)"}},
+		{fixture: "error_unauthorized.json", status: http.StatusUnauthorized, submit: true, pred: IsUnauthorized,
+			wantType: "new_api_error", wantMsg: []string{"无效的令牌"}},
+	}
+	for _, tt := range tests {
+		name := strings.TrimSuffix(tt.fixture, ".json")
+		if tt.submit {
+			name += " on submission"
+		}
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			srv, s := newScriptServer(t, reply{status: tt.status, body: newAPIFixture(t, tt.fixture),
+				header: map[string]string{"Content-Type": "application/json; charset=utf-8"}})
+			c := newTestClient(t, srv.URL)
+			var err error
+			if tt.submit {
+				_, err = c.SubmitVideo(t.Context(), VideoRequest{Model: "m", Prompt: "p"})
+			} else {
+				_, err = c.GetVideo(t.Context(), newAPITaskID)
+			}
+			var apiErr *APIError
+			if !errors.As(err, &apiErr) {
+				t.Fatalf("error = %v (%T), want *APIError", err, err)
+			}
+			if !tt.pred(err) {
+				t.Errorf("predicate false for %v", err)
+			}
+			if IsAmbiguousSubmit(err) || IsTransient(err) {
+				t.Errorf("error %v is ambiguous or transient", err)
+			}
+			if apiErr.Type != tt.wantType || apiErr.Code != tt.wantCode || apiErr.Param != tt.wantParam {
+				t.Errorf("Type, Code, Param = %q, %q, %q; want %q, %q, %q", apiErr.Type, apiErr.Code, apiErr.Param,
+					tt.wantType, tt.wantCode, tt.wantParam)
+			}
+			for _, want := range tt.wantMsg {
+				if !strings.Contains(apiErr.Message, want) {
+					t.Errorf("Message = %q, want it to contain %q", apiErr.Message, want)
+				}
+			}
+			if s.hits() != 1 {
+				t.Errorf("hits = %d, want 1 (no retry)", s.hits())
+			}
+		})
 	}
 }

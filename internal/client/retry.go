@@ -39,7 +39,7 @@ func (c *Client) checkRetry(ctx context.Context, resp *http.Response, err error)
 		}
 		return false, &ambiguousSendError{err: err}
 	}
-	if !retryableStatus(resp.StatusCode) {
+	if !retryableStatus(resp.StatusCode) || namesUnknownModel(resp) {
 		return false, nil
 	}
 	if idempotent || resp.StatusCode == http.StatusTooManyRequests || !mayHaveActed(resp) {
@@ -55,17 +55,12 @@ func (c *Client) checkRetry(ctx context.Context, resp *http.Response, err error)
 
 // mayHaveActed reports an error response that a gateway in front of the service
 // may have sent after forwarding the request: 502 and 504 always, and any other 5xx
-// whose body is not the service's own {"error": ...} JSON. It peeks at the body and
-// puts it back for doRequest to read.
+// whose body is not the service's own {"error": ...} JSON.
 func mayHaveActed(resp *http.Response) bool {
 	if resp.StatusCode == http.StatusBadGateway || resp.StatusCode == http.StatusGatewayTimeout {
 		return true
 	}
-	head, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes))
-	resp.Body = struct {
-		io.Reader
-		io.Closer
-	}{io.MultiReader(bytes.NewReader(head), resp.Body), resp.Body}
+	head, err := peekBody(resp)
 	if err != nil {
 		return true
 	}
@@ -73,6 +68,31 @@ func mayHaveActed(resp *http.Response) bool {
 		Error json.RawMessage `json:"error"`
 	}
 	return json.Unmarshal(head, &body) != nil || len(body.Error) == 0 || string(body.Error) == "null"
+}
+
+// namesUnknownModel reports an error answer whose code says that no model (or
+// no channel serving it) has the requested ID, as new-api answers with 503: no
+// retry changes that, and repeating it only keeps the user waiting.
+func namesUnknownModel(resp *http.Response) bool {
+	if resp.StatusCode < 400 {
+		return false
+	}
+	head, err := peekBody(resp)
+	if err != nil {
+		return false
+	}
+	return decodeAPIError(resp.StatusCode, "", head).Code == codeModelNotFound
+}
+
+// peekBody reads an answer's body (as much as doRequest would) and puts it back
+// for doRequest to read.
+func peekBody(resp *http.Response) ([]byte, error) {
+	head, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes))
+	resp.Body = struct {
+		io.Reader
+		io.Closer
+	}{io.MultiReader(bytes.NewReader(head), resp.Body), resp.Body}
+	return head, err
 }
 
 func describeDoubt(ctx context.Context, resp *http.Response) string {

@@ -60,6 +60,12 @@ func adviceFor(op operation, err error) (advice, attr string) {
 			"environment variable. The key may have been deleted or revoked in the console: create a new key there.", ""
 	case client.IsForbidden(err):
 		return forbiddenAdvice(err), ""
+	case client.IsUnknownModel(err):
+		// A gateway's model_not_found: whatever its status (new-api sends 503),
+		// it concerns the model argument and no retry changes it.
+		return "The service (or the gateway in front of it) has no model, or no channel serving it, by this ID. Model " +
+			"IDs must match GET /v1/models exactly; the videogen_models data source lists the ones this key may use. " +
+			"Nothing was submitted or billed.", "model"
 	case client.IsNotFound(err) && op == opSubmit:
 		return "The service does not know this model ID. Model IDs must match GET /v1/models exactly; the videogen_models " +
 			"data source lists the ones this key may use.", "model"
