@@ -109,7 +109,7 @@ func sameURLList(a, b attr.Value) bool {
 	for i := range ae {
 		as, aok := ae[i].(types.String)
 		bs, bok := be[i].(types.String)
-		if !aok || !bok || as.IsNull() || bs.IsNull() || !validators.SameURL(as.ValueString(), bs.ValueString()) {
+		if !aok || !bok || as.IsNull() || bs.IsNull() || !validators.SameMedia(as.ValueString(), bs.ValueString()) {
 			return false
 		}
 	}

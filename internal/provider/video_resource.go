@@ -92,7 +92,10 @@ func (r *videoResource) Schema(ctx context.Context, _ resource.SchemaRequest, re
 			MarkdownDescription: fmt.Sprintf("Up to %d reference %s URLs that guide the generation, sent in order as "+
 				"`metadata.content[]` entries. Each is an absolute `http`/`https` URL in canonical form (as Go's URL parser "+
 				"writes it, with the scheme and host in lower case and a space as `%%20`), without credentials, which would "+
-				"be stored in state; no element may be null. %s", limit, kind, citation) + echoedDescription,
+				"be stored in state; no element may be null. A URL that differs from the applied one only in the signing "+
+				"parameters of a presigned URL (S3, GCS, Azure SAS, CloudFront, Volcengine TOS) names the same media: it "+
+				"changes nothing, and state keeps the URL first applied. A different path, or a parameter that selects "+
+				"content such as `versionId` or `generation`, is other media. %s", limit, kind, citation) + echoedDescription,
 			ElementType:   types.StringType,
 			Optional:      true,
 			Computed:      true,

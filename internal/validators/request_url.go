@@ -65,7 +65,7 @@ func CanonicalURL(raw string) (string, error) {
 		return "", fmt.Errorf("%q does not parse: %w", shownURL(raw), err)
 	}
 	u.Scheme, u.Host = strings.ToLower(u.Scheme), strings.ToLower(u.Host)
-	u.RawQuery = escapeInvalid(u.RawQuery, queryByte)
+	u.RawQuery = rewritePercent(u.RawQuery, queryByte, keepEncodings)
 	return u.String(), nil
 }
 
@@ -93,7 +93,7 @@ func normalizeURL(raw string) (string, error) {
 		host = strings.TrimSuffix(host, ":"+port)
 	}
 	host = strings.TrimSuffix(host, ":")
-	path := normalizePercent(u.EscapedPath(), pathByte)
+	path := rewritePercent(u.EscapedPath(), pathByte, normalizeEncodings)
 	if host != "" {
 		path = removeDotSegments(path)
 		if path == "" {
@@ -108,16 +108,16 @@ func normalizeURL(raw string) (string, error) {
 		b.WriteString("//")
 	}
 	if u.User != nil {
-		b.WriteString(normalizePercent(u.User.String(), queryByte) + "@")
+		b.WriteString(rewritePercent(u.User.String(), queryByte, normalizeEncodings) + "@")
 	}
 	b.WriteString(host)
-	b.WriteString(normalizePercent(u.Opaque, pathByte))
+	b.WriteString(rewritePercent(u.Opaque, pathByte, normalizeEncodings))
 	b.WriteString(path)
 	if u.RawQuery != "" || u.ForceQuery {
-		b.WriteString("?" + normalizePercent(u.RawQuery, queryByte))
+		b.WriteString("?" + rewritePercent(u.RawQuery, queryByte, normalizeEncodings))
 	}
 	if u.Fragment != "" {
-		b.WriteString("#" + normalizePercent(u.EscapedFragment(), queryByte))
+		b.WriteString("#" + rewritePercent(u.EscapedFragment(), queryByte, normalizeEncodings))
 	}
 	return b.String(), nil
 }
@@ -136,17 +136,35 @@ func queryByte(c byte) bool { return pathByte(c) || c == '?' }
 
 const upperHex = "0123456789ABCDEF"
 
-// escapeInvalid percent-encodes the bytes of s that allowed rejects, and a "%" that
-// does not start a percent-encoding; it leaves existing encodings as written.
-func escapeInvalid(s string, allowed func(byte) bool) string {
+// Whether rewritePercent keeps an existing percent-encoding as written or
+// normalises it.
+type percentMode bool
+
+const (
+	keepEncodings      percentMode = false
+	normalizeEncodings percentMode = true
+)
+
+// rewritePercent percent-encodes each byte of s that allowed rejects and each "%"
+// that does not start a percent-encoding. An existing encoding is kept as written
+// (keepEncodings) or written in upper case and, when it stands for an unreserved
+// character, decoded (normalizeEncodings).
+func rewritePercent(s string, allowed func(byte) bool, mode percentMode) string {
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if _, ok := hexPair(s[i+1:]); c == '%' && ok {
-			b.WriteByte(c)
-			continue
-		}
-		if allowed(c) {
+		if d, ok := hexPair(s[i+1:]); c == '%' && ok {
+			if mode == keepEncodings {
+				b.WriteString(s[i : i+3])
+				i += 2
+				continue
+			}
+			c, i = d, i+2
+			if isUnreserved(c) {
+				b.WriteByte(c)
+				continue
+			}
+		} else if allowed(c) {
 			b.WriteByte(c)
 			continue
 		}
@@ -167,29 +185,6 @@ func hexPair(s string) (byte, bool) {
 		return 0, false
 	}
 	return b[0], true
-}
-
-// normalizePercent writes s with each percent-encoding in upper case, those of
-// unreserved characters decoded, and each byte that allowed rejects encoded.
-func normalizePercent(s string, allowed func(byte) bool) string {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if d, ok := hexPair(s[i+1:]); c == '%' && ok {
-			c, i = d, i+2
-			if isUnreserved(c) {
-				b.WriteByte(c)
-				continue
-			}
-		} else if allowed(c) {
-			b.WriteByte(c)
-			continue
-		}
-		b.WriteByte('%')
-		b.WriteByte(upperHex[c>>4])
-		b.WriteByte(upperHex[c&0xF])
-	}
-	return b.String()
 }
 
 // removeDotSegments resolves "." and ".." segments (RFC 3986, section 5.2.4).
