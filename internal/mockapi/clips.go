@@ -211,6 +211,13 @@ func (s *Server) Clip(id string) (clip []byte, ok bool) {
 	return clip, true
 }
 
+// ClipFor returns a clip of the smallest size for task id: the fixture MP4
+// with id's tag, so that a stand-in for another service (a gateway's
+// upstream) serves playable clips that differ per task, as the mock's do.
+func ClipFor(id string) []byte {
+	return clipHead(id, minClipSize)
+}
+
 func writeBucketError(w http.ResponseWriter, status int, code, msg string) {
 	w.Header().Set("Content-Type", "application/xml")
 	w.Header().Set("X-Content-Type-Options", "nosniff")

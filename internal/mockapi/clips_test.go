@@ -334,3 +334,21 @@ func TestClipStreamsInFlatMemory(t *testing.T) {
 		t.Errorf("serving a %d MiB clip allocated %d MiB; it must stream", size>>20, alloc>>20)
 	}
 }
+
+// TestClipFor checks that the clip for stand-ins is the mock's own smallest
+// clip of that task ID: an MP4, the same for one ID, different across IDs.
+func TestClipFor(t *testing.T) {
+	t.Parallel()
+	srv, ts := newTestServer(t, func(c *Config) { c.TaskDuration = 0 })
+	id := submit(t, ts, `{"model":"videogen-1","prompt":"p"}`)
+	clip, ok := srv.Clip(id)
+	if got := ClipFor(id); !ok || !bytes.Equal(got, clip) {
+		t.Errorf("ClipFor(%s) is %d bytes, the mock's clip %d (%v): want the same bytes", id, len(got), len(clip), ok)
+	}
+	if bytes.Equal(ClipFor("a"), ClipFor("b")) {
+		t.Error("ClipFor gives two task IDs the same bytes")
+	}
+	if got := boxes(t, ClipFor("a")); !strings.HasPrefix(got[0], "ftyp:") {
+		t.Errorf("boxes %v: want ftyp first", got)
+	}
+}
