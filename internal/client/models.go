@@ -19,11 +19,15 @@ type Model struct {
 
 const modelsPath = "/models"
 
-// ListModels returns the models this key may use, in the service's order.
+// ListModels returns the models this key may use, in the service's order. When
+// no HTTP answer came, the error is an *UnreachableError that names the last
+// failure to reach the host, since the list is how a plan learns that base_url
+// is wrong or the service is down.
 func (c *Client) ListModels(ctx context.Context) ([]Model, error) {
 	var raw json.RawMessage
+	ctx, trace := traceReach(ctx)
 	if _, err := c.doRequest(ctx, http.MethodGet, modelsPath, c.endpoint("models"), nil, &raw); err != nil {
-		return nil, err
+		return nil, trace.explain(http.MethodGet, modelsPath, err)
 	}
 	models, err := decodeModels(raw)
 	if err != nil {

@@ -652,30 +652,6 @@ func TestAccBilling_warningsTheUserCanActOn(t *testing.T) {
 			t.Fatalf("the ledger shows %d submissions, want 2", n)
 		}
 	})
-	t.Run("unreachable service at plan", func(t *testing.T) {
-		t.Parallel()
-		mock := acctest.NewMock(t)
-		wd := acctest.NewWorkdir(t)
-		closed := httptest.NewServer(http.NotFoundHandler())
-		closed.Close()
-		config := strings.Replace(cliClip(mock, cliVideo("nobody answers"), "max_retries = 0"), mock.URL, closed.URL, 1)
-		if err := wd.Write(config); err != nil {
-			t.Fatal(err)
-		}
-		if err := wd.Init(t.Context()); err != nil {
-			t.Fatal(err)
-		}
-		var out strings.Builder
-		wd.TF.SetStdout(&out)
-		changes, err := wd.Plan(t.Context())
-		wd.TF.SetStdout(nil)
-		if err != nil || !changes {
-			t.Fatalf("plan: changes %v, error %v", changes, err)
-		}
-		if !wrapped("Warning: Model Not Checked", "could not be reached").MatchString(out.String()) {
-			t.Fatalf("the plan does not warn that the model was not checked:\n%s", out.String())
-		}
-	})
 	t.Run("destroy", func(t *testing.T) {
 		t.Parallel()
 		mock := acctest.NewMock(t)

@@ -62,30 +62,38 @@ func (m *modelCatalog) verifyService(ctx context.Context) error {
 }
 
 // reportOnce turns a failure to fetch the model list at plan time into one
-// diagnostic per provider process: an error when the provider's own settings are
-// wrong (a rejected key, an address that is not the service), else a warning that
-// the model could not be checked.
-func (m *modelCatalog) reportOnce(ctx context.Context, err error, diags *diag.Diagnostics) {
+// diagnostic per provider process. It is an error whenever the apply could not
+// work either: a rejected key, a service that cannot be reached, an address that
+// answers but is not the service. A service that answers but will not give the
+// list (403, rate limits, server errors) may still take the submissions, so the
+// plan goes on with a warning. docs/index.md, "Plan-time checks", says the same
+// to users; keep the two in step.
+func (m *modelCatalog) reportOnce(_ context.Context, err error, diags *diag.Diagnostics) {
 	m.reported.Do(func() {
 		var apiErr *client.APIError
-		var tErr *client.TransportError
-		isAPI, isTransport := errors.As(err, &apiErr), errors.As(err, &tErr)
+		var unreachable *client.UnreachableError
 		switch {
 		case client.IsUnauthorized(err):
 			diags.AddError("Invalid API Key", fmt.Sprintf("The service rejected the API key (HTTP 401) when the plan checked "+
 				"the model against GET /v1/models, so every request of the apply would fail too. Check api_key in the "+
 				"provider block or the %s environment variable; a key deleted or revoked in the console must be replaced "+
 				"by a new one. Nothing has been submitted.\n\nOriginal error: %s", envAPIKey, err))
-		case client.IsNotFound(err) || (!isAPI && !isTransport && ctx.Err() == nil):
-			diags.AddError("Wrong Base URL", fmt.Sprintf("The plan checked the model against %s/models, which did not answer "+
-				"with a model list, so base_url (or %s) most likely does not point at the video generation API: check its "+
-				"host and path (with or without the /v1 suffix, but without any other path the service does not have). "+
-				"Nothing has been submitted.\n\nOriginal error: %s", m.client.BaseURL(), envBaseURL, err))
+		case errors.As(err, &unreachable):
+			diags.AddError("Video Service Unreachable", fmt.Sprintf("The plan could not reach the service at %s to check "+
+				"the model against its model list: %s. An apply could not submit anything either, so the plan stops here. "+
+				"Check the host and port in base_url (or %s), DNS, proxy settings (HTTPS_PROXY, NO_PROXY) and the "+
+				"service's TLS certificate, or whether the service is down. Nothing has been submitted.\n\n"+
+				"Original error: %s", m.client.BaseURL(), unreachable.Reason(), envBaseURL, err))
+		case client.IsNotFound(err) || !errors.As(err, &apiErr):
+			diags.AddError("Wrong Base URL", fmt.Sprintf("The plan checked the model against %s/models: something answered "+
+				"there, but not with a model list, so base_url (or %s) most likely does not point at the video generation "+
+				"API: check its path (with or without the /v1 suffix, but without any other path the service does not "+
+				"have). Nothing has been submitted.\n\nOriginal error: %s", m.client.BaseURL(), envBaseURL, err))
 		default:
-			diags.AddWarning("Model Not Checked", fmt.Sprintf("The plan could not check the models of new clips against the "+
-				"service's model list (GET %s/models): %s. The plan goes on; if the model is wrong, the apply fails without "+
-				"billing anything. Check the network path to the service and base_url if this persists.\n\nOriginal error: %s",
-				m.client.BaseURL(), catalogFailure(err), err))
+			diags.AddWarning("Model Not Checked", fmt.Sprintf("The service at %s answered, but not with its model list: %s. "+
+				"The plan goes on without checking the models and their limits; if one is wrong, the apply fails without "+
+				"billing anything. If this persists, check the key's permissions and the service's status.\n\n"+
+				"Original error: %s", m.client.BaseURL(), catalogFailure(err), err))
 		}
 	})
 }
@@ -93,15 +101,13 @@ func (m *modelCatalog) reportOnce(ctx context.Context, err error, diags *diag.Di
 func catalogFailure(err error) string {
 	switch {
 	case client.IsRateLimited(err):
-		return "the service kept rate-limiting the request"
+		return "it kept rate-limiting the request"
 	case client.IsServerError(err):
-		return "the service kept answering with a server error"
+		return "it kept answering with a server error"
 	case client.IsForbidden(err):
-		return "the service refused to list models for this key"
-	case errors.Is(err, context.DeadlineExceeded):
-		return fmt.Sprintf("the service did not answer within %s", modelCatalogTimeout)
+		return "it refused to list models for this key"
 	}
-	return "the service could not be reached"
+	return "it answered with an error"
 }
 
 // closestModels ranks ids by edit distance to want and returns at most n of them.
