@@ -2,8 +2,12 @@ package e2e
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -110,6 +114,19 @@ func (g *gateway) expectUpstream(t *testing.T, submissions, tasks int) {
 	}
 }
 
+func resourceValues(t *testing.T, st *tfjson.State, address string) map[string]any {
+	t.Helper()
+	if st != nil && st.Values != nil && st.Values.RootModule != nil {
+		for _, r := range st.Values.RootModule.Resources {
+			if r.Address == address {
+				return r.AttributeValues
+			}
+		}
+	}
+	t.Fatalf("%s is not in state", address)
+	return nil
+}
+
 func state(t *testing.T, w *acctest.Workdir) *tfjson.State {
 	t.Helper()
 	st, err := w.State(t.Context())
@@ -129,10 +146,14 @@ func attributeSnippet(name string) *regexp.Regexp {
 // matches wherever the CLI broke it.
 func flat(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-// TestNewAPI runs the provider against new-api v0.10.0 in front of the
-// stand-in upstream and checks the answers a user meets: the model list, a
-// wrong key and an unknown model. The upstream counts each submission: none
-// for a configuration that cannot succeed.
+const clipPrompt = "A paper boat drifting down a rain-soaked city street at dusk"
+
+// TestNewAPI applies clips through new-api v0.10.0 in front of the stand-in
+// upstream and checks every answer a user meets: the model list, a clip
+// created and waited for, an empty plan after it, its file, import, the
+// data source, a failed task, an unknown task, a wrong key, an unknown model
+// and a prompt the upstream refuses. The upstream counts each submission:
+// exactly one per declared clip.
 func TestNewAPI(t *testing.T) {
 	if os.Getenv("VIDEOGEN_GATEWAY_E2E") == "" {
 		t.Skip("end-to-end gateway test against new-api: set VIDEOGEN_GATEWAY_E2E=1 (make gateway-e2e does)")
@@ -140,6 +161,7 @@ func TestNewAPI(t *testing.T) {
 	upstream := arkstub.New()
 	t.Cleanup(upstream.Close)
 	g := &gateway{upstream: upstream, api: startNewAPI(t, upstream)}
+	var clipID string
 
 	t.Run("models", func(t *testing.T) {
 		w := g.workdir(t, g.providerBlock()+`
@@ -160,6 +182,147 @@ output "model_ids" {
 		g.expectUpstream(t, 0, 0)
 	})
 
+	t.Run("create and wait, plan, file", func(t *testing.T) {
+		w := g.workdir(t, g.providerBlock()+fmt.Sprintf(`
+resource "videogen_video" "clip" {
+  model  = %q
+  prompt = %q
+  timeouts {
+    create = "3m"
+  }
+}
+
+resource "videogen_video_file" "clip" {
+  task_id = videogen_video.clip.task_id
+  path    = "${path.module}/out/clip.mp4"
+}
+`, seedanceModel, clipPrompt))
+		out, err := g.apply(t, w, 1, func(s arkstub.Submission) error { return upstream.Succeed(s.TaskID) })
+		if err != nil {
+			t.Fatalf("apply: %v\n%s", err, out)
+		}
+		g.expectUpstream(t, 1, 1)
+		sub := upstream.Submissions()[0]
+		clipID = sub.TaskID
+		// new-api v0.10.0 forwards model and prompt only, which the guide
+		// says and the provider warns about.
+		var fields map[string]json.RawMessage
+		if err := json.Unmarshal(sub.Body, &fields); err != nil || len(fields) != 2 || fields["model"] == nil || fields["content"] == nil {
+			t.Errorf("new-api forwarded %s; want model and content only", sub.Body)
+		}
+		if sub.Model != seedanceModel || sub.Prompt != clipPrompt {
+			t.Errorf("the upstream got model %q, prompt %q", sub.Model, sub.Prompt)
+		}
+
+		st := state(t, w)
+		video := resourceValues(t, st, "videogen_video.clip")
+		if video["task_id"] != clipID || video["status"] != "succeeded" || video["url"] != upstream.ClipURL(clipID) {
+			t.Errorf("videogen_video.clip: task_id %v, status %v, url %v; want %s, succeeded, %s",
+				video["task_id"], video["status"], video["url"], clipID, upstream.ClipURL(clipID))
+		}
+		sum := sha256.Sum256(arkstub.Clip(clipID))
+		file := resourceValues(t, st, "videogen_video_file.clip")
+		if file["sha256"] != hex.EncodeToString(sum[:]) {
+			t.Errorf("videogen_video_file.clip: sha256 %v, want %x (the upstream's clip of %s)", file["sha256"], sum, clipID)
+		}
+		onDisk, err := os.ReadFile(filepath.Join(w.Dir, "out", "clip.mp4"))
+		if err != nil || sha256.Sum256(onDisk) != sum {
+			t.Errorf("out/clip.mp4 (%d bytes, %v) is not the upstream's clip", len(onDisk), err)
+		}
+
+		changes, err := w.Plan(t.Context())
+		if err != nil || changes {
+			t.Errorf("plan after apply: changes %v, error %v; want an empty plan", changes, err)
+		}
+		g.expectUpstream(t, 1, 1)
+	})
+
+	t.Run("import and data source", func(t *testing.T) {
+		if clipID == "" {
+			t.Skip("no clip to read: the create scenario failed")
+		}
+		w := g.workdir(t, g.providerBlock()+fmt.Sprintf(`
+resource "videogen_video" "imported" {
+  model  = %q
+  prompt = %q
+}
+
+data "videogen_video" "clip" {
+  task_id = %q
+}
+
+output "status" {
+  value = data.videogen_video.clip.status
+}
+
+output "url" {
+  value = data.videogen_video.clip.url
+}
+`, seedanceModel, clipPrompt, clipID))
+		if err := w.TF.Import(t.Context(), "videogen_video.imported", clipID); err != nil {
+			t.Fatalf("import: %v", err)
+		}
+		out, err := g.apply(t, w, 0, nil)
+		if err != nil {
+			t.Fatalf("apply: %v\n%s", err, out)
+		}
+		st := state(t, w)
+		video := resourceValues(t, st, "videogen_video.imported")
+		if video["task_id"] != clipID || video["status"] != "succeeded" || video["url"] != upstream.ClipURL(clipID) {
+			t.Errorf("imported: task_id %v, status %v, url %v", video["task_id"], video["status"], video["url"])
+		}
+		if got := st.Values.Outputs["status"].Value; got != "succeeded" {
+			t.Errorf("data source status %v, want succeeded", got)
+		}
+		if got := st.Values.Outputs["url"].Value; got != upstream.ClipURL(clipID) {
+			t.Errorf("data source url %v, want %s", got, upstream.ClipURL(clipID))
+		}
+		g.expectUpstream(t, 1, 1)
+	})
+
+	t.Run("failed task", func(t *testing.T) {
+		const reason = "The output video may contain sensitive information."
+		w := g.workdir(t, g.providerBlock()+fmt.Sprintf(`
+resource "videogen_video" "failing" {
+  model  = %q
+  prompt = "A storm over a harbour, seen from a lighthouse"
+  timeouts {
+    create = "3m"
+  }
+}
+`, seedanceModel))
+		var failedID string
+		out, err := g.apply(t, w, 1, func(s arkstub.Submission) error {
+			failedID = s.TaskID
+			return upstream.Fail(s.TaskID, reason)
+		})
+		if err == nil {
+			t.Fatalf("apply of a task that fails succeeded:\n%s", out)
+		}
+		if msg := flat(err.Error() + out); !strings.Contains(msg, reason) || !strings.Contains(msg, failedID) {
+			t.Errorf("the error does not give the upstream's reason %q and the task ID %s:\n%v\n%s", reason, failedID, err, out)
+		}
+		video := resourceValues(t, state(t, w), "videogen_video.failing")
+		if video["task_id"] != failedID || video["status"] != "failed" {
+			t.Errorf("videogen_video.failing: task_id %v, status %v; want %s kept, failed", video["task_id"], video["status"], failedID)
+		}
+		g.expectUpstream(t, 2, 2)
+	})
+
+	t.Run("unknown task", func(t *testing.T) {
+		const unknown = "cgt-20250101000000-00000"
+		w := g.workdir(t, g.providerBlock()+fmt.Sprintf(`
+data "videogen_video" "missing" {
+  task_id = %q
+}
+`, unknown))
+		_, err := w.Plan(t.Context())
+		if err == nil || !strings.Contains(flat(err.Error()), "does not know this task ID") {
+			t.Errorf("plan reading an unknown task: %v; want the provider's task-not-found error", err)
+		}
+		g.expectUpstream(t, 2, 2)
+	})
+
 	t.Run("wrong key", func(t *testing.T) {
 		w := g.workdir(t, g.providerBlock(`api_key = "sk-`+strings.Repeat("0", 48)+`"`)+fmt.Sprintf(`
 data "videogen_models" "all" {}
@@ -173,7 +336,7 @@ resource "videogen_video" "clip" {
 		if err == nil || !strings.Contains(flat(err.Error()), "rejected the API key") || !strings.Contains(err.Error(), "api_key") {
 			t.Errorf("plan with a wrong key: %v; want the provider's error naming api_key", err)
 		}
-		g.expectUpstream(t, 0, 0)
+		g.expectUpstream(t, 2, 2)
 	})
 
 	t.Run("unknown model", func(t *testing.T) {
@@ -190,7 +353,24 @@ resource "videogen_video" "clip" {
 		if !attributeSnippet("model").MatchString(err.Error() + out) {
 			t.Errorf("the error does not name the model argument:\n%v\n%s", err, out)
 		}
-		g.expectUpstream(t, 0, 0)
+		g.expectUpstream(t, 2, 2)
 	})
 
+	t.Run("prompt the upstream refuses", func(t *testing.T) {
+		w := g.workdir(t, g.providerBlock()+fmt.Sprintf(`
+resource "videogen_video" "refused" {
+  model  = %q
+  prompt = "A crowd scene %s"
+}
+`, seedanceModel, arkstub.RejectMarker))
+		out, err := g.apply(t, w, 1, func(arkstub.Submission) error { return nil })
+		if err == nil {
+			t.Fatalf("apply of a refused prompt succeeded:\n%s", out)
+		}
+		if msg := flat(err.Error() + out); !strings.Contains(msg, "sensitive information") {
+			t.Errorf("the error does not give the upstream's reason:\n%v\n%s", err, out)
+		}
+		// A refusal creates no task: nothing billed, nothing to keep.
+		g.expectUpstream(t, 3, 2)
+	})
 }
