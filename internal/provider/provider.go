@@ -68,6 +68,9 @@ type providerData struct {
 	budget       *newClipBudget
 	// removalWarning says once per run what destroying clips does.
 	removalWarning sync.Once
+	// confirmations gathers the clip parameters the service does not confirm, for
+	// one warning per run.
+	confirmations confirmationReport
 }
 
 func (p *videogenProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {

@@ -361,6 +361,11 @@ func (r *videoResource) Create(ctx context.Context, req resource.CreateRequest, 
 	if resp.Diagnostics.HasError() || !requireConfigured(r.data, &resp.Diagnostics, "Unable to Create Video") {
 		return
 	}
+	// What the service does not confirm of the clip is said once for the creates
+	// that run together (see confirmationReport).
+	var unconfirmed []string
+	r.data.confirmations.begin()
+	defer func() { r.data.confirmations.end(plan.TaskID.ValueString(), unconfirmed, &resp.Diagnostics) }()
 	timeout, diags := plan.Timeouts.Create(ctx, defaultWaitTimeout)
 	resp.Diagnostics.Append(diags...)
 	request, diags := plan.toRequest(ctx)
@@ -414,7 +419,10 @@ func (r *videoResource) Create(ctx context.Context, req resource.CreateRequest, 
 		r.data.journalRemove(ctx, video.TaskID)
 		return
 	}
-	r.wait(ctx, &plan, timeout, "create", &resp.Diagnostics, waitOpts...)
+	if final := r.wait(ctx, &plan, timeout, "create", &resp.Diagnostics, waitOpts...); final != nil &&
+		final.Status.Usable() {
+		unconfirmed = unconfirmedParams(request, final)
+	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 	// An unfinished task stays in the journal: Terraform taints the resource, and
 	// its replacement in the next apply takes the task over (see Read and Delete).
@@ -609,10 +617,11 @@ func (r *videoResource) ImportState(ctx context.Context, req resource.ImportStat
 }
 
 // wait polls until the task is final or the timeout passes, recording in m whatever
-// state it last saw so that the caller saves it.
+// state it last saw so that the caller saves it; it returns that task (nil when
+// the task was never read).
 func (r *videoResource) wait(ctx context.Context, m *videoResourceModel, timeout time.Duration, op string,
 	diags *diag.Diagnostics, opts ...client.WaitOption,
-) {
+) *client.Video {
 	waitCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	taskID := m.TaskID.ValueString()
@@ -623,6 +632,7 @@ func (r *videoResource) wait(ctx context.Context, m *videoResourceModel, timeout
 	if err != nil {
 		addWaitError(diags, taskID, op, timeout, err)
 	}
+	return video
 }
 
 // replaceUnlessAdopting forces replacement on change, except while a freshly imported

@@ -1,0 +1,201 @@
+package provider
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+
+	"github.com/videogen/terraform-provider-videogen/internal/client"
+	"github.com/videogen/terraform-provider-videogen/internal/validators"
+)
+
+// A clip is generated from what the service receives, which is not always what
+// the configuration asked for: a gateway in front of the service may drop
+// parameters (new-api v0.10.0 passes only the model and the prompt upstream), and
+// then the clip is made, and billed, at the model's defaults. The service's answer
+// says what it can: the canonical echo in metadata, and a gateway's raw upstream
+// record (client.Video.Made) of what was really made. Whatever a finished clip's
+// answer leaves unconfirmed or contradicts is said in a warning.
+//
+// State keeps the configured value of a parameter that only the upstream record
+// contradicts, as HashiCorp's providers keep an argument the API does not reflect
+// back: recording the record's value would plan a new clip on every apply, each
+// made at the same defaults and billed again. A contradicting canonical echo is
+// recorded as before (CONTRIBUTING.md, "Task object and echoes"), so the plan
+// shows it.
+
+// unconfirmedParams lists what a succeeded task's answer leaves unconfirmed of
+// the request it was made from, one line per parameter ("resolution: asked 720p,
+// the service reports 1080p", "ratio: not confirmed"). seconds is never echoed
+// by the API as described, so only an upstream record can confirm it: without
+// one it is not mentioned.
+func unconfirmedParams(req client.VideoRequest, v *client.Video) []string {
+	md := v.Metadata
+	if md == nil {
+		md = &client.Metadata{}
+	}
+	made := v.Made
+	if made == nil {
+		made = &client.MadeParams{}
+	}
+	var out []string
+	check := func(name, asked, got string, same func(a, b string) bool) {
+		switch {
+		case asked == "":
+		case got == "":
+			out = append(out, name+": not confirmed")
+		case !same(asked, got):
+			out = append(out, fmt.Sprintf("%s: asked %s, the service reports %s", name, asked, got))
+		}
+	}
+	if v.Made != nil {
+		check("seconds", req.Seconds, made.Seconds, func(a, b string) bool { return a == b })
+	}
+	asked := req.Metadata
+	if asked == nil {
+		asked = &client.Metadata{}
+	}
+	check("ratio", asked.Ratio, reported(made.Ratio, md.Ratio), validators.SameRatio)
+	check("resolution", asked.Resolution, reported(made.Resolution, md.Resolution), strings.EqualFold)
+	check("generate_audio", boolText(asked.GenerateAudio), boolText(reportedBool(made.GenerateAudio, md.GenerateAudio)),
+		func(a, b string) bool { return a == b })
+	check("callback_url", asked.CallbackURL, md.CallbackURL, validators.SameURL)
+	for _, media := range []struct{ name, contentType string }{
+		{"reference_images", client.ContentImage},
+		{"reference_videos", client.ContentVideo},
+		{"reference_audios", client.ContentAudio},
+	} {
+		want, got := contentOf(asked.Content, media.contentType), contentOf(md.Content, media.contentType)
+		switch {
+		case len(want) == 0:
+		case len(got) == 0:
+			out = append(out, media.name+": not confirmed")
+		case !slices.EqualFunc(want, got, validators.SameURL):
+			out = append(out, fmt.Sprintf("%s: asked %d URL(s), the service reports %d other(s)", media.name, len(want), len(got)))
+		}
+	}
+	return out
+}
+
+// reported is what the upstream record says was made when it says, else the
+// canonical echo: the record describes the clip, the echo the request.
+func reported(made, echo string) string {
+	if made != "" {
+		return made
+	}
+	return echo
+}
+
+func reportedBool(made, echo *bool) *bool {
+	if made != nil {
+		return made
+	}
+	return echo
+}
+
+func boolText(b *bool) string {
+	if b == nil {
+		return ""
+	}
+	return strconv.FormatBool(*b)
+}
+
+func contentOf(entries []client.ContentEntry, contentType string) []string {
+	var urls []string
+	for _, e := range entries {
+		if e.Type == contentType {
+			urls = append(urls, e.MediaURL())
+		}
+	}
+	return urls
+}
+
+// confirmationReport gathers the unconfirmed parameters of the clips created in
+// one run, so that a batch of clips gets one warning that counts them instead of
+// one warning per clip: Terraform shows every diagnostic of every resource. The
+// creates that run together are counted in and out, and the last one out says
+// what all of them found. Its zero value is ready to use.
+type confirmationReport struct {
+	mu       sync.Mutex
+	inFlight int
+	clips    int
+	lines    map[string]int // line -> clips it concerns
+	order    []string
+	taskIDs  []string
+}
+
+// begin counts a create in; every begin is followed by one end.
+func (c *confirmationReport) begin() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.inFlight++
+}
+
+// end counts a create out with what its clip's answer left unconfirmed (nothing
+// for a create that made no clip), and adds the warning for every clip gathered
+// so far when no other create is in flight.
+func (c *confirmationReport) end(taskID string, lines []string, diags *diag.Diagnostics) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.inFlight--
+	if len(lines) > 0 {
+		if c.lines == nil {
+			c.lines = map[string]int{}
+		}
+		for _, l := range lines {
+			if c.lines[l] == 0 {
+				c.order = append(c.order, l)
+			}
+			c.lines[l]++
+		}
+		c.clips++
+		c.taskIDs = append(c.taskIDs, taskID)
+	}
+	if c.inFlight > 0 || c.clips == 0 {
+		return
+	}
+	addUnconfirmedParamsWarning(diags, c.clips, c.order, c.lines, c.taskIDs)
+	c.clips, c.lines, c.order, c.taskIDs = 0, nil, nil, nil
+}
+
+// maxNamedTasks bounds the task IDs a warning lists; a batch of hundreds would
+// bury the advice.
+const maxNamedTasks = 10
+
+func addUnconfirmedParamsWarning(diags *diag.Diagnostics, clips int, order []string, lines map[string]int,
+	taskIDs []string,
+) {
+	var b strings.Builder
+	for _, l := range order {
+		b.WriteString("  - " + l)
+		if clips > 1 {
+			fmt.Fprintf(&b, " (%s)", plural(lines[l], "clip"))
+		}
+		b.WriteString("\n")
+	}
+	tasks := strings.Join(taskIDs[:min(len(taskIDs), maxNamedTasks)], ", ")
+	if len(taskIDs) > maxNamedTasks {
+		tasks += fmt.Sprintf(" and %d more", len(taskIDs)-maxNamedTasks)
+	}
+	diags.AddWarning("Clip Parameters Not Confirmed",
+		fmt.Sprintf("The service's answers for %s created in this run do not confirm every parameter asked for:\n\n%s\n"+
+			"Each clip is what the service made, and it is billed as made. A gateway in front of the service may drop "+
+			"parameters it does not pass on to the model, which then makes the clip at its defaults.\n\n"+
+			"State keeps the configured values where the service says nothing or only its upstream record differs, so "+
+			"plans stay empty and the clips are not generated again: a new clip would be made the same way. A different "+
+			"value echoed in the task's metadata is recorded and shows in the next plan. To get the parameters asked "+
+			"for, point base_url at a service that passes them through, then replace the clips (terraform apply "+
+			"-replace=ADDRESS).\n\nTasks: %s.",
+			plural(clips, "clip"), b.String(), tasks))
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}

@@ -1,0 +1,219 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+
+	"github.com/videogen/terraform-provider-videogen/internal/acctest"
+	"github.com/videogen/terraform-provider-videogen/internal/client"
+	"github.com/videogen/terraform-provider-videogen/internal/mockapi"
+)
+
+func TestUnconfirmedParams(t *testing.T) {
+	yes, no := true, false
+	image := client.NewContentEntry(client.ContentImage, "https://cdn.example.com/a.png")
+	asked := client.VideoRequest{Model: "m", Prompt: "p", Seconds: "4", Metadata: &client.Metadata{
+		Ratio: "9:16", Resolution: "720p", GenerateAudio: &yes, CallbackURL: "https://hooks.example.com/x",
+		Content: []client.ContentEntry{image},
+	}}
+	cases := []struct {
+		name string
+		req  client.VideoRequest
+		v    client.Video
+		want []string
+	}{
+		{
+			// The API as described never echoes seconds: without an upstream record it is not doubted.
+			name: "complete canonical echo",
+			req:  asked,
+			v:    client.Video{Metadata: asked.Metadata},
+			want: nil,
+		},
+		{
+			name: "echo in another spelling",
+			req:  asked,
+			v: client.Video{Metadata: &client.Metadata{Ratio: "9:16", Resolution: "720P", GenerateAudio: &yes,
+				CallbackURL: "HTTPS://hooks.example.com/x", Content: []client.ContentEntry{image}}},
+			want: nil,
+		},
+		{
+			name: "no echo and no record",
+			req:  asked,
+			v:    client.Video{},
+			want: []string{"ratio: not confirmed", "resolution: not confirmed", "generate_audio: not confirmed",
+				"callback_url: not confirmed", "reference_images: not confirmed"},
+		},
+		{
+			name: "a gateway's upstream record",
+			req:  asked,
+			v:    client.Video{Made: &client.MadeParams{Ratio: "16:9", Resolution: "1080p", Seconds: "5"}},
+			want: []string{"seconds: asked 4, the service reports 5", "ratio: asked 9:16, the service reports 16:9",
+				"resolution: asked 720p, the service reports 1080p", "generate_audio: not confirmed",
+				"callback_url: not confirmed", "reference_images: not confirmed"},
+		},
+		{
+			name: "the record wins over an echo of the request",
+			req:  client.VideoRequest{Seconds: "5", Metadata: &client.Metadata{Resolution: "720p", GenerateAudio: &yes}},
+			v: client.Video{
+				Metadata: &client.Metadata{Resolution: "720p", GenerateAudio: &yes},
+				Made:     &client.MadeParams{Resolution: "1080p", GenerateAudio: &no},
+			},
+			want: []string{"seconds: not confirmed", "resolution: asked 720p, the service reports 1080p",
+				"generate_audio: asked true, the service reports false"},
+		},
+		{
+			name: "nothing asked",
+			req:  client.VideoRequest{Model: "m", Prompt: "p"},
+			v:    client.Video{Made: &client.MadeParams{Ratio: "16:9", Resolution: "1080p", Seconds: "5"}},
+			want: nil,
+		},
+		{
+			name: "other reference media",
+			req:  client.VideoRequest{Metadata: &client.Metadata{Content: []client.ContentEntry{image}}},
+			v: client.Video{Metadata: &client.Metadata{Content: []client.ContentEntry{
+				client.NewContentEntry(client.ContentImage, "https://cdn.example.com/b.png"),
+			}}},
+			want: []string{"reference_images: asked 1 URL(s), the service reports 1 other(s)"},
+		},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := unconfirmedParams(tc.req, &tc.v); !slices.Equal(got, tc.want) {
+				t.Errorf("unconfirmedParams =\n  %q\nwant\n  %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestConfirmationReportOneWarningPerBatch: creates that overlap give one
+// warning, from the last one out, counting every clip; a later batch gets its own.
+func TestConfirmationReportOneWarningPerBatch(t *testing.T) {
+	var report confirmationReport
+	const clips = 12
+	for range clips {
+		report.begin()
+	}
+	diags := make([]diag.Diagnostics, clips)
+	var wg sync.WaitGroup
+	for i := range clips {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			lines := []string{"resolution: asked 720p, the service reports 1080p"}
+			if i%3 == 0 {
+				lines = append(lines, "ratio: not confirmed")
+			}
+			report.end(fmt.Sprintf("task_%02d", i), lines, &diags[i])
+		}()
+	}
+	wg.Wait()
+	var warnings []diag.Diagnostic
+	for _, d := range diags {
+		warnings = append(warnings, d.Warnings()...)
+	}
+	if len(warnings) != 1 {
+		t.Fatalf("%d creates gave %d warnings, want 1: %v", clips, len(warnings), warnings)
+	}
+	detail := warnings[0].Detail()
+	for _, want := range []string{"for 12 clips created in this run", "resolution: asked 720p, the service reports 1080p (12 clips)",
+		"ratio: not confirmed (4 clips)", "and 2 more"} {
+		if !strings.Contains(detail, want) {
+			t.Errorf("the warning does not say %q:\n%s", want, detail)
+		}
+	}
+
+	// A create that made nothing unconfirmed adds nothing; the next batch is reported alone.
+	var quiet, next diag.Diagnostics
+	report.begin()
+	report.end("task_ok", nil, &quiet)
+	report.begin()
+	report.end("task_next", []string{"seconds: not confirmed"}, &next)
+	if quiet.WarningsCount() != 0 || next.WarningsCount() != 1 {
+		t.Fatalf("warnings: %v then %v; want none, then one", quiet, next)
+	}
+	if d := next.Warnings()[0].Detail(); !strings.Contains(d, "for 1 clip created") || strings.Contains(d, "(1 clip)") ||
+		!strings.Contains(d, "Tasks: task_next.") {
+		t.Errorf("the second batch's warning:\n%s", d)
+	}
+}
+
+// TestAccDialect_unconfirmedParameters: behind a gateway that drops the
+// parameters, a batch of clips made at the model's defaults gives one warning
+// that names each parameter and counts the clips, and state keeps the
+// configuration, so the next plan is empty and nothing is generated again. The
+// canonical service echoes what it made, and nothing is said.
+func TestAccDialect_unconfirmedParameters(t *testing.T) {
+	requireAcc(t)
+	const clips = 3
+	body := fmt.Sprintf(`
+resource "videogen_video" "clip" {
+  count      = %d
+  model      = "videogen-2"
+  prompt     = "a tram at night ${count.index} [mock:hold]"
+  seconds    = 4
+  ratio      = "9:16"
+  resolution = "720p"
+}
+`, clips)
+	for _, dialect := range testedDialects {
+		t.Run(dialect, func(t *testing.T) {
+			t.Parallel()
+			mock := acctest.NewMock(t, mockapi.WithDialect(dialect))
+			wd := acctest.NewWorkdir(t)
+			if err := wd.Write(cliClip(mock, body)); err != nil {
+				t.Fatal(err)
+			}
+			if err := wd.Init(t.Context()); err != nil {
+				t.Fatal(err)
+			}
+			// The tasks are held until all three are submitted, so that the creates overlap.
+			run := wd.Start(t.Context(), "apply", "-auto-approve", "-input=false", "-no-color")
+			ctx, cancel := context.WithCancel(t.Context())
+			go func() {
+				_, _ = run.Wait()
+				cancel()
+			}()
+			if err := mock.AwaitTasks(ctx, clips); err != nil {
+				out, _ := run.Wait()
+				t.Fatalf("%v\n%s", err, out)
+			}
+			for _, task := range mock.Ledger().Tasks {
+				mock.FinishTask(task.TaskID)
+			}
+			out, err := run.Wait()
+			if err != nil {
+				t.Fatalf("%v\n%s", err, out)
+			}
+			warnings := strings.Count(out, "Warning: Clip Parameters Not Confirmed")
+			switch dialect {
+			case mockapi.DialectNewAPI:
+				if warnings != 1 || !wrapped("for 3 clips created in this run",
+					"seconds: asked 4, the service reports 5 (3 clips)",
+					"ratio: asked 9:16, the service reports 16:9 (3 clips)",
+					"resolution: asked 720p, the service reports 1080p (3 clips)",
+					"State keeps the configured values").MatchString(out) {
+					t.Fatalf("want one warning naming every parameter for 3 clips, got %d:\n%s", warnings, out)
+				}
+			default:
+				if warnings != 0 {
+					t.Fatalf("the canonical service confirmed every parameter, yet:\n%s", out)
+				}
+			}
+			if n := mock.Submissions(); n != clips {
+				t.Fatalf("the ledger shows %d submissions, want %d", n, clips)
+			}
+			if changes, err := wd.Plan(t.Context()); err != nil || changes {
+				t.Fatalf("the plan after: changes %v, error %v; want an empty plan", changes, err)
+			}
+			if n := mock.Submissions(); n != clips {
+				t.Fatalf("the ledger shows %d submissions after the plan, want %d", n, clips)
+			}
+		})
+	}
+}
