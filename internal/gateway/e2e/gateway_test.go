@@ -142,6 +142,19 @@ func attributeSnippet(name string) *regexp.Regexp {
 	return regexp.MustCompile(`(?m)^\s*\d+:\s+` + regexp.QuoteMeta(name) + `\s+=`)
 }
 
+// showError logs what the user sees for a scenario that must fail, so that
+// a -v run shows each error the gateway guide describes.
+func showError(t *testing.T, err error, out string) {
+	t.Helper()
+	var diags []string
+	for _, part := range strings.Split(out+"\n"+fmt.Sprint(err), "\n") {
+		if strings.HasPrefix(strings.TrimSpace(part), "Error:") || len(diags) > 0 {
+			diags = append(diags, part)
+		}
+	}
+	t.Logf("what the user sees:\n%s", strings.Join(diags, "\n"))
+}
+
 // flat joins the lines Terraform wraps a diagnostic into, so that a phrase
 // matches wherever the CLI broke it.
 func flat(s string) string { return strings.Join(strings.Fields(s), " ") }
@@ -299,6 +312,7 @@ resource "videogen_video" "failing" {
 		if err == nil {
 			t.Fatalf("apply of a task that fails succeeded:\n%s", out)
 		}
+		showError(t, err, out)
 		if msg := flat(err.Error() + out); !strings.Contains(msg, reason) || !strings.Contains(msg, failedID) {
 			t.Errorf("the error does not give the upstream's reason %q and the task ID %s:\n%v\n%s", reason, failedID, err, out)
 		}
@@ -317,6 +331,7 @@ data "videogen_video" "missing" {
 }
 `, unknown))
 		_, err := w.Plan(t.Context())
+		showError(t, err, "")
 		if err == nil || !strings.Contains(flat(err.Error()), "does not know this task ID") {
 			t.Errorf("plan reading an unknown task: %v; want the provider's task-not-found error", err)
 		}
@@ -333,6 +348,7 @@ resource "videogen_video" "clip" {
 }
 `, seedanceModel))
 		_, err := w.Plan(t.Context())
+		showError(t, err, "")
 		if err == nil || !strings.Contains(flat(err.Error()), "rejected the API key") || !strings.Contains(err.Error(), "api_key") {
 			t.Errorf("plan with a wrong key: %v; want the provider's error naming api_key", err)
 		}
@@ -350,6 +366,7 @@ resource "videogen_video" "clip" {
 		if err == nil {
 			t.Fatalf("apply with an unknown model succeeded:\n%s", out)
 		}
+		showError(t, err, out)
 		if !attributeSnippet("model").MatchString(err.Error() + out) {
 			t.Errorf("the error does not name the model argument:\n%v\n%s", err, out)
 		}
@@ -367,6 +384,7 @@ resource "videogen_video" "refused" {
 		if err == nil {
 			t.Fatalf("apply of a refused prompt succeeded:\n%s", out)
 		}
+		showError(t, err, out)
 		if msg := flat(err.Error() + out); !strings.Contains(msg, "sensitive information") {
 			t.Errorf("the error does not give the upstream's reason:\n%v\n%s", err, out)
 		}
