@@ -68,6 +68,11 @@ func (frameModeValidator) ValidateResource(ctx context.Context, req resource.Val
 	var images types.List
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("extra_metadata"), &extra)...)
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("reference_images"), &images)...)
+	imagesAttr := "reference_images"
+	if images.IsNull() {
+		imagesAttr = "reference_images_wo"
+		resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root(imagesAttr), &images)...)
+	}
 	if resp.Diagnostics.HasError() || images.IsNull() || images.IsUnknown() || len(images.Elements()) == 0 {
 		return
 	}
@@ -77,8 +82,8 @@ func (frameModeValidator) ValidateResource(ctx context.Context, req resource.Val
 	}
 	if keys := frameModeKeys(parsed); len(keys) > 0 {
 		resp.Diagnostics.AddAttributeError(path.Root("extra_metadata"), "Conflicting Reference Media",
-			fmt.Sprintf("extra_metadata sets %s, which asks for first/last-frame mode, and reference_images is set too. The "+
+			fmt.Sprintf("extra_metadata sets %s, which asks for first/last-frame mode, and %s is set too. The "+
 				"service does not accept reference images together with first/last-frame mode: remove one of the two.",
-				strings.Join(keys, ", ")))
+				strings.Join(keys, ", "), imagesAttr))
 	}
 }

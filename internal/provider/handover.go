@@ -122,7 +122,8 @@ func (h *taskHandover) abandoned(plan videoResourceModel) []string {
 // (unknown in the plan) accepts whatever the task has.
 func sameClip(plan, clip videoResourceModel) bool {
 	if !plan.Model.Equal(clip.Model) || !plan.Prompt.Equal(clip.Prompt) || !plan.Seconds.Equal(clip.Seconds) ||
-		!plan.ExtraMetadata.Equal(clip.ExtraMetadata) || !sameMap(plan.TriggersReplace, clip.TriggersReplace) {
+		!plan.ExtraMetadata.Equal(clip.ExtraMetadata) || !sameMap(plan.TriggersReplace, clip.TriggersReplace) ||
+		!plan.ReferenceMediaWOVersion.Equal(clip.ReferenceMediaWOVersion) {
 		return false
 	}
 	// Unset in the plan, an echoed argument accepts whatever the task has; set, it

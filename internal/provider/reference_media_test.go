@@ -1,14 +1,21 @@
 package provider
 
 import (
+	"encoding/json"
 	"fmt"
+	"regexp"
+	"slices"
+	"strings"
 	"testing"
 
+	"github.com/hashicorp/go-version"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/videogen/terraform-provider-videogen/internal/acctest"
 )
@@ -83,5 +90,173 @@ func TestAccVideoResource_signedReferenceURLs(t *testing.T) {
 			},
 			mock.NothingNewStep(otherMedia, 5),
 		},
+	})
+}
+
+func writeOnlyConfig(mock *acctest.Mock, media string) string {
+	return mock.ProviderBlock() + fmt.Sprintf(`
+resource "videogen_video" "test" {
+  model  = "videogen-1"
+  prompt = "@image1 beside a bowl"
+%s
+}
+`, media)
+}
+
+// submittedMedia returns the reference URLs of the mock's nth submission, as the
+// service received them.
+func submittedMedia(mock *acctest.Mock, n int) ([]string, error) {
+	tasks := mock.Ledger().Tasks
+	if len(tasks) <= n {
+		return nil, fmt.Errorf("the mock has %d submissions, not %d", len(tasks), n+1)
+	}
+	var md struct {
+		Content []map[string]json.RawMessage `json:"content"`
+	}
+	if err := json.Unmarshal(tasks[n].Metadata, &md); err != nil {
+		return nil, fmt.Errorf("metadata %s: %w", tasks[n].Metadata, err)
+	}
+	var urls []string
+	for _, entry := range md.Content {
+		for _, key := range []string{"image_url", "video_url", "audio_url"} {
+			var u struct {
+				URL string `json:"url"`
+			}
+			if raw, ok := entry[key]; ok && json.Unmarshal(raw, &u) == nil {
+				urls = append(urls, u.URL)
+			}
+		}
+	}
+	return urls, nil
+}
+
+func expectSubmittedMedia(mock *acctest.Mock, n int, want ...string) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		got, err := submittedMedia(mock, n)
+		if err != nil {
+			return err
+		}
+		if !slices.Equal(got, want) {
+			return fmt.Errorf("submission %d sent reference media %q, want %q", n+1, got, want)
+		}
+		return nil
+	}
+}
+
+// noSignatureInState fails when any attribute of any resource holds a reference
+// URL of the buckets above: write-only media must leave no trace in state.
+func noSignatureInState(s *terraform.State) error {
+	for addr, rs := range s.RootModule().Resources {
+		for k, v := range rs.Primary.Attributes {
+			if strings.Contains(v, "amazonaws.com") || strings.Contains(v, "windows.net") || strings.Contains(v, "X-Amz-") {
+				return fmt.Errorf("%s.%s holds a signed URL: %s", addr, k, v)
+			}
+		}
+	}
+	return nil
+}
+
+// Write-only reference media reach the service and never state; the stored form
+// moves to them in place when the media are the same, a new signature changes
+// nothing, and only a new version makes a new clip.
+func TestAccVideoResource_writeOnlyReferenceMedia(t *testing.T) {
+	mock := acctest.NewMock(t)
+	stored := writeOnlyConfig(mock, fmt.Sprintf("  reference_images = [%q]", awsMug+awsSigned))
+	writeOnly := func(aws, az string, version int) string {
+		return writeOnlyConfig(mock, fmt.Sprintf(`  reference_images_wo        = [%q]
+  reference_videos_wo        = [%q]
+  reference_media_wo_version = %d`, aws, az, version))
+	}
+	nullMedia := []statecheck.StateCheck{
+		statecheck.ExpectKnownValue(videoAddr, tfjsonpath.New("reference_images"), knownvalue.Null()),
+		statecheck.ExpectKnownValue(videoAddr, tfjsonpath.New("reference_videos"), knownvalue.Null()),
+		statecheck.ExpectKnownValue(videoAddr, tfjsonpath.New("reference_images_wo"), knownvalue.Null()),
+		statecheck.ExpectKnownValue(videoAddr, tfjsonpath.New("reference_videos_wo"), knownvalue.Null()),
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
+		Steps: []resource.TestStep{
+			{Config: stored, Check: mock.ExpectSubmissions(1)},
+			{
+				// The same image, signed again, now write-only: recorded in place, no new clip.
+				Config: writeOnlyConfig(mock, fmt.Sprintf(`  reference_images_wo        = [%q]
+  reference_media_wo_version = 1`, awsMug+awsRotated)),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(videoAddr, plancheck.ResourceActionUpdate),
+				}},
+				ConfigStateChecks: append(nullMedia, statecheck.ExpectKnownValue(videoAddr,
+					tfjsonpath.New("reference_media_wo_version"), knownvalue.Int64Exact(1))),
+				Check: resource.ComposeTestCheckFunc(mock.ExpectSubmissions(1), noSignatureInState),
+			},
+			// Terraform keeps no write-only value to compare: other media under the same
+			// version change nothing, as documented.
+			mock.NothingNewStep(writeOnly(awsMug+awsSigned, azBowl+azSigned, 1), 1),
+			{
+				Config: writeOnly(awsMug+awsSigned, azBowl+azSigned, 2),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(videoAddr, plancheck.ResourceActionReplace),
+				}},
+				ConfigStateChecks: nullMedia,
+				Check: resource.ComposeTestCheckFunc(mock.ExpectSubmissions(2), noSignatureInState,
+					expectSubmittedMedia(mock, 1, awsMug+awsSigned, azBowl+azSigned)),
+			},
+			// New signatures for both, same version: nothing to do.
+			mock.NothingNewStep(writeOnly(awsMug+awsRotated, azBowl+azRotated, 2), 2),
+		},
+	})
+}
+
+func TestAccVideoResource_writeOnlyReferenceMediaRules(t *testing.T) {
+	mock := acctest.NewMock(t)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
+		CheckDestroy:             mock.ExpectSubmissions(0),
+		Steps: []resource.TestStep{
+			{
+				Config:      writeOnlyConfig(mock, `  reference_images_wo = ["https://cdn.example.com/a.png"]`),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`(?s)reference_media_wo_version.*must be\s+specified`),
+			},
+			{
+				Config: writeOnlyConfig(mock, `  reference_images_wo        = ["https://cdn.example.com/a.png"]
+  reference_videos           = ["https://cdn.example.com/b.mp4"]
+  reference_media_wo_version = 1`),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`(?s)reference_videos.*cannot be specified when.*reference_images_wo`),
+			},
+			{
+				Config: mock.ProviderBlock() + `
+resource "videogen_video" "test" {
+  model                      = "videogen-1"
+  prompt                     = "@image1 meets @image2"
+  reference_images_wo        = ["https://cdn.example.com/a.png"]
+  reference_media_wo_version = 1
+}
+`,
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`(?s)cites\s+@image2.*reference_images_wo\s+has\s+1`),
+			},
+		},
+	})
+}
+
+// lastWithoutWriteOnly is above every Terraform and OpenTofu 1.10 release.
+var lastWithoutWriteOnly = version.Must(version.NewVersion("1.10.999"))
+
+// CLIs without write-only arguments reject them with the framework's error, and
+// only when they are used.
+func TestAccVideoResource_writeOnlyReferenceMediaOlderCLI(t *testing.T) {
+	mock := acctest.NewMock(t)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipAbove(lastWithoutWriteOnly)},
+		CheckDestroy:             mock.ExpectSubmissions(0),
+		Steps: []resource.TestStep{{
+			Config: writeOnlyConfig(mock, `  reference_images_wo        = ["https://cdn.example.com/a.png"]
+  reference_media_wo_version = 1`),
+			ExpectError: regexp.MustCompile(`(?s)reference_images_wo.*Write-only\s+attributes\s+are\s+only\s+supported\s+in\s+Terraform\s+1\.11`),
+		}},
 	})
 }

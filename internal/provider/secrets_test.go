@@ -2,13 +2,17 @@ package provider
 
 import (
 	"bytes"
+	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/go-version"
 	"github.com/hashicorp/terraform-exec/tfexec"
 
 	"github.com/videogen/terraform-provider-videogen/internal/acctest"
@@ -174,4 +178,107 @@ func dumpTranscript(s string) string {
 	defer f.Close()
 	_, _ = f.WriteString(s)
 	return f.Name()
+}
+
+// TestAccSignedReferenceURLsNeverStored passes a presigned reference URL, a bearer
+// credential while it lives, the recommended way: an ephemeral variable into
+// write-only reference media. Neither the state nor the plan may hold it in any
+// form, and a new signature on the next run plans nothing.
+func TestAccSignedReferenceURLsNeverStored(t *testing.T) {
+	if os.Getenv("TF_ACC") == "" {
+		t.Skip("acceptance test: set TF_ACC=1 (make test does)")
+	}
+	wd := acctest.NewWorkdir(t)
+	ctx := t.Context()
+	if v, _, err := wd.TF.Version(ctx, true); err != nil || v.LessThan(version.Must(version.NewVersion("1.11.0"))) {
+		t.Skipf("write-only arguments need Terraform or OpenTofu 1.11 or later (CLI %v, %v)", v, err)
+	}
+	const (
+		host   = "canary-bucket.s3.eu-west-1.amazonaws.com"
+		secret = "SIGcanary0c7e5a91"
+		token  = "TOKcanary4be2d08f"
+	)
+	signed := func(sig string) string {
+		return "https://" + host + "/refs/mug.png?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=AKIDEXAMPLE%2F20260101" +
+			"%2Feu-west-1%2Fs3%2Faws4_request&X-Amz-Date=20260101T000000Z&X-Amz-Expires=900&X-Amz-Security-Token=" + token +
+			"&X-Amz-SignedHeaders=host&X-Amz-Signature=" + sig
+	}
+	mock := acctest.NewMock(t)
+	for k, v := range map[string]string{
+		"VIDEOGEN_BASE_URL": mock.URL, "VIDEOGEN_API_KEY": mockapi.DefaultAPIKey,
+	} {
+		if err := wd.Setenv(k, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := wd.WriteFile("main.tf", `
+terraform {
+  required_providers {
+    videogen = { source = "videogen/videogen" }
+  }
+}
+provider "videogen" {}
+variable "reference" {
+  type      = string
+  ephemeral = true
+}
+resource "videogen_video" "clip" {
+  model                      = "videogen-1"
+  prompt                     = "@image1 on a windowsill"
+  reference_images_wo        = [var.reference]
+  reference_media_wo_version = 1
+}
+`); err != nil {
+		t.Fatal(err)
+	}
+	if err := wd.Init(ctx); err != nil {
+		t.Fatal(err)
+	}
+	reference := tfexec.Var("reference=" + signed(secret))
+	if _, err := wd.TF.Plan(ctx, tfexec.Out("tfplan"), reference); err != nil {
+		t.Fatal(err)
+	}
+	planJSON, err := wd.TF.ShowPlanFileRaw(ctx, "tfplan")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// An ephemeral variable is given again to apply a saved plan.
+	if err := wd.TF.Apply(ctx, tfexec.DirOrPlan("tfplan"), tfexec.ApplyOption(reference)); err != nil {
+		t.Fatal(err)
+	}
+	if err := mock.ExpectSubmissions(1)(nil); err != nil {
+		t.Fatal(err)
+	}
+	if sent, err := submittedMedia(mock, 0); err != nil || len(sent) != 1 || sent[0] != signed(secret) {
+		t.Fatalf("the service received %q (%v), want the signed URL", sent, err)
+	}
+	// The next run brings a new signature: nothing to do.
+	if changes, err := wd.Plan(ctx, tfexec.Var("reference="+signed("SIGrotated"))); err != nil || changes {
+		t.Fatalf("a new signature planned changes (%v, %v); want none", changes, err)
+	}
+	if err := mock.ExpectSubmissions(1)(nil); err != nil {
+		t.Error(err)
+	}
+	st, err := wd.State(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stateJSON, _ := json.Marshal(st)
+	stateFile, err := os.ReadFile(filepath.Join(wd.Dir, "terraform.tfstate"))
+	if err != nil || !bytes.Contains(stateFile, []byte("videogen_video")) {
+		t.Fatalf("no state was written (%v); the test would prove nothing", err)
+	}
+	forms := map[string]string{"signature": secret, "security token": token, "bucket host": host,
+		"URL in base64":    base64.StdEncoding.EncodeToString([]byte(signed(secret))),
+		"URL in base64url": base64.RawURLEncoding.EncodeToString([]byte(signed(secret))),
+		"URL in hex":       hex.EncodeToString([]byte(signed(secret)))}
+	for where, data := range map[string]string{
+		"terraform.tfstate": string(stateFile), "show -json (state)": string(stateJSON), "show -json tfplan": planJSON,
+	} {
+		for form, s := range forms {
+			if strings.Contains(data, s) || strings.Contains(strings.ToLower(data), strings.ToLower(url.QueryEscape(s))) {
+				t.Errorf("%s holds the reference URL's %s", where, form)
+			}
+		}
+	}
 }

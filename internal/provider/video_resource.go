@@ -19,6 +19,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
@@ -57,25 +58,30 @@ type videoResource struct {
 func NewVideoResource() resource.Resource { return &videoResource{} }
 
 type videoResourceModel struct {
-	ID                types.String   `tfsdk:"id"`
-	TaskID            types.String   `tfsdk:"task_id"`
-	Model             types.String   `tfsdk:"model"`
-	Prompt            types.String   `tfsdk:"prompt"`
-	Seconds           types.String   `tfsdk:"seconds"`
-	Ratio             types.String   `tfsdk:"ratio"`
-	Resolution        types.String   `tfsdk:"resolution"`
-	GenerateAudio     types.Bool     `tfsdk:"generate_audio"`
-	CallbackURL       types.String   `tfsdk:"callback_url"`
-	ReferenceImages   types.List     `tfsdk:"reference_images"`
-	ReferenceVideos   types.List     `tfsdk:"reference_videos"`
-	ReferenceAudios   types.List     `tfsdk:"reference_audios"`
-	ExtraMetadata     types.String   `tfsdk:"extra_metadata"`
-	TriggersReplace   types.Map      `tfsdk:"triggers_replace"`
-	WaitForCompletion types.Bool     `tfsdk:"wait_for_completion"`
-	Status            types.String   `tfsdk:"status"`
-	URL               types.String   `tfsdk:"url"`
-	Format            types.String   `tfsdk:"format"`
-	Timeouts          timeouts.Value `tfsdk:"timeouts"`
+	ID              types.String `tfsdk:"id"`
+	TaskID          types.String `tfsdk:"task_id"`
+	Model           types.String `tfsdk:"model"`
+	Prompt          types.String `tfsdk:"prompt"`
+	Seconds         types.String `tfsdk:"seconds"`
+	Ratio           types.String `tfsdk:"ratio"`
+	Resolution      types.String `tfsdk:"resolution"`
+	GenerateAudio   types.Bool   `tfsdk:"generate_audio"`
+	CallbackURL     types.String `tfsdk:"callback_url"`
+	ReferenceImages types.List   `tfsdk:"reference_images"`
+	ReferenceVideos types.List   `tfsdk:"reference_videos"`
+	ReferenceAudios types.List   `tfsdk:"reference_audios"`
+	// Write-only: null in plan and state, read from the configuration at create.
+	ReferenceImagesWO       types.List     `tfsdk:"reference_images_wo"`
+	ReferenceVideosWO       types.List     `tfsdk:"reference_videos_wo"`
+	ReferenceAudiosWO       types.List     `tfsdk:"reference_audios_wo"`
+	ReferenceMediaWOVersion types.Int64    `tfsdk:"reference_media_wo_version"`
+	ExtraMetadata           types.String   `tfsdk:"extra_metadata"`
+	TriggersReplace         types.Map      `tfsdk:"triggers_replace"`
+	WaitForCompletion       types.Bool     `tfsdk:"wait_for_completion"`
+	Status                  types.String   `tfsdk:"status"`
+	URL                     types.String   `tfsdk:"url"`
+	Format                  types.String   `tfsdk:"format"`
+	Timeouts                timeouts.Value `tfsdk:"timeouts"`
 }
 
 func (r *videoResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -95,11 +101,12 @@ func (r *videoResource) Schema(ctx context.Context, _ resource.SchemaRequest, re
 				"be stored in state; no element may be null. A URL that differs from the applied one only in the signing "+
 				"parameters of a presigned URL (S3, GCS, Azure SAS, CloudFront, Volcengine TOS) names the same media: it "+
 				"changes nothing, and state keeps the URL first applied. A different path, or a parameter that selects "+
-				"content such as `versionId` or `generation`, is other media. %s", limit, kind, citation) + echoedDescription,
+				"content such as `versionId` or `generation`, is other media. Null while `reference_media_wo_version` is set, "+
+				"which it cannot be combined with. %s", limit, kind, citation) + echoedDescription,
 			ElementType:   types.StringType,
 			Optional:      true,
 			Computed:      true,
-			PlanModifiers: []planmodifier.List{echoedArgument{meansSameURLList}},
+			PlanModifiers: []planmodifier.List{echoedArgument{meansSameURLList}, nullWithWriteOnlyMedia{}},
 			Validators: []validator.List{
 				listvalidator.SizeAtMost(limit),
 				validators.NoNullElements(),
@@ -179,8 +186,12 @@ func (r *videoResource) Schema(ctx context.Context, _ resource.SchemaRequest, re
 			},
 			"reference_images": mediaList("image", maxReferenceImages,
 				"The Nth URL is cited in `prompt` as `@imageN`."),
-			"reference_videos": mediaList("video", maxReferenceVideos, ""),
-			"reference_audios": mediaList("audio", maxReferenceAudios, ""),
+			"reference_videos":    mediaList("video", maxReferenceVideos, ""),
+			"reference_audios":    mediaList("audio", maxReferenceAudios, ""),
+			"reference_images_wo": writeOnlyMediaList(mediaKinds[0]),
+			"reference_videos_wo": writeOnlyMediaList(mediaKinds[1]),
+			"reference_audios_wo": writeOnlyMediaList(mediaKinds[2]),
+			writeOnlyVersionAttr:  writeOnlyMediaVersionAttribute(),
 			"extra_metadata": schema.StringAttribute{
 				MarkdownDescription: "Vendor parameters that this provider does not type, as a JSON object (write it with " +
 					"`jsonencode`), merged into the request's `metadata`. For a model's newer options, such as first/last-frame " +
@@ -253,20 +264,21 @@ func (r *videoResource) Configure(_ context.Context, req resource.ConfigureReque
 func (r *videoResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var cfg videoResourceModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
-	if resp.Diagnostics.HasError() || cfg.Prompt.IsUnknown() || cfg.Prompt.IsNull() || cfg.ReferenceImages.IsUnknown() {
+	imageList, imagesAttr := cfg.citedImages()
+	if resp.Diagnostics.HasError() || cfg.Prompt.IsUnknown() || cfg.Prompt.IsNull() || imageList.IsUnknown() {
 		return
 	}
-	images := len(cfg.ReferenceImages.Elements())
+	images := len(imageList.Elements())
 	// Only a word of its own is a citation: "me@image1.com" is an address.
 	for _, c := range validators.ImageCitations(cfg.Prompt.ValueString()) {
 		switch {
 		case c.N == 0:
 			resp.Diagnostics.AddAttributeError(path.Root("prompt"), "Invalid Image Citation",
-				fmt.Sprintf("The prompt cites %s, but image citations start at @image1 (the first element of reference_images).", c.Text))
+				fmt.Sprintf("The prompt cites %s, but image citations start at @image1 (the first element of %s).", c.Text, imagesAttr))
 		case c.N > images:
 			resp.Diagnostics.AddAttributeError(path.Root("prompt"), "Invalid Image Citation",
-				fmt.Sprintf("The prompt cites %s, but reference_images has %d element(s); @imageN refers to the Nth element. "+
-					"Add the image to reference_images or fix the citation.", c.Text, images))
+				fmt.Sprintf("The prompt cites %s, but %s has %d element(s); @imageN refers to the Nth element. "+
+					"Add the image to %s or fix the citation.", c.Text, imagesAttr, images, imagesAttr))
 		}
 	}
 }
@@ -368,7 +380,7 @@ func (r *videoResource) Create(ctx context.Context, req resource.CreateRequest, 
 	defer func() { r.data.confirmations.end(plan.TaskID.ValueString(), unconfirmed, &resp.Diagnostics) }()
 	timeout, diags := plan.Timeouts.Create(ctx, defaultWaitTimeout)
 	resp.Diagnostics.Append(diags...)
-	request, diags := plan.toRequest(ctx)
+	request, diags := plan.toRequest(ctx, req.Config)
 	resp.Diagnostics.Append(diags...)
 	triggers := map[string]string{}
 	resp.Diagnostics.Append(plan.TriggersReplace.ElementsAs(ctx, &triggers, false)...)
@@ -650,8 +662,10 @@ func replaceUnlessAdopting() planmodifier.String {
 	)
 }
 
-func (m *videoResourceModel) toRequest(ctx context.Context) (client.VideoRequest, diag.Diagnostics) {
-	var diags diag.Diagnostics
+// toRequest builds the submission from the plan, and the write-only reference media
+// from config, where alone they exist.
+func (m *videoResourceModel) toRequest(ctx context.Context, config tfsdk.Config) (client.VideoRequest, diag.Diagnostics) {
+	writeOnly, diags := writeOnlyMedia(ctx, config)
 	req := client.VideoRequest{
 		Model:   m.Model.ValueString(),
 		Prompt:  m.Prompt.ValueString(),
@@ -680,6 +694,9 @@ func (m *videoResourceModel) toRequest(ctx context.Context) (client.VideoRequest
 		{m.ReferenceVideos, client.ContentVideo, "reference_videos"},
 		{m.ReferenceAudios, client.ContentAudio, "reference_audios"},
 	} {
+		if wo := writeOnly[media.name]; !wo.IsNull() {
+			media.list, media.name = wo, media.name+"_wo"
+		}
 		if media.list.IsUnknown() {
 			continue
 		}
@@ -720,7 +737,5 @@ func (m *videoResourceModel) applyVideo(v *client.Video) {
 	m.Resolution = echoed(m.Resolution, f.Resolution, meansSameResolution)
 	m.CallbackURL = echoed(m.CallbackURL, f.CallbackURL, meansSameURL)
 	m.GenerateAudio = echoed(m.GenerateAudio, f.GenerateAudio, meansSameBool)
-	m.ReferenceImages = echoed(m.ReferenceImages, f.ReferenceImages, meansSameURLList)
-	m.ReferenceVideos = echoed(m.ReferenceVideos, f.ReferenceVideos, meansSameURLList)
-	m.ReferenceAudios = echoed(m.ReferenceAudios, f.ReferenceAudios, meansSameURLList)
+	m.applyReferenceMedia(f)
 }

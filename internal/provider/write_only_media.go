@@ -1,0 +1,217 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/videogen/terraform-provider-videogen/internal/validators"
+)
+
+// Write-only reference media (Terraform and OpenTofu 1.11 or later) reach the
+// service at create and never state or plan: presigned URLs are bearer credentials
+// while they live. The version argument marks a clip made from them; while it is
+// set, the stored reference lists stay null, and the service's echo of the media
+// is not recorded.
+const writeOnlyVersionAttr = "reference_media_wo_version"
+
+// mediaKind pairs a stored reference list with its write-only form.
+type mediaKind struct {
+	stored, writeOnly, noun string
+	limit                   int
+}
+
+var mediaKinds = []mediaKind{
+	{"reference_images", "reference_images_wo", "image", maxReferenceImages},
+	{"reference_videos", "reference_videos_wo", "video", maxReferenceVideos},
+	{"reference_audios", "reference_audios_wo", "audio", maxReferenceAudios},
+}
+
+// storedMediaPaths are the stored reference lists, which write-only media exclude.
+func storedMediaPaths() []path.Expression {
+	var p []path.Expression
+	for _, k := range mediaKinds {
+		p = append(p, path.MatchRoot(k.stored))
+	}
+	return p
+}
+
+func writeOnlyMediaList(k mediaKind) schema.ListAttribute {
+	citation := ""
+	if k.noun == "image" {
+		citation = " The Nth URL is cited in `prompt` as `@imageN`."
+	}
+	return schema.ListAttribute{
+		MarkdownDescription: fmt.Sprintf("Write-only form of `%s` for Terraform and OpenTofu 1.11 or later: up to %d "+
+			"reference %s URLs, sent at create and never stored in state or plan, for presigned URLs, which grant "+
+			"access while they live. Same rules as `%s`; cannot be combined with any stored reference list, and needs "+
+			"`%s`. Terraform cannot compare a write-only value with the last apply, so changing it alone changes "+
+			"nothing: change `%s` to generate a new clip from the current URLs.%s Older CLIs reject the argument.",
+			k.stored, k.limit, k.noun, k.stored, writeOnlyVersionAttr, writeOnlyVersionAttr, citation),
+		ElementType: types.StringType,
+		Optional:    true,
+		WriteOnly:   true,
+		Validators: []validator.List{
+			listvalidator.SizeAtMost(k.limit),
+			validators.NoNullElements(),
+			listvalidator.ValueStringsAre(validators.RequestURL()),
+			listvalidator.ConflictsWith(storedMediaPaths()...),
+			listvalidator.AlsoRequires(path.MatchRoot(writeOnlyVersionAttr)),
+		},
+	}
+}
+
+func writeOnlyMediaVersionAttribute() schema.Int64Attribute {
+	return schema.Int64Attribute{
+		MarkdownDescription: "Version of the write-only reference media (`reference_images_wo`, `reference_videos_wo`, " +
+			"`reference_audios_wo`); required with them, and cannot be combined with the stored reference lists, which " +
+			"stay null while it is set (the service's echo of the media is not recorded either). Any number: changing it " +
+			"forces a new clip, made from the write-only URLs of that apply. Setting it on a clip that had none forces a " +
+			"new clip too, unless the write-only URLs name the same media as the stored ones (another signature is the " +
+			"same media), which moves the clip to write-only media in place.",
+		Optional:      true,
+		PlanModifiers: []planmodifier.Int64{writeOnlyMediaVersion{}},
+		Validators: []validator.Int64{
+			int64ConflictsWithStoredMedia{},
+		},
+	}
+}
+
+// writeOnlyMediaVersion plans the replacement that write-only media cannot plan
+// themselves: Terraform keeps no prior value of them to compare.
+type writeOnlyMediaVersion struct{}
+
+const writeOnlyMediaVersionDescription = "Changing this forces a new clip, except when it is first set on a clip whose " +
+	"stored reference media are the same media as the write-only ones."
+
+func (writeOnlyMediaVersion) Description(context.Context) string {
+	return writeOnlyMediaVersionDescription
+}
+func (writeOnlyMediaVersion) MarkdownDescription(context.Context) string {
+	return writeOnlyMediaVersionDescription
+}
+
+func (writeOnlyMediaVersion) PlanModifyInt64(ctx context.Context, req planmodifier.Int64Request, resp *planmodifier.Int64Response) {
+	if req.State.Raw.IsNull() || req.Plan.Raw.IsNull() {
+		return
+	}
+	if !req.StateValue.IsNull() {
+		resp.RequiresReplace = !req.ConfigValue.Equal(req.StateValue)
+		return
+	}
+	if req.ConfigValue.IsNull() {
+		return
+	}
+	// Moving an existing clip to write-only media: the write-only URLs are in the
+	// configuration now, the stored ones in state, so the two can be compared.
+	adopt := adopting(ctx, req.State)
+	for _, k := range mediaKinds {
+		var wo, stored types.List
+		resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root(k.writeOnly), &wo)...)
+		resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root(k.stored), &stored)...)
+		switch {
+		case wo.IsUnknown():
+			resp.RequiresReplace = true
+		case stored.IsNull() && adopt:
+			// An imported clip whose media the service does not echo adopts them.
+		case len(wo.Elements()) == 0 || len(stored.Elements()) == 0:
+			resp.RequiresReplace = resp.RequiresReplace || len(wo.Elements()) != len(stored.Elements())
+		case !sameURLList(wo, stored):
+			resp.RequiresReplace = true
+		}
+	}
+}
+
+// nullWithWriteOnlyMedia plans a stored reference list as null while the clip
+// uses write-only media, so that neither the echo nor an import keeps their URLs.
+type nullWithWriteOnlyMedia struct{}
+
+const nullWithWriteOnlyMediaDescription = "Null while `" + writeOnlyVersionAttr + "` is set."
+
+func (nullWithWriteOnlyMedia) Description(context.Context) string {
+	return nullWithWriteOnlyMediaDescription
+}
+func (nullWithWriteOnlyMedia) MarkdownDescription(context.Context) string {
+	return nullWithWriteOnlyMediaDescription
+}
+
+func (nullWithWriteOnlyMedia) PlanModifyList(ctx context.Context, req planmodifier.ListRequest, resp *planmodifier.ListResponse) {
+	var version types.Int64
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root(writeOnlyVersionAttr), &version)...)
+	if !version.IsNull() {
+		resp.PlanValue = types.ListNull(types.StringType)
+	}
+}
+
+// int64ConflictsWithStoredMedia names the stored lists that the version excludes.
+type int64ConflictsWithStoredMedia struct{}
+
+func (int64ConflictsWithStoredMedia) Description(context.Context) string {
+	return "cannot be combined with reference_images, reference_videos or reference_audios"
+}
+
+func (v int64ConflictsWithStoredMedia) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
+
+func (int64ConflictsWithStoredMedia) ValidateInt64(ctx context.Context, req validator.Int64Request, resp *validator.Int64Response) {
+	if req.ConfigValue.IsNull() {
+		return
+	}
+	for _, k := range mediaKinds {
+		var stored types.List
+		resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root(k.stored), &stored)...)
+		if !stored.IsNull() {
+			resp.Diagnostics.AddAttributeError(req.Path, "Invalid Attribute Combination",
+				fmt.Sprintf("%s marks a clip made from write-only reference media, and %s is set too. Move the URLs of %s "+
+					"to %s (kept out of state), or remove %s to store them.", writeOnlyVersionAttr, k.stored, k.stored,
+					k.writeOnly, writeOnlyVersionAttr))
+		}
+	}
+}
+
+// writeOnlyMedia reads the write-only lists from the configuration, the only place
+// they exist: the plan and state hold null.
+func writeOnlyMedia(ctx context.Context, config tfsdk.Config) (map[string]types.List, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	lists := map[string]types.List{}
+	if config.Raw.IsNull() {
+		return lists, diags
+	}
+	for _, k := range mediaKinds {
+		var l types.List
+		diags.Append(config.GetAttribute(ctx, path.Root(k.writeOnly), &l)...)
+		lists[k.stored] = l
+	}
+	return lists, diags
+}
+
+// citedImages returns the list that @imageN cites and its name.
+func (m *videoResourceModel) citedImages() (types.List, string) {
+	if !m.ReferenceImagesWO.IsNull() {
+		return m.ReferenceImagesWO, "reference_images_wo"
+	}
+	return m.ReferenceImages, "reference_images"
+}
+
+// applyReferenceMedia merges the echoed reference media into the model, except for
+// a clip made from write-only media, whose URLs the echo must not bring into state.
+func (m *videoResourceModel) applyReferenceMedia(f videoFields) {
+	if !m.ReferenceMediaWOVersion.IsNull() {
+		m.ReferenceImages = types.ListNull(types.StringType)
+		m.ReferenceVideos = types.ListNull(types.StringType)
+		m.ReferenceAudios = types.ListNull(types.StringType)
+		return
+	}
+	m.ReferenceImages = echoed(m.ReferenceImages, f.ReferenceImages, meansSameURLList)
+	m.ReferenceVideos = echoed(m.ReferenceVideos, f.ReferenceVideos, meansSameURLList)
+	m.ReferenceAudios = echoed(m.ReferenceAudios, f.ReferenceAudios, meansSameURLList)
+}
