@@ -8,10 +8,12 @@
 // by the fingerprint of their request, so that the next apply on the same machine
 // adopts the task instead.
 //
-// It also remembers the submissions whose outcome stayed unknown (the request may
-// have reached the service, but no task ID came back), so that the next apply that
-// sends the same request says so before it does. It is a small JSON file that one provider process at a
-// time writes (Terraform's state lock keeps applies of one working directory apart).
+// It also notes each submission before it is sent, until its answer settles the
+// outcome, so that one whose outcome stays unknown (the request may have reached
+// the service, but no task ID came back, or the process was killed while it was in
+// flight) makes the next apply that sends the same request say so before it does.
+// It is a small JSON file that one provider process at a time writes (Terraform's
+// state lock keeps applies of one working directory apart).
 package journal
 
 import (
@@ -40,16 +42,21 @@ type Entry struct {
 }
 
 // Unconfirmed is a submission that may have created a task although no task ID
-// came back: a gateway failed after forwarding it, the run was interrupted while
-// it was in flight, or the answer held no task.
+// came back: a gateway failed after forwarding it, the run was interrupted or
+// killed while it was in flight, or the answer held no task.
 type Unconfirmed struct {
 	Fingerprint string    `json:"fingerprint"`
 	SubmittedAt time.Time `json:"submitted_at"`
 
-	// own marks a note this process wrote: its resource was told already, and an
-	// identical clip of the same run asks for a clip of its own.
-	own bool
+	// ticket is set on the notes this process wrote (see Sending): its resource
+	// is told already, and an identical clip of the same run asks for a clip of
+	// its own.
+	ticket Ticket
 }
+
+// Ticket names a note written by Sending, for Sent or NotSent to settle it.
+// The zero Ticket names no note.
+type Ticket uint64
 
 // A journal written by a provider that knows nothing of unconfirmed submissions
 // still loads (the member is ignored), so the version stays 1.
@@ -72,6 +79,7 @@ type Journal struct {
 	loaded      bool
 	entries     []Entry
 	unconfirmed []Unconfirmed
+	tickets     Ticket
 }
 
 // New returns the journal kept at path. Entries older than maxAge are dropped.
@@ -93,16 +101,7 @@ func DefaultPath() string {
 func (j *Journal) Path() string { return j.path }
 
 // Add records a submitted task.
-func (j *Journal) Add(e Entry) error {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	if err := j.load(); err != nil {
-		return err
-	}
-	j.entries = slices.DeleteFunc(j.entries, func(x Entry) bool { return x.TaskID == e.TaskID })
-	j.entries = append(j.entries, e)
-	return j.save()
-}
+func (j *Journal) Add(e Entry) error { return j.Sent(0, e) }
 
 // Remove forgets a task, once its clip is recorded or it can no longer be adopted.
 // Removing a task the journal does not hold writes nothing.
@@ -137,16 +136,61 @@ func (j *Journal) Matching(fingerprint string) ([]Entry, error) {
 	return out, nil
 }
 
-// NoteUnconfirmed records a submission whose outcome is unknown.
-func (j *Journal) NoteUnconfirmed(u Unconfirmed) error {
+// Sending notes a submission about to be sent, as unconfirmed: nothing is known
+// of its outcome until the answer comes, and a process killed while it is in
+// flight leaves the note for the next run to find. Sent or NotSent settles it;
+// a submission whose outcome stays unknown is left as it is.
+func (j *Journal) Sending(fingerprint string, at time.Time) (Ticket, error) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if err := j.load(); err != nil {
+		return 0, err
+	}
+	j.tickets++
+	j.unconfirmed = append(j.unconfirmed, Unconfirmed{Fingerprint: fingerprint, SubmittedAt: at, ticket: j.tickets})
+	if err := j.save(); err != nil {
+		j.unconfirmed = slices.DeleteFunc(j.unconfirmed, func(u Unconfirmed) bool { return u.ticket == j.tickets })
+		return 0, err
+	}
+	return j.tickets, nil
+}
+
+// Sent replaces the note of a submission that was answered with its task, in
+// one write, so that no moment leaves neither on disk.
+func (j *Journal) Sent(t Ticket, e Entry) error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	if err := j.load(); err != nil {
 		return err
 	}
-	u.own = true
-	j.unconfirmed = append(j.unconfirmed, u)
+	j.dropTicket(t)
+	j.entries = slices.DeleteFunc(j.entries, func(x Entry) bool { return x.TaskID == e.TaskID })
+	j.entries = append(j.entries, e)
 	return j.save()
+}
+
+// NotSent drops the note of a submission that provably created nothing.
+func (j *Journal) NotSent(t Ticket) error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if err := j.load(); err != nil {
+		return err
+	}
+	if !j.dropTicket(t) {
+		return nil
+	}
+	return j.save()
+}
+
+// dropTicket forgets the note t names and reports whether there was one.
+// Callers hold j.mu.
+func (j *Journal) dropTicket(t Ticket) bool {
+	if t == 0 {
+		return false
+	}
+	n := len(j.unconfirmed)
+	j.unconfirmed = slices.DeleteFunc(j.unconfirmed, func(u Unconfirmed) bool { return u.ticket == t })
+	return len(j.unconfirmed) != n
 }
 
 // TakeUnconfirmed returns, oldest first, the unexpired unconfirmed submissions
@@ -160,7 +204,7 @@ func (j *Journal) TakeUnconfirmed(fingerprint string) ([]Unconfirmed, error) {
 	}
 	var out []Unconfirmed
 	j.unconfirmed = slices.DeleteFunc(j.unconfirmed, func(u Unconfirmed) bool {
-		take := u.Fingerprint == fingerprint && !u.own && !j.expired(u.SubmittedAt)
+		take := u.Fingerprint == fingerprint && u.ticket == 0 && !j.expired(u.SubmittedAt)
 		if take {
 			out = append(out, u)
 		}

@@ -110,7 +110,7 @@ func TestDefaultPathFollowsTFDataDir(t *testing.T) {
 	}
 }
 
-func TestJournalUnconfirmedSubmissionsAreTakenOnceByALaterProcess(t *testing.T) {
+func TestJournalUnsettledSubmissionsAreTakenOnceByALaterProcess(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "j.json")
 	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
@@ -123,11 +123,23 @@ func TestJournalUnconfirmedSubmissionsAreTakenOnceByALaterProcess(t *testing.T) 
 		{Fingerprint: "fp", SubmittedAt: now.Add(-2 * time.Hour)},
 		{Fingerprint: "fp2", SubmittedAt: now},
 	} {
-		if err := j.NoteUnconfirmed(u); err != nil {
+		if _, err := j.Sending(u.Fingerprint, u.SubmittedAt); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := j.Add(Entry{TaskID: "t", Fingerprint: "fp", SubmittedAt: now}); err != nil {
+	// Settled notes leave nothing to say: one answered with its task, one that provably created nothing.
+	sent, err := j.Sending("fp", now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := j.Sent(sent, Entry{TaskID: "t", Fingerprint: "fp", SubmittedAt: now}); err != nil {
+		t.Fatal(err)
+	}
+	refused, err := j.Sending("fp", now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := j.NotSent(refused); err != nil {
 		t.Fatal(err)
 	}
 	// The process that noted them does not take them: an identical clip of the

@@ -161,15 +161,6 @@ func sameMap(a, b types.Map) bool {
 	return a.Equal(b)
 }
 
-// journalAdd notes a submitted task in the local journal. A journal that cannot be
-// written does not stop the apply: it only protects against an outright kill, and
-// the user is told once.
-func (d *providerData) journalAdd(ctx context.Context, e journal.Entry, diags *diag.Diagnostics) {
-	if err := d.journal.Add(e); err != nil {
-		d.journalProblem(ctx, err, diags)
-	}
-}
-
 func (d *providerData) journalRemove(ctx context.Context, taskID string) {
 	if err := d.journal.Remove(taskID); err != nil {
 		d.journalProblem(ctx, err, nil)

@@ -15,7 +15,8 @@ import (
 // A submission that may have created a task although no task ID came back is an
 // error that tells the user to look for the task before applying again. Users and
 // CI jobs apply again anyway, so the journal remembers such a submission by the
-// fingerprint of its request, and the next apply that sends the same request says,
+// fingerprint of its request (from before it is sent, so that a kill while it is
+// in flight is covered too), and the next apply that sends the same request says,
 // before it sends it, when the doubtful one was made and how to keep its task
 // instead (see CONTRIBUTING.md, "Billing and ambiguous submissions").
 //
@@ -23,12 +24,30 @@ import (
 // again when the console shows no task, and a refusal would leave no way forward
 // but editing the journal.
 
-// noteUnconfirmedSubmission records a submission whose outcome is unknown.
-func (d *providerData) noteUnconfirmedSubmission(ctx context.Context, fingerprint string, at time.Time,
-	diags *diag.Diagnostics,
-) {
-	if err := d.journal.NoteUnconfirmed(journal.Unconfirmed{Fingerprint: fingerprint, SubmittedAt: at}); err != nil {
+// journalSending notes a submission about to be sent (see journal.Sending). A
+// journal that cannot be written does not stop the apply: it only protects against
+// an outright kill and against a second submission after a doubtful one, and the
+// user is told once.
+func (d *providerData) journalSending(ctx context.Context, fingerprint string, diags *diag.Diagnostics) journal.Ticket {
+	t, err := d.journal.Sending(fingerprint, time.Now())
+	if err != nil {
 		d.journalProblem(ctx, err, diags)
+	}
+	return t
+}
+
+// journalSent replaces the note of an answered submission with its task, which
+// the journal keeps until its clip is recorded in state.
+func (d *providerData) journalSent(ctx context.Context, t journal.Ticket, e journal.Entry, diags *diag.Diagnostics) {
+	if err := d.journal.Sent(t, e); err != nil {
+		d.journalProblem(ctx, err, diags)
+	}
+}
+
+// journalNotSent drops the note of a submission that provably created nothing.
+func (d *providerData) journalNotSent(ctx context.Context, t journal.Ticket) {
+	if err := d.journal.NotSent(t); err != nil {
+		d.journalProblem(ctx, err, nil)
 	}
 }
 

@@ -393,18 +393,18 @@ func (r *videoResource) Create(ctx context.Context, req resource.CreateRequest, 
 	var waitOpts []client.WaitOption
 	if video == nil {
 		r.data.sayUnconfirmedSubmissions(ctx, fingerprint, &resp.Diagnostics)
-		submittedAt := time.Now()
+		ticket := r.data.journalSending(ctx, fingerprint, &resp.Diagnostics)
 		submitted, err := r.data.client.SubmitVideo(ctx, request)
 		if err != nil {
-			r.addSubmitError(ctx, &resp.Diagnostics, err, fingerprint, submittedAt)
+			r.addSubmitError(ctx, &resp.Diagnostics, err, ticket)
 			return
 		}
 		tflog.Info(ctx, "video task submitted", map[string]any{"task_id": submitted.TaskID})
 		// Claimed before it is journaled: an identical clip planned beside this one
 		// must submit its own task, not adopt this one.
 		r.data.handover.claim(submitted.TaskID)
-		r.data.journalAdd(ctx, journal.Entry{TaskID: submitted.TaskID, Fingerprint: fingerprint, SubmittedAt: time.Now()},
-			&resp.Diagnostics)
+		r.data.journalSent(ctx, ticket, journal.Entry{TaskID: submitted.TaskID, Fingerprint: fingerprint,
+			SubmittedAt: time.Now()}, &resp.Diagnostics)
 		if len(submitted.UncertainAttempts) > 0 {
 			addUncertainAttemptsWarning(&resp.Diagnostics, submitted)
 		}
@@ -503,14 +503,12 @@ func (r *videoResource) adoptable(ctx context.Context, taskID string) *client.Vi
 }
 
 // addSubmitError explains a failed submission. A 404 means an unknown model only
-// when the address answers as the service; otherwise base_url is wrong. A
-// submission that may have created a task is noted in the journal, so that the
+// when the address answers as the service; otherwise base_url is wrong. The
+// journal's note of a submission that may have created a task stays, so that the
 // next apply of the same request says so before it submits again.
-func (r *videoResource) addSubmitError(ctx context.Context, diags *diag.Diagnostics, err error, fingerprint string,
-	submittedAt time.Time,
-) {
-	if client.IsAmbiguousSubmit(err) {
-		r.data.noteUnconfirmedSubmission(ctx, fingerprint, submittedAt, diags)
+func (r *videoResource) addSubmitError(ctx context.Context, diags *diag.Diagnostics, err error, ticket journal.Ticket) {
+	if !client.IsAmbiguousSubmit(err) {
+		r.data.journalNotSent(ctx, ticket)
 	}
 	op := opSubmit
 	if client.IsNotFound(err) && r.data.models.verifyService(ctx) != nil {
