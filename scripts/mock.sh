@@ -27,11 +27,16 @@ cleanup() {
   exit "$status"
 }
 trap cleanup EXIT
+trap 'exit 129' HUP
 trap 'exit 130' INT
+trap 'exit 131' QUIT
 trap 'exit 143' TERM
 
 (cd "$root" && "$GO" build -o "$work/videogen-mock" ./cmd/videogen-mock)
-"$work/videogen-mock" -api-key "$key" "$@" -addr-file "$work/addr" </dev/null &
+# The mock also stops by itself when this script or the one that started it
+# ends, whatever ends it: `kill <PID of make mock>` signals only make, and
+# SIGKILL cannot be trapped.
+"$work/videogen-mock" -api-key "$key" "$@" -addr-file "$work/addr" -exit-with $$ -exit-with "$PPID" </dev/null &
 pid=$!
 
 # The mock writes its address once it listens; a mock that exits first (a

@@ -17,7 +17,7 @@
 //	              [-duration 2s] [-models videogen-1,videogen-2] [-seed 0]
 //	              [-clip-bytes 0] [-fault-rate 0] [-task-failure-rate 0]
 //	              [-rate-limit 0] [-url-ttl 0] [-hold] [-gateway-failures-after-submit 0]
-//	              [-dialect openai] [-addr-file FILE] [-quiet]
+//	              [-dialect openai] [-addr-file FILE] [-quiet] [-exit-with PID]
 //
 // Flags given on the command line override the -config file. With -hold every
 // task stays running until released with POST /_mock/tasks/{task_id}/finish
@@ -31,7 +31,9 @@
 // used (see mockapi.DialectNewAPI). With
 // "-addr 127.0.0.1:0" a free port is picked; -addr-file then tells scripts
 // where: once listening, the base URL (http://127.0.0.1:PORT) is written to
-// FILE atomically. The server stops gracefully on SIGINT or SIGTERM.
+// FILE atomically. The server stops gracefully on SIGINT or SIGTERM, and with
+// -exit-with PID also when that process exits, however it ends: scripts pass
+// their own PID so that a killed script never leaves the mock behind.
 package main
 
 import (
@@ -46,6 +48,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -69,6 +72,7 @@ type options struct {
 	addr     string
 	addrFile string
 	quiet    bool
+	exitWith []int
 	cfg      mockapi.Config
 }
 
@@ -82,6 +86,14 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.StringVar(&o.addr, "addr", "127.0.0.1:8080", "listen address; port 0 picks a free port")
 	fs.StringVar(&o.addrFile, "addr-file", "", "once listening, write the base URL to this file (atomically)")
 	fs.BoolVar(&o.quiet, "quiet", false, "don't log requests")
+	fs.Func("exit-with", "stop when the process with this PID exits (Linux; repeatable), such as the script that started the mock", func(v string) error {
+		pid, err := strconv.Atoi(v)
+		if err != nil || pid <= 0 {
+			return fmt.Errorf("not a process ID: %q", v)
+		}
+		o.exitWith = append(o.exitWith, pid)
+		return nil
+	})
 	configFile := fs.String("config", "", "JSON config file (mockapi.Config); flags set explicitly override it")
 	apiKey := fs.String("api-key", mockapi.DefaultAPIKey, "API key to accept (replaces the key of the first configured key)")
 	duration := fs.Duration("duration", time.Duration(def.TaskDuration), "time from submission to the final state")
@@ -179,6 +191,11 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 	o, err := parseFlags(args, stderr)
 	if err != nil {
 		return err
+	}
+	for _, pid := range o.exitWith {
+		if ctx, err = exitWith(ctx, pid); err != nil {
+			return err
+		}
 	}
 	mock, err := mockapi.New(o.cfg)
 	if err != nil {
