@@ -37,12 +37,13 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 
 # Terraform runs on a copy, so every run starts from empty state (the mock is
-# new each time) and nothing is left in the repository but the clip files,
-# which go to examples/demo/out (git-ignored).
+# new each time) and nothing is left in the repository: the clip files go to
+# the copy too, and are shown before they are removed with it.
 cfg="$work/demo"
+out="$work/out"
 mkdir -p "$cfg"
 cp examples/demo/*.tf "$cfg/"
-tf_vars=(-var "output_dir=$root/examples/demo/out")
+tf_vars=(-var "output_dir=$out")
 color=()
 [[ -t 1 ]] || color=(-no-color)
 # In the copy rather than with -chdir: the CLI looks for the implied mirror
@@ -88,7 +89,7 @@ case "$plan_status" in
 esac
 
 header "A fresh runner: the state survives, the clip files do not"
-rm -rf "$root/examples/demo/out"
+rm -rf "$out"
 tf apply -auto-approve -input=false "${tf_vars[@]}" ${color[@]+"${color[@]}"} | tee "$work/fresh-apply.log"
 grep -q 'Resources: 1 added, 0 changed, 0 destroyed' "$work/fresh-apply.log" ||
   die "the fresh-runner apply did more than download the file again"
@@ -105,5 +106,8 @@ fi
 
 header "terraform output"
 tf output ${color[@]+"${color[@]}"}
+
+header "The clip file (removed with the temporary copy)"
+ls -l "$out"
 
 header "Done; the mock API is stopped and the temporary state removed on exit"

@@ -30,8 +30,9 @@ resource "videogen_video" "teaser" {
   }
 }
 
-# The clip file, with its SHA-256. `make demo` runs Terraform on a copy of this
-# directory and passes the absolute path of examples/demo/out here.
+# The clip file, with its SHA-256. `make demo` runs Terraform on a temporary
+# copy of this directory and passes a directory inside that copy here, so the
+# demo leaves nothing in the repository.
 variable "output_dir" {
   description = "Directory the clips are downloaded to; defaults to out/ beside this file."
   type        = string
