@@ -63,68 +63,78 @@ func TestAccBilling_unconfirmedSubmissionIsSaidBeforeSubmittingAgain(t *testing.
 	}
 }
 
-// TestAccBilling_killedWhileSubmittingIsSaidNextTime: the run is killed outright
-// while its submission is in flight, after the service created the task and
-// before its answer arrived. Terraform saves nothing, so the next apply submits
-// again; the journal's note, written before the request was sent, makes it say so.
-func TestAccBilling_killedWhileSubmittingIsSaidNextTime(t *testing.T) {
+// TestAccBilling_interruptedWhileSubmittingIsSaidNextTime: the run is
+// interrupted (SIGINT) or killed outright (SIGKILL) while its submission is in
+// flight, after the service created the task and before its answer arrived. No
+// state records the task, so the next apply submits again; the journal's note,
+// written before the request was sent, makes it say so.
+func TestAccBilling_interruptedWhileSubmittingIsSaidNextTime(t *testing.T) {
 	requireAcc(t)
-	t.Parallel()
-	mock := acctest.NewMock(t)
-	// In front of the mock, a submission reaches it and its answer is held back.
-	var hold atomic.Bool
-	hold.Store(true)
-	forwarded := make(chan struct{}, 1)
-	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodPost && hold.Load() {
-			mock.ServeHTTP(httptest.NewRecorder(), r)
-			forwarded <- struct{}{}
-			<-r.Context().Done()
-			return
-		}
-		mock.ServeHTTP(w, r)
-	}))
-	t.Cleanup(front.Close)
-	config := cliClip(mock, cliVideo("killed while it was being submitted"), `base_url = "`+front.URL+`"`)
-	wd := acctest.NewWorkdir(t)
-	if err := wd.Write(config); err != nil {
-		t.Fatal(err)
-	}
-	if err := wd.Init(t.Context()); err != nil {
-		t.Fatal(err)
-	}
-	run := wd.Start(t.Context(), "apply", "-auto-approve", "-input=false", "-no-color")
-	ctx, cancel := context.WithCancel(t.Context())
-	go func() {
-		_, _ = run.Wait()
-		cancel()
-	}()
-	select {
-	case <-forwarded:
-	case <-ctx.Done():
-		out, _ := run.Wait()
-		t.Fatalf("the apply ended before its submission was sent:\n%s", out)
-	}
-	if err := run.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	if out, err := run.Wait(); err == nil {
-		t.Fatalf("the killed apply succeeded:\n%s", out)
-	}
-	if n := mock.Submissions(); n != 1 {
-		t.Fatalf("the ledger shows %d submissions after the killed apply, want 1", n)
-	}
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGKILL} {
+		t.Run(sig.String(), func(t *testing.T) {
+			t.Parallel()
+			mock := acctest.NewMock(t)
+			// In front of the mock, a submission reaches it and its answer is held back.
+			var hold atomic.Bool
+			hold.Store(true)
+			forwarded := make(chan struct{}, 1)
+			front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.Method == http.MethodPost && hold.Load() {
+					mock.ServeHTTP(httptest.NewRecorder(), r)
+					forwarded <- struct{}{}
+					<-r.Context().Done()
+					return
+				}
+				mock.ServeHTTP(w, r)
+			}))
+			t.Cleanup(front.Close)
+			config := cliClip(mock, cliVideo("stopped while it was being submitted"), `base_url = "`+front.URL+`"`)
+			wd := acctest.NewWorkdir(t)
+			if err := wd.Write(config); err != nil {
+				t.Fatal(err)
+			}
+			if err := wd.Init(t.Context()); err != nil {
+				t.Fatal(err)
+			}
+			run := wd.Start(t.Context(), "apply", "-auto-approve", "-input=false", "-no-color")
+			ctx, cancel := context.WithCancel(t.Context())
+			go func() {
+				_, _ = run.Wait()
+				cancel()
+			}()
+			select {
+			case <-forwarded:
+			case <-ctx.Done():
+				out, _ := run.Wait()
+				t.Fatalf("the apply ended before its submission was sent:\n%s", out)
+			}
+			if err := run.Signal(sig); err != nil {
+				t.Fatal(err)
+			}
+			out, err := run.Wait()
+			if err == nil {
+				t.Fatalf("the stopped apply succeeded:\n%s", out)
+			}
+			// An interrupted provider still answers, with the doubt in words.
+			if sig == syscall.SIGINT && !wrapped("A task may exist").MatchString(out) {
+				t.Fatalf("the interrupted apply does not say that a task may exist:\n%s", out)
+			}
+			if n := mock.Submissions(); n != 1 {
+				t.Fatalf("the ledger shows %d submissions after the stopped apply, want 1", n)
+			}
 
-	hold.Store(false)
-	out := applyOutput(t, wd)
-	if !wrapped("Warning: Earlier Submission May Have Created This Clip", "this same request at 20",
-		"terraform import").MatchString(out) {
-		t.Fatalf("the apply after the kill does not say that the killed one may have created the clip:\n%s", out)
-	}
-	if n := mock.Submissions(); n != 2 {
-		t.Fatalf("the ledger shows %d submissions after the second apply, want 2", n)
-	}
-	if changes, err := wd.Plan(t.Context()); err != nil || changes {
-		t.Fatalf("the plan after: changes %v, error %v; want an empty plan", changes, err)
+			hold.Store(false)
+			out = applyOutput(t, wd)
+			if !wrapped("Warning: Earlier Submission May Have Created This Clip", "this same request at 20",
+				"terraform import").MatchString(out) {
+				t.Fatalf("the apply after %v does not say that the stopped one may have created the clip:\n%s", sig, out)
+			}
+			if n := mock.Submissions(); n != 2 {
+				t.Fatalf("the ledger shows %d submissions after the second apply, want 2", n)
+			}
+			if changes, err := wd.Plan(t.Context()); err != nil || changes {
+				t.Fatalf("the plan after: changes %v, error %v; want an empty plan", changes, err)
+			}
+		})
 	}
 }
