@@ -36,8 +36,11 @@ func CheckTarget(path string) error {
 	if err != nil {
 		return &Error{Op: "resolving " + path, Err: err}
 	}
-	info, err := os.Stat(abs)
+	// Lstat: a symbolic link at path is replaced by the file, never followed,
+	// so what it points at does not matter here.
+	info, err := os.Lstat(abs)
 	switch {
+	case err == nil && info.Mode()&fs.ModeSymlink != 0:
 	case err == nil && info.IsDir():
 		return &Error{Op: "checking " + path, Err: errors.New("it is an existing directory; give the path of a file inside it")}
 	case err == nil && !info.Mode().IsRegular():

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 )
@@ -22,6 +23,9 @@ type File struct {
 	// written is how much of the file was handed to startWriteback.
 	written int64
 	done    bool
+	// noReplace makes Commit fail with ErrOccupied rather than replace whatever
+	// appeared at path since the caller looked.
+	noReplace bool
 }
 
 // writebackBytes is how much a File writes before it asks the kernel to start
@@ -58,6 +62,22 @@ func Write(path string, mode, dirMode os.FileMode, fill func(*File) error) (Summ
 	if err != nil {
 		return Summary{}, err
 	}
+	defer f.Discard() //nolint:errcheck // the first error is the one that matters
+	if err := fill(f); err != nil {
+		return Summary{}, err
+	}
+	return f.Commit()
+}
+
+// WriteNew is Write for a path the caller found empty: when something is at path
+// by the time the file is to be put in place, it fails with ErrOccupied and
+// leaves that alone.
+func WriteNew(path string, mode, dirMode os.FileMode, fill func(*File) error) (Summary, error) {
+	f, err := Create(path, mode, dirMode)
+	if err != nil {
+		return Summary{}, err
+	}
+	f.noReplace = true
 	defer f.Discard() //nolint:errcheck // the first error is the one that matters
 	if err := fill(f); err != nil {
 		return Summary{}, err
@@ -115,7 +135,11 @@ func (f *File) Commit() (Summary, error) {
 	if err := f.tmp.Close(); err != nil {
 		return fail("closing "+f.tmp.Name(), err)
 	}
-	if err := os.Rename(f.tmp.Name(), f.path); err != nil {
+	place := os.Rename
+	if f.noReplace {
+		place = placeNew
+	}
+	if err := place(f.tmp.Name(), f.path); err != nil {
 		return fail("moving "+f.tmp.Name()+" into place at "+f.path, err)
 	}
 	f.done = true
@@ -150,4 +174,27 @@ func SHA256(path string) (string, error) {
 		return "", err
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// placeNew puts tmp at path only when nothing is there. A hard link, unlike a
+// rename, fails when the name exists, and does so atomically, so a file that
+// appears while the clip downloads is never replaced.
+func placeNew(tmp, path string) error {
+	err := os.Link(tmp, path)
+	switch {
+	case err == nil:
+		_ = os.Remove(tmp) // the clip is in place; a leftover hidden .part is harmless
+		return nil
+	case errors.Is(err, fs.ErrExist):
+		return ErrOccupied
+	}
+	// A file system without hard links: look, then rename, which leaves only
+	// the moment between the two for a racing writer.
+	switch _, lerr := os.Lstat(path); {
+	case lerr == nil:
+		return ErrOccupied
+	case !errors.Is(lerr, fs.ErrNotExist):
+		return lerr
+	}
+	return os.Rename(tmp, path)
 }

@@ -66,6 +66,7 @@ type providerData struct {
 	journal      *journal.Journal
 	journalError sync.Once
 	budget       *newClipBudget
+	clips        *knownClips
 	// removalWarning says once per run what destroying clips does.
 	removalWarning sync.Once
 	// confirmations gathers the clip parameters the service does not confirm, for
@@ -233,7 +234,7 @@ func (p *videogenProvider) Configure(ctx context.Context, req provider.Configure
 		maxNewClips = cfg.MaxNewClips.ValueInt64()
 	}
 	data := &providerData{
-		client: c, models: newModelCatalog(c), handover: newTaskHandover(),
+		client: c, models: newModelCatalog(c), handover: newTaskHandover(), clips: newKnownClips(),
 		journal: journal.New(journalPath, journal.DefaultMaxAge), budget: newNewClipBudget(maxNewClips),
 	}
 	resp.ResourceData = data

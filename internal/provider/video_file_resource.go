@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -16,6 +17,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
@@ -36,6 +38,9 @@ const (
 	// stops a host that sends without end before it fills the disk.
 	defaultMaxSizeBytes    = 4 << 30
 	defaultFileWaitTimeout = 30 * time.Minute
+	// privateKeyFileDrift holds, between a refresh and the plan, why the file at
+	// path is no longer the clip this resource wrote.
+	privateKeyFileDrift = "file_drift"
 )
 
 var (
@@ -58,6 +63,7 @@ type videoFileResourceModel struct {
 	FilePermission      types.String   `tfsdk:"file_permission"`
 	DirectoryPermission types.String   `tfsdk:"directory_permission"`
 	MaxSizeBytes        types.Int64    `tfsdk:"max_size_bytes"`
+	Overwrite           types.Bool     `tfsdk:"overwrite"`
 	SHA256              types.String   `tfsdk:"sha256"`
 	SizeBytes           types.Int64    `tfsdk:"size_bytes"`
 	SourceURL           types.String   `tfsdk:"source_url"`
@@ -75,9 +81,12 @@ func (r *videoFileResource) Schema(ctx context.Context, _ resource.SchemaRequest
 		MarkdownDescription: "The clip of a video task, downloaded to a local file. State keeps only the path, the size " +
 			"and the SHA-256, never the content. When the file is missing or differs from that checksum (a fresh CI " +
 			"runner, a deleted or edited file), the next plan downloads it again from the same task: the video is never " +
-			"generated, or billed, a second time. A task that has not finished yet is waited for (see `timeouts`). " +
-			"Destroying the resource deletes the file. Import adopts a clip that was already downloaded, as " +
-			"`<task_id>,<path>`.",
+			"generated, or billed, a second time. A task that has not finished yet is waited for (see `timeouts`).\n\n" +
+			"It never replaces or deletes a file it did not write: when something other than this clip is at `path` " +
+			"(a file of yours, a file it wrote that was edited since, a symbolic link), the plan fails naming `path` " +
+			"before anything is downloaded, and the file is left as it is, unless `overwrite = true`. A file that " +
+			"already holds this clip is adopted without downloading. Destroying the resource deletes the file only " +
+			"while it still holds the clip. Import adopts a clip that was already downloaded, as `<task_id>,<path>`.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				MarkdownDescription: "The file's path, same as `path`.",
@@ -138,6 +147,18 @@ func (r *videoFileResource) Schema(ctx context.Context, _ resource.SchemaRequest
 				Optional:   true,
 				Validators: []validator.Int64{int64validator.AtLeast(1)},
 			},
+			"overwrite": schema.BoolAttribute{
+				MarkdownDescription: "Whether the clip may replace what is at `path` when that is not this clip: a file " +
+					"this resource did not write, one it wrote that was changed since (edited or replaced outside " +
+					"Terraform), or a symbolic link (the link itself is replaced, never what it points at). Defaults to " +
+					"`false`: such a path fails the plan (or the apply, when the path or the task is only known then) with " +
+					"an error naming `path`, before anything is downloaded, and nothing is touched. A directory is never " +
+					"replaced, and a file that already holds this clip is adopted without downloading either way. " +
+					"Changing it updates state only.",
+				Optional: true,
+				Computed: true,
+				Default:  booldefault.StaticBool(false),
+			},
 			"sha256": schema.StringAttribute{
 				MarkdownDescription: "Lowercase hex SHA-256 of the file, computed while it was downloaded. Every refresh " +
 					"compares the file on disk with it.",
@@ -179,31 +200,111 @@ func (r *videoFileResource) Configure(_ context.Context, req resource.ConfigureR
 }
 
 // ModifyPlan refuses, at plan, a path that could not receive the file, so that
-// nothing is generated for a file that cannot be written. It looks only when a
-// download is planned and the path is known.
+// nothing is generated for a file that cannot be written, and a path where
+// something other than this clip is in the way, so that nothing of the user's is
+// replaced without overwrite. It looks only when a download is planned and the
+// path is known; Create and Update look again, since the disk may change.
 func (r *videoFileResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() {
 		return
 	}
-	var planPath filePath
-	var planTask types.String
-	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("path"), &planPath)...)
-	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("task_id"), &planTask)...)
-	if resp.Diagnostics.HasError() || planPath.IsUnknown() || planPath.IsNull() {
+	var plan videoFileResourceModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() || plan.Path.IsUnknown() || plan.Path.IsNull() {
 		return
 	}
+	p := plan.Path.ValueString()
+	overwrite := plan.Overwrite.ValueBool()
 	if !req.State.Raw.IsNull() {
-		var statePath filePath
-		var stateTask types.String
-		resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("path"), &statePath)...)
-		resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("task_id"), &stateTask)...)
-		if statePath.Equal(planPath) && stateTask.Equal(planTask) {
+		var state videoFileResourceModel
+		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+		r.remember(&state)
+		if !state.Path.Equal(plan.Path) || !state.TaskID.Equal(plan.TaskID) {
+			// A replacement: Terraform plans its new half again without prior
+			// state, and that plan checks the path.
+			return
+		}
+		drift := fileDrift(ctx, req.Private, &resp.Diagnostics)
+		switch {
+		case drift == "":
+		case !overwrite:
+			// Nothing would be written, so nothing fails: a plan error here would
+			// also stop terraform destroy, whose first step is a normal plan.
+			addDriftWarning(&resp.Diagnostics, p, drift)
+		default:
+			if err := localfile.CheckTarget(p); err != nil {
+				addPathError(&resp.Diagnostics, p, err)
+				return
+			}
+			// Download the clip again over the changed file, in place.
+			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("sha256"), types.StringUnknown())...)
+			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("size_bytes"), types.Int64Unknown())...)
+			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("source_url"), types.StringUnknown())...)
+		}
+		return
+	}
+	// A new file at p.
+	if err := localfile.CheckTarget(p); err != nil {
+		addPathError(&resp.Diagnostics, p, err)
+		return
+	}
+	occ, _, err := localfile.Inspect(p)
+	if err != nil {
+		addPathError(&resp.Diagnostics, p, err)
+		return
+	}
+	if occ == localfile.Nothing {
+		return
+	}
+	if occ == localfile.RegularFile && r.data != nil {
+		known, ok := r.data.clips.atPath(p)
+		if !ok && !plan.TaskID.IsUnknown() {
+			known, ok = r.data.clips.ofTask(plan.TaskID.ValueString())
+		}
+		if ok && known.holds(p) {
+			if known.taskID == plan.TaskID.ValueString() {
+				// Adopted without downloading, which the plan shows by a known checksum.
+				resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("sha256"), known.sha256)...)
+				resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("size_bytes"), known.size)...)
+				resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("source_url"), known.sourceURL)...)
+			}
+			// Otherwise it is the file of the resource this one replaces, which
+			// is deleted before this one is written.
 			return
 		}
 	}
-	if err := localfile.CheckTarget(planPath.ValueString()); err != nil {
-		addPathError(&resp.Diagnostics, planPath.ValueString(), err)
+	if !overwrite {
+		addOccupiedError(&resp.Diagnostics, p, occ, plan.TaskID)
 	}
+}
+
+// remember records the clip of a resource in state for the plan of its
+// replacement in this provider process (see knownClips).
+func (r *videoFileResource) remember(state *videoFileResourceModel) {
+	if r.data == nil || state.SHA256.IsNull() || state.SHA256.IsUnknown() {
+		return
+	}
+	r.data.clips.remember(state.Path.ValueString(), knownClip{taskID: state.TaskID.ValueString(),
+		sha256: state.SHA256.ValueString(), size: state.SizeBytes.ValueInt64(), sourceURL: state.SourceURL.ValueString()})
+}
+
+// fileDrift returns what Read found wrong with the file at path, or "".
+func fileDrift(ctx context.Context, private interface {
+	GetKey(context.Context, string) ([]byte, diag.Diagnostics)
+}, diags *diag.Diagnostics) string {
+	if private == nil {
+		return ""
+	}
+	raw, d := private.GetKey(ctx, privateKeyFileDrift)
+	diags.Append(d...)
+	var reason string
+	if len(raw) == 0 || json.Unmarshal(raw, &reason) != nil {
+		return ""
+	}
+	return reason
 }
 
 func (r *videoFileResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -220,10 +321,37 @@ func (r *videoFileResource) Create(ctx context.Context, req resource.CreateReque
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	// Checked again here for a path that was unknown at plan, before waiting for
-	// or downloading anything.
+	// Checked again here for a path that was unknown at plan, and for what
+	// changed on the disk since, before waiting for or downloading anything.
 	if err := localfile.CheckTarget(target.path); err != nil {
 		addPathError(&resp.Diagnostics, target.path, err)
+		return
+	}
+	occ, _, err := localfile.Inspect(target.path)
+	if err != nil {
+		addPathError(&resp.Diagnostics, target.path, err)
+		return
+	}
+	if occ != localfile.Nothing && !plan.SHA256.IsUnknown() {
+		// The plan adopts the file that holds this clip already.
+		if holds, _ := localfile.Holds(target.path, plan.SHA256.ValueString(), plan.SizeBytes.ValueInt64()); holds {
+			if err := os.Chmod(target.path, target.fileMode); err != nil {
+				addPermissionError(&resp.Diagnostics, target, err)
+				return
+			}
+			tflog.Info(ctx, "video file adopted without downloading: it holds the clip", map[string]any{"path": target.path})
+			plan.ID = types.StringValue(plan.Path.ValueString())
+			resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+			return
+		}
+		resp.Diagnostics.AddAttributeError(path.Root("path"), "Video File Changed Since Plan", fmt.Sprintf("The plan "+
+			"adopted the file at %s because it held the clip of task %s, but it no longer does, so nothing was "+
+			"downloaded or replaced. Run terraform plan again.", target.path, plan.TaskID.ValueString()))
+		return
+	}
+	overwrite := plan.Overwrite.ValueBool()
+	if occ != localfile.Nothing && !overwrite {
+		addOccupiedError(&resp.Diagnostics, target.path, occ, plan.TaskID)
 		return
 	}
 	taskID := plan.TaskID.ValueString()
@@ -231,22 +359,42 @@ func (r *videoFileResource) Create(ctx context.Context, req resource.CreateReque
 	if !ok {
 		return
 	}
-	var dl client.Download
-	sum, err := localfile.Write(target.path, target.fileMode, target.dirMode, func(f *localfile.File) error {
-		var err error
-		dl, err = r.data.client.DownloadVideo(ctx, video, f, target.maxBytes)
-		return err
-	})
-	if err != nil {
-		addDownloadError(&resp.Diagnostics, taskID, target, err)
+	dl, sum, ok := r.download(ctx, video, target, overwrite, plan.TaskID, &resp.Diagnostics)
+	if !ok {
 		return
 	}
-	tflog.Info(ctx, "video file written", map[string]any{"task_id": taskID, "path": target.path, "bytes": sum.Size})
 	plan.ID = types.StringValue(plan.Path.ValueString())
 	plan.SHA256 = types.StringValue(sum.SHA256)
 	plan.SizeBytes = types.Int64Value(sum.Size)
 	plan.SourceURL = types.StringValue(dl.URL)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+// download writes the clip of video to the target. Unless replace is set, it
+// leaves alone anything that appears at the path while the clip downloads.
+func (r *videoFileResource) download(ctx context.Context, video *client.Video, target fileTarget, replace bool,
+	taskID types.String, diags *diag.Diagnostics) (client.Download, localfile.Summary, bool) {
+	write := localfile.WriteNew
+	if replace {
+		write = localfile.Write
+	}
+	var dl client.Download
+	sum, err := write(target.path, target.fileMode, target.dirMode, func(f *localfile.File) error {
+		var err error
+		dl, err = r.data.client.DownloadVideo(ctx, video, f, target.maxBytes)
+		return err
+	})
+	if errors.Is(err, localfile.ErrOccupied) {
+		occ, _, _ := localfile.Inspect(target.path)
+		addOccupiedError(diags, target.path, occ, taskID)
+		return dl, sum, false
+	}
+	if err != nil {
+		addDownloadError(diags, video.TaskID, target, err)
+		return dl, sum, false
+	}
+	tflog.Info(ctx, "video file written", map[string]any{"task_id": video.TaskID, "path": target.path, "bytes": sum.Size})
+	return dl, sum, true
 }
 
 // Read checks the file against state. A file that is missing or differs is
@@ -265,39 +413,47 @@ func (r *videoFileResource) Read(ctx context.Context, req resource.ReadRequest, 
 		return
 	}
 	p := state.Path.ValueString()
-	gone := func(reason string) {
-		tflog.Warn(ctx, "video file "+reason+"; removing it from state so that it is downloaded again (the video is not regenerated)",
-			map[string]any{"path": p, "task_id": state.TaskID.ValueString()})
-		resp.State.RemoveResource(ctx)
-	}
-	info, err := os.Stat(p)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		gone("is missing")
-		return
-	case err != nil:
+	occ, info, err := localfile.Inspect(p)
+	if err != nil {
 		resp.Diagnostics.AddAttributeError(path.Root("path"), "Unable to Read Video File",
 			fmt.Sprintf("The file at %s could not be checked against its recorded SHA-256. Check that Terraform may read "+
 				"it and its directory.\n\nOriginal error: %s", p, err))
 		return
-	case !info.Mode().IsRegular():
-		gone("is no longer a regular file")
+	}
+	if occ == localfile.Nothing {
+		tflog.Warn(ctx, "video file is missing; removing it from state so that it is downloaded again (the video is not regenerated)",
+			map[string]any{"path": p, "task_id": state.TaskID.ValueString()})
+		resp.State.RemoveResource(ctx)
 		return
+	}
+	// Anything else that is not the clip stays in state with the reason kept
+	// for the plan, which refuses to replace it without overwrite.
+	drift := ""
+	switch {
+	case occ != localfile.RegularFile:
+		drift = "was replaced by " + occ.String()
 	case !state.SizeBytes.IsNull() && info.Size() != state.SizeBytes.ValueInt64():
-		gone("has changed size")
+		drift = fmt.Sprintf("has changed size (%d bytes, the clip has %d)", info.Size(), state.SizeBytes.ValueInt64())
+	default:
+		sum, err := localfile.SHA256(p)
+		if err != nil {
+			resp.Diagnostics.AddAttributeError(path.Root("path"), "Unable to Read Video File",
+				fmt.Sprintf("The file at %s could not be read to check its SHA-256. Check that its owner may read it "+
+					"(file_permission) and that Terraform runs as that user.\n\nOriginal error: %s", p, err))
+			return
+		}
+		if sum != state.SHA256.ValueString() {
+			drift = "no longer matches the SHA-256 of the clip"
+		}
+	}
+	if drift != "" {
+		tflog.Warn(ctx, "video file "+drift, map[string]any{"path": p, "task_id": state.TaskID.ValueString()})
+		reason, _ := json.Marshal(drift)
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKeyFileDrift, reason)...)
+		resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 		return
 	}
-	sum, err := localfile.SHA256(p)
-	if err != nil {
-		resp.Diagnostics.AddAttributeError(path.Root("path"), "Unable to Read Video File",
-			fmt.Sprintf("The file at %s could not be read to check its SHA-256. Check that its owner may read it "+
-				"(file_permission) and that Terraform runs as that user.\n\nOriginal error: %s", p, err))
-		return
-	}
-	if sum != state.SHA256.ValueString() {
-		gone("no longer matches its recorded SHA-256")
-		return
-	}
+	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKeyFileDrift, nil)...)
 	if mode, err := validators.ParseFileMode(state.FilePermission.ValueString()); err != nil || mode != info.Mode().Perm() {
 		state.FilePermission = types.StringValue(fmt.Sprintf("%04o", info.Mode().Perm()))
 	}
@@ -319,6 +475,7 @@ func (r *videoFileResource) ImportState(ctx context.Context, req resource.Import
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("path"), filePathValue(p))...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("task_id"), taskID)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("directory_permission"), defaultDirectoryPermission)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("overwrite"), false)...)
 }
 
 // adoptImported records an existing file as this task's clip, without downloading
@@ -366,7 +523,9 @@ func (r *videoFileResource) adoptImported(ctx context.Context, state *videoFileR
 }
 
 // Update applies a new file_permission to the file in place; directory_permission,
-// max_size_bytes and timeouts only concern later downloads.
+// max_size_bytes, overwrite and timeouts only concern later downloads. A plan
+// that replaces a changed file (overwrite, see ModifyPlan) downloads the clip
+// again over it.
 func (r *videoFileResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan, state videoFileResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
@@ -374,42 +533,82 @@ func (r *videoFileResource) Update(ctx context.Context, req resource.UpdateReque
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	redownload := plan.SHA256.IsUnknown()
 	plan.ID, plan.SHA256, plan.SizeBytes, plan.SourceURL = state.ID, state.SHA256, state.SizeBytes, state.SourceURL
 	target, diags := plan.target()
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if !plan.FilePermission.Equal(state.FilePermission) {
+	if redownload {
+		if holds, _ := localfile.Holds(target.path, state.SHA256.ValueString(), state.SizeBytes.ValueInt64()); !holds {
+			const summary = "Unable to Download Video File"
+			if !requireConfigured(r.data, &resp.Diagnostics, summary) {
+				return
+			}
+			if err := localfile.CheckTarget(target.path); err != nil {
+				addPathError(&resp.Diagnostics, target.path, err)
+				return
+			}
+			video, ok := r.finishedVideo(ctx, plan.TaskID.ValueString(), defaultFileWaitTimeout, summary, &resp.Diagnostics)
+			if !ok {
+				return
+			}
+			dl, sum, ok := r.download(ctx, video, target, true, plan.TaskID, &resp.Diagnostics)
+			if !ok {
+				return
+			}
+			plan.SHA256, plan.SizeBytes, plan.SourceURL = types.StringValue(sum.SHA256), types.Int64Value(sum.Size), types.StringValue(dl.URL)
+		}
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKeyFileDrift, nil)...)
+	}
+	if !redownload && !plan.FilePermission.Equal(state.FilePermission) {
 		if err := os.Chmod(target.path, target.fileMode); err != nil {
-			resp.Diagnostics.AddAttributeError(path.Root("file_permission"), "Unable to Change Video File Permissions",
-				fmt.Sprintf("The permissions of %s could not be set to %04o. Check that Terraform runs as the file's owner.\n\n"+
-					"Original error: %s", target.path, target.fileMode, err))
+			addPermissionError(&resp.Diagnostics, target, err)
 			return
 		}
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 
-// Delete removes the file; one that is already gone is fine. The directories it
-// created stay, since other files may live there.
+// Delete removes the file while it still holds the clip; one that is already
+// gone is fine. Anything else at the path (a file edited since, a link, a
+// directory) is not this resource's to delete, and stays with a warning. The
+// directories it created stay too, since other files may live there.
 func (r *videoFileResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state videoFileResourceModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	// The apply plans the new half of a replacement again, after this Delete and
+	// without prior state: it learns the clip from here, as the plan did from
+	// ModifyPlan.
+	r.remember(&state)
 	p := state.Path.ValueString()
-	info, err := os.Lstat(p)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return
-	case err == nil && info.IsDir():
-		resp.Diagnostics.AddAttributeWarning(path.Root("path"), "Video File Replaced by a Directory",
-			fmt.Sprintf("%s is now a directory, not the downloaded clip, so it was left in place.", p))
+	occ, _, err := localfile.Inspect(p)
+	if err == nil && occ == localfile.Nothing {
 		return
 	}
-	if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	if err == nil && occ == localfile.RegularFile && !state.SHA256.IsNull() {
+		var holds bool
+		holds, err = localfile.Holds(p, state.SHA256.ValueString(), state.SizeBytes.ValueInt64())
+		if err == nil && !holds {
+			resp.Diagnostics.AddAttributeWarning(path.Root("path"), "Video File Left in Place",
+				fmt.Sprintf("%s no longer holds the clip this resource downloaded (it was edited or replaced since), so "+
+					"it was not deleted and is no longer managed. Remove it by hand if it is not needed.", p))
+			return
+		}
+	}
+	if err == nil && occ != localfile.RegularFile {
+		resp.Diagnostics.AddAttributeWarning(path.Root("path"), "Video File Left in Place",
+			fmt.Sprintf("%s is now %s, not the downloaded clip, so it was left in place and is no longer managed.", p, occ))
+		return
+	}
+	if err == nil {
+		err = os.Remove(p)
+	}
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		resp.Diagnostics.AddAttributeError(path.Root("path"), "Unable to Delete Video File",
 			fmt.Sprintf("The file at %s could not be removed. Check the permissions of its directory, or remove it by "+
 				"hand and run terraform apply again.\n\nOriginal error: %s", p, err))
@@ -521,6 +720,42 @@ func addPathError(diags *diag.Diagnostics, p string, err error) {
 		fmt.Sprintf("The clip cannot be written to %s, so nothing was downloaded. path must name a file, not a "+
 			"directory, in a directory that the user running Terraform may write (missing parent directories are "+
 			"created). Choose another path, or fix the directory's permissions.\n\nOriginal error: %s", p, err))
+}
+
+// addOccupiedError refuses to replace what is at p, which is not this clip.
+func addOccupiedError(diags *diag.Diagnostics, p string, occ localfile.Occupant, taskID types.String) {
+	task := "<task_id>"
+	if !taskID.IsUnknown() && !taskID.IsNull() {
+		task = taskID.ValueString()
+	}
+	adopt := ""
+	if occ == localfile.RegularFile {
+		adopt = fmt.Sprintf(" If it is the clip of task %s, adopt it as it is with an import (an import block, or "+
+			"terraform import videogen_video_file.<name> %s,%s).", task, task, p)
+	}
+	diags.AddAttributeError(path.Root("path"), "Video File Path Already Taken",
+		fmt.Sprintf("There is already %s at %s that this resource did not write, and videogen_video_file never replaces "+
+			"what it did not write: nothing was downloaded and it was left as it is. Choose another path, or move it "+
+			"away.%s To replace it with the clip, set overwrite = true on this resource (a symbolic link is replaced "+
+			"itself; what it points at is never touched).", occ, p, adopt))
+}
+
+// addDriftWarning says that a file this resource wrote was changed by someone
+// and is left as it is.
+func addDriftWarning(diags *diag.Diagnostics, p, drift string) {
+	diags.AddAttributeWarning(path.Root("path"), "Video File Changed Outside Terraform",
+		fmt.Sprintf("The file at %s is no longer the clip this resource downloaded: it %s. It was edited or replaced "+
+			"outside Terraform, and videogen_video_file never replaces what it did not write, so it is left as it is "+
+			"and nothing is planned for it. To have the clip there again (downloaded from the same task, not "+
+			"regenerated), move the file away or set overwrite = true on this resource; to stop managing the path, "+
+			"terraform state rm this resource.", p, drift))
+}
+
+// addPermissionError explains a chmod that failed.
+func addPermissionError(diags *diag.Diagnostics, t fileTarget, err error) {
+	diags.AddAttributeError(path.Root("file_permission"), "Unable to Change Video File Permissions",
+		fmt.Sprintf("The permissions of %s could not be set to %04o. Check that Terraform runs as the file's owner.\n\n"+
+			"Original error: %s", t.path, t.fileMode, err))
 }
 
 // addDownloadError explains a failed download and quotes the original error.

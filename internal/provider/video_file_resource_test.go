@@ -257,19 +257,40 @@ func TestAccVideoFileResource_downloadPermissionsAndDestroy(t *testing.T) {
 	})
 }
 
-// Deleting or editing the file makes the plan download it again: only the file
-// resource is planned, and the ledger shows no new submission.
+// Deleting the file makes the plan download it again: only the file resource is
+// planned, and the ledger shows no new submission. An edited file is left as it
+// is (the plan warns and plans nothing, so that neither apply nor destroy is
+// blocked); with overwrite the plan downloads the clip over it in place.
 func TestAccVideoFileResource_deletedOrModifiedFileIsDownloadedAgain(t *testing.T) {
 	mock := acctest.NewMock(t, withClipBytes)
 	dir := t.TempDir()
 	clip := filepath.Join(dir, "clip.mp4")
 	config := videoFileConfig(mock, "a red kite over the sea", clip, "")
+	overwrite := videoFileConfig(mock, "a red kite over the sea", clip, "  overwrite = true")
 	redownload := resource.ConfigPlanChecks{
 		PreApply: []plancheck.PlanCheck{
 			plancheck.ExpectResourceAction(fileAddr, plancheck.ResourceActionCreate),
 			plancheck.ExpectResourceAction(videoAddr, plancheck.ResourceActionNoop),
 		},
 	}
+	replaceInPlace := resource.ConfigPlanChecks{
+		PreApply: []plancheck.PlanCheck{
+			plancheck.ExpectResourceAction(fileAddr, plancheck.ResourceActionUpdate),
+			plancheck.ExpectUnknownValue(fileAddr, tfjsonpath.New("sha256")),
+			plancheck.ExpectResourceAction(videoAddr, plancheck.ResourceActionNoop),
+		},
+	}
+	tamper := func() {
+		f, err := os.OpenFile(clip, os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		if _, err := f.WriteAt([]byte("tampered"), 1<<20); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var tampered string
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
@@ -289,21 +310,28 @@ func TestAccVideoFileResource_deletedOrModifiedFileIsDownloadedAgain(t *testing.
 					expectClipDownloads(mock, 2), expectOnly(dir, "clip.mp4")),
 			},
 			{
-				// Same size, different bytes: only the checksum can tell.
+				// Same size, different bytes: only the checksum can tell, and the
+				// edit is not the provider's to undo.
 				PreConfig: func() {
-					f, err := os.OpenFile(clip, os.O_WRONLY, 0)
-					if err != nil {
-						t.Fatal(err)
-					}
-					defer f.Close()
-					if _, err := f.WriteAt([]byte("tampered"), 1<<20); err != nil {
-						t.Fatal(err)
-					}
+					tamper()
+					tampered = sha256File(t, clip)
 				},
-				Config:           config,
-				ConfigPlanChecks: redownload,
+				Config: config,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: func(*terraform.State) error {
+					if got := sha256File(t, clip); got != tampered {
+						return fmt.Errorf("the edited file was changed by the apply")
+					}
+					return expectClipDownloads(mock, 2)(nil)
+				},
+			},
+			{
+				Config:           overwrite,
+				ConfigPlanChecks: replaceInPlace,
 				Check: resource.ComposeTestCheckFunc(expectFileMatchesClip(t, clip, mock), mock.ExpectSubmissions(1),
-					expectClipDownloads(mock, 3)),
+					expectClipDownloads(mock, 3), expectOnly(dir, "clip.mp4")),
 			},
 			{
 				// A truncated file is caught by its size alone.
@@ -312,9 +340,139 @@ func TestAccVideoFileResource_deletedOrModifiedFileIsDownloadedAgain(t *testing.
 						t.Fatal(err)
 					}
 				},
-				Config:           config,
-				ConfigPlanChecks: redownload,
+				Config:           overwrite,
+				ConfigPlanChecks: replaceInPlace,
 				Check:            resource.ComposeTestCheckFunc(expectFileMatchesClip(t, clip, mock), mock.ExpectSubmissions(1)),
+			},
+			{
+				// Edited, then the resource destroyed: the edit stays.
+				PreConfig: tamper,
+				Config:    config,
+				Destroy:   true,
+				Check:     func(*terraform.State) error { return expectFileExists(clip) },
+			},
+		},
+	})
+}
+
+func expectFileExists(p string) error {
+	info, err := os.Lstat(p)
+	if err != nil {
+		return err
+	}
+	if !info.Mode().IsRegular() {
+		return fmt.Errorf("%s is %v, want a regular file", p, info.Mode())
+	}
+	return nil
+}
+
+// A file the provider did not write survives an apply: the plan fails naming the
+// path before anything is submitted or downloaded. overwrite = true replaces it.
+func TestAccVideoFileResource_neverOverwritesUnmanagedFile(t *testing.T) {
+	mock := acctest.NewMock(t)
+	dir := t.TempDir()
+	clip := filepath.Join(dir, "teaser.mp4")
+	const master = "designer's hand-edited master\n"
+	if err := os.WriteFile(clip, []byte(master), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: videoFileConfig(mock, "a teaser", clip, ""),
+				ExpectError: wrapped("Video File Path Already Taken", "There is already a file at", clip,
+					"did not write", "import", "overwrite = true"),
+			},
+			{
+				PreConfig: func() {
+					if data, err := os.ReadFile(clip); err != nil || string(data) != master {
+						t.Fatalf("the master now holds %q (%v)", data, err)
+					}
+					if n, d := mock.Submissions(), clipDownloads(mock); n != 0 || d != 0 {
+						t.Fatalf("the refused plan made %d submission(s) and %d download(s)", n, d)
+					}
+				},
+				Config: videoFileConfig(mock, "a teaser", clip, "  overwrite = true"),
+				Check: resource.ComposeTestCheckFunc(expectFileMatchesClip(t, clip, mock), mock.ExpectSubmissions(1),
+					expectClipDownloads(mock, 1), expectOnly(dir, "teaser.mp4")),
+			},
+		},
+	})
+}
+
+// A symbolic link in the way is refused like a file; with overwrite the link
+// itself is replaced and what it points at is left as it is.
+func TestAccVideoFileResource_symlinkInTheWay(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("symbolic links need privileges on Windows")
+	}
+	mock := acctest.NewMock(t)
+	dir := t.TempDir()
+	target := filepath.Join(dir, "master.mp4")
+	if err := os.WriteFile(target, []byte("the master"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	clip := filepath.Join(dir, "teaser.mp4")
+	if err := os.Symlink(target, clip); err != nil {
+		t.Fatal(err)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config:      videoFileConfig(mock, "a linked teaser", clip, ""),
+				ExpectError: wrapped("Video File Path Already Taken", "a symbolic link at", clip, "overwrite = true"),
+			},
+			{
+				Config: videoFileConfig(mock, "a linked teaser", clip, "  overwrite = true"),
+				Check: resource.ComposeTestCheckFunc(expectFileMatchesClip(t, clip, mock), expectClipDownloads(mock, 1),
+					mock.ExpectSubmissions(1),
+					func(*terraform.State) error {
+						if data, err := os.ReadFile(target); err != nil || string(data) != "the master" {
+							return fmt.Errorf("the link's target now holds %q (%v)", data, err)
+						}
+						return expectFileExists(clip)
+					}),
+			},
+		},
+	})
+}
+
+// A file that already holds the clip is adopted without downloading: here the
+// clip moves to a new path where a copy of it already is.
+func TestAccVideoFileResource_fileHoldingClipIsAdopted(t *testing.T) {
+	mock := acctest.NewMock(t)
+	dir := t.TempDir()
+	first, second := filepath.Join(dir, "first.mp4"), filepath.Join(dir, "second.mp4")
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: videoFileConfig(mock, "copied by hand", first, ""),
+				Check:  resource.ComposeTestCheckFunc(expectFileMatchesClip(t, first, mock), expectClipDownloads(mock, 1)),
+			},
+			{
+				// The clip's bytes, put at the new path by hand.
+				PreConfig: func() {
+					taskID := mock.Ledger().Tasks[0].TaskID
+					want, err := clipOf(mock, taskID)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if err := os.WriteFile(second, want.data, 0o600); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config: videoFileConfig(mock, "copied by hand", second, ""),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction(fileAddr, plancheck.ResourceActionReplace),
+						plancheck.ExpectKnownValue(fileAddr, tfjsonpath.New("sha256"), knownvalue.StringRegexp(regexp.MustCompile(`^[0-9a-f]{64}$`))),
+					},
+				},
+				Check: resource.ComposeTestCheckFunc(expectFileMatchesClip(t, second, mock), expectClipDownloads(mock, 1),
+					mock.ExpectSubmissions(1), expectNoFile(first), expectMode(second, 0o644)),
 			},
 		},
 	})
