@@ -3,6 +3,7 @@ package acctest
 import (
 	"fmt"
 	"net/http/httptest"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -27,7 +28,8 @@ type Mock struct {
 	*mockapi.Server
 	URL string // base URL, without /v1
 
-	ts *httptest.Server
+	ts      *httptest.Server
+	journal string // journal_path for ProviderBlock; empty keeps the provider's default
 }
 
 // StartMock serves a mock with cfg until Close. It is for programs such as
@@ -64,19 +66,27 @@ func NewMock(t testing.TB, opts ...func(*mockapi.Config)) *Mock {
 		t.Fatal(err)
 	}
 	t.Cleanup(m.Close)
+	// A provider served in-process runs in the test's package directory, not
+	// in Terraform's working directory, so its default journal would land in
+	// the source tree and be shared by every test of the package.
+	m.journal = filepath.Join(t.TempDir(), "pending-tasks.json")
 	return m
 }
 
 // ProviderBlock configures the provider against the mock: base_url, the
-// mock's key as api_key and poll_interval MockPollInterval, then each extra
-// line inside the block. An extra line that sets base_url, api_key or
-// poll_interval ("api_key = \"other\"") replaces the default instead, so a
-// test changes one setting without writing the block out.
+// mock's key as api_key, poll_interval MockPollInterval and, for a NewMock,
+// a journal_path in the test's temporary directory, then each extra line
+// inside the block. An extra line that sets one of these ("api_key =
+// \"other\"") replaces the default instead, so a test changes one setting
+// without writing the block out.
 func (m *Mock) ProviderBlock(extra ...string) string {
 	settings := []struct{ name, value string }{
 		{"base_url", strconv.Quote(m.URL)},
 		{"api_key", strconv.Quote(mockapi.DefaultAPIKey)},
 		{"poll_interval", strconv.Quote(MockPollInterval)},
+	}
+	if m.journal != "" {
+		settings = append(settings, struct{ name, value string }{"journal_path", strconv.Quote(m.journal)})
 	}
 	var rest []string
 	for _, line := range extra {

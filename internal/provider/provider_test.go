@@ -30,8 +30,18 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	acctest.SetupCLI() // TF_ACC_TERRAFORM_PATH, and OpenTofu's registry host when the CLI is OpenTofu
+	_, statErr := os.Stat(".terraform")
+	hadDataDir := statErr == nil
 	code := m.Run()
 	_ = acctest.Teardown() // the provider build of the tests that run the real CLI
+	// The provider served in-process runs here, in the source tree: a test
+	// whose provider block lacks a journal_path would leave its journal
+	// behind (acctest.Mock.ProviderBlock sets one).
+	if _, err := os.Stat(".terraform"); err == nil && !hadDataDir {
+		fmt.Fprintln(os.Stderr, "a test left internal/provider/.terraform behind: give its provider block a journal_path in t.TempDir()")
+		_ = os.RemoveAll(".terraform")
+		code = max(code, 1)
+	}
 	os.Exit(code)
 }
 
