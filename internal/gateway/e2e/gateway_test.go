@@ -146,9 +146,16 @@ func attributeSnippet(name string) *regexp.Regexp {
 // a -v run shows each error the gateway guide describes.
 func showError(t *testing.T, err error, out string) {
 	t.Helper()
+	show(t, "Error:", out+"\n"+fmt.Sprint(err))
+}
+
+// show logs out from its first line that starts with kind ("Error:",
+// "Warning:").
+func show(t *testing.T, kind, out string) {
+	t.Helper()
 	var diags []string
-	for _, part := range strings.Split(out+"\n"+fmt.Sprint(err), "\n") {
-		if strings.HasPrefix(strings.TrimSpace(part), "Error:") || len(diags) > 0 {
+	for _, part := range strings.Split(out, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(part), kind) || len(diags) > 0 {
 			diags = append(diags, part)
 		}
 	}
@@ -163,9 +170,9 @@ const clipPrompt = "A paper boat drifting down a rain-soaked city street at dusk
 
 // TestNewAPI applies clips through new-api v0.10.0 in front of the stand-in
 // upstream and checks every answer a user meets: the model list, a clip
-// created and waited for, an empty plan after it, its file, import, the
-// data source, a failed task, an unknown task, a wrong key, an unknown model
-// and a prompt the upstream refuses. The upstream counts each submission:
+// created and waited for, an empty plan after it, its file, the parameters
+// the gateway drops, import, the data source, a failed task, an unknown
+// task, a wrong key, an unknown model and a prompt the upstream refuses. The upstream counts each submission:
 // exactly one per declared clip.
 func TestNewAPI(t *testing.T) {
 	if os.Getenv("VIDEOGEN_GATEWAY_E2E") == "" {
@@ -217,8 +224,12 @@ resource "videogen_video_file" "clip" {
 		g.expectUpstream(t, 1, 1)
 		sub := upstream.Submissions()[0]
 		clipID = sub.TaskID
+		// new-api learns of the finished clip only from its update loop.
+		if upstream.Fetches(clipID) == 0 {
+			t.Errorf("new-api never asked the upstream about %s, yet the provider saw it finish", clipID)
+		}
 		// new-api v0.10.0 forwards model and prompt only, which the guide
-		// says and the provider warns about.
+		// says.
 		var fields map[string]json.RawMessage
 		if err := json.Unmarshal(sub.Body, &fields); err != nil || len(fields) != 2 || fields["model"] == nil || fields["content"] == nil {
 			t.Errorf("new-api forwarded %s; want model and content only", sub.Body)
@@ -248,6 +259,45 @@ resource "videogen_video_file" "clip" {
 			t.Errorf("plan after apply: changes %v, error %v; want an empty plan", changes, err)
 		}
 		g.expectUpstream(t, 1, 1)
+	})
+
+	t.Run("parameters the gateway drops", func(t *testing.T) {
+		w := g.workdir(t, g.providerBlock()+fmt.Sprintf(`
+resource "videogen_video" "asked" {
+  model          = %q
+  prompt         = "A kite over a beach, seen from below"
+  seconds        = "8"
+  resolution     = "720p"
+  ratio          = "9:16"
+  generate_audio = true
+  timeouts {
+    create = "3m"
+  }
+}
+`, seedanceModel))
+		out, err := g.apply(t, w, 1, func(s arkstub.Submission) error { return upstream.Succeed(s.TaskID) })
+		if err != nil {
+			t.Fatalf("apply: %v\n%s", err, out)
+		}
+		g.expectUpstream(t, 2, 2)
+		// The upstream made its defaults (1080p, 16:9, 5 s): the apply must
+		// say which arguments the service did not confirm or contradicted.
+		show(t, "Warning:", out)
+		_, warning, _ := strings.Cut(flat(out), "Warning:")
+		for _, made := range []struct{ arg, value string }{
+			{"seconds", strconv.Itoa(arkstub.DefaultDuration)}, {"ratio", arkstub.DefaultRatio},
+			{"resolution", arkstub.DefaultResolution}, {"generate_audio", ""},
+		} {
+			if !strings.Contains(warning, made.arg) || !strings.Contains(warning, made.value) {
+				t.Errorf("the apply does not warn that %s was not confirmed (the upstream made %q):\n%s", made.arg, made.value, out)
+			}
+		}
+		// Saying so must not turn into a new clip at every apply.
+		changes, err := w.Plan(t.Context())
+		if err != nil || changes {
+			t.Errorf("plan after apply: changes %v, error %v; want an empty plan", changes, err)
+		}
+		g.expectUpstream(t, 2, 2)
 	})
 
 	t.Run("import and data source", func(t *testing.T) {
@@ -290,7 +340,7 @@ output "url" {
 		if got := st.Values.Outputs["url"].Value; got != upstream.ClipURL(clipID) {
 			t.Errorf("data source url %v, want %s", got, upstream.ClipURL(clipID))
 		}
-		g.expectUpstream(t, 1, 1)
+		g.expectUpstream(t, 2, 2)
 	})
 
 	t.Run("failed task", func(t *testing.T) {
@@ -320,7 +370,7 @@ resource "videogen_video" "failing" {
 		if video["task_id"] != failedID || video["status"] != "failed" {
 			t.Errorf("videogen_video.failing: task_id %v, status %v; want %s kept, failed", video["task_id"], video["status"], failedID)
 		}
-		g.expectUpstream(t, 2, 2)
+		g.expectUpstream(t, 3, 3)
 	})
 
 	t.Run("unknown task", func(t *testing.T) {
@@ -335,7 +385,7 @@ data "videogen_video" "missing" {
 		if err == nil || !strings.Contains(flat(err.Error()), "does not know this task ID") {
 			t.Errorf("plan reading an unknown task: %v; want the provider's task-not-found error", err)
 		}
-		g.expectUpstream(t, 2, 2)
+		g.expectUpstream(t, 3, 3)
 	})
 
 	t.Run("wrong key", func(t *testing.T) {
@@ -352,7 +402,7 @@ resource "videogen_video" "clip" {
 		if err == nil || !strings.Contains(flat(err.Error()), "rejected the API key") || !strings.Contains(err.Error(), "api_key") {
 			t.Errorf("plan with a wrong key: %v; want the provider's error naming api_key", err)
 		}
-		g.expectUpstream(t, 2, 2)
+		g.expectUpstream(t, 3, 3)
 	})
 
 	t.Run("unknown model", func(t *testing.T) {
@@ -370,7 +420,7 @@ resource "videogen_video" "clip" {
 		if !attributeSnippet("model").MatchString(err.Error() + out) {
 			t.Errorf("the error does not name the model argument:\n%v\n%s", err, out)
 		}
-		g.expectUpstream(t, 2, 2)
+		g.expectUpstream(t, 3, 3)
 	})
 
 	t.Run("prompt the upstream refuses", func(t *testing.T) {
@@ -389,6 +439,6 @@ resource "videogen_video" "refused" {
 			t.Errorf("the error does not give the upstream's reason:\n%v\n%s", err, out)
 		}
 		// A refusal creates no task: nothing billed, nothing to keep.
-		g.expectUpstream(t, 3, 2)
+		g.expectUpstream(t, 4, 3)
 	})
 }
