@@ -1,5 +1,7 @@
 // Command testsummary runs `go test -json` and prints what plain `go test`
-// prints, then a closing summary: top-level tests passed, failed and skipped,
+// prints, with a progress line when a package has run for a while without
+// one (how many of its tests finished and how many run), then a closing
+// summary: top-level tests passed, failed and skipped,
 // acceptance tests (TestAcc*) and unit tests counted apart, skip reasons, and
 // a last line of exactly the form "N passed, N failed, N skipped". It exits
 // non-zero when the command does or any test failed.

@@ -6,7 +6,13 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"time"
 )
+
+// progressEvery is how long a package may run without a line before the
+// summary says how far it got: the provider's acceptance tests take minutes,
+// and a silent terminal looks like a hang.
+const progressEvery = 20 * time.Second
 
 // event is one line of `go test -json` (see `go doc cmd/test2json`), including
 // the build events that go test interleaves since Go 1.24.
@@ -47,6 +53,11 @@ type summary struct {
 	reasons map[testKey]string // why a skipped top-level test skipped
 
 	failedPkgs []string // packages that failed outside any test
+
+	now          func() time.Time
+	lastLine     time.Time      // when the last package line or progress line was printed
+	finished     map[string]int // top-level tests finished per package still running
+	runningTests map[string]int // top-level tests started and not finished, per package
 }
 
 func newSummary(w io.Writer) *summary {
@@ -57,6 +68,21 @@ func newSummary(w io.Writer) *summary {
 		started: map[testKey]bool{},
 		results: map[testKey]result{},
 		reasons: map[testKey]string{},
+
+		now:          time.Now,
+		lastLine:     time.Now(),
+		finished:     map[string]int{},
+		runningTests: map[string]int{},
+	}
+}
+
+// progress prints how far a long package got, at most every progressEvery.
+// It is called as its top-level tests finish: go test prints packages in
+// order, so the tests of the package it prints now arrive as they end.
+func (s *summary) progress(pkg string) {
+	if now := s.now(); now.Sub(s.lastLine) >= progressEvery {
+		fmt.Fprintf(s.w, "... %s: %d tests finished, %d running\n", pkg, s.finished[pkg], s.runningTests[pkg])
+		s.lastLine = now
 	}
 }
 
@@ -87,6 +113,7 @@ func (s *summary) testEvent(e event) {
 	case "run":
 		if top {
 			s.started[k] = true
+			s.runningTests[e.Package]++
 		}
 	case "output":
 		// go test -json runs the tests verbosely; these markers are what
@@ -105,6 +132,9 @@ func (s *summary) testEvent(e event) {
 		if !top {
 			return
 		}
+		s.runningTests[e.Package]--
+		s.finished[e.Package]++
+		defer s.progress(e.Package)
 		switch e.Action {
 		case "pass":
 			s.results[k] = passed
@@ -118,6 +148,11 @@ func (s *summary) testEvent(e event) {
 }
 
 func (s *summary) packageEvent(e event) {
+	if e.Action == "pass" || e.Action == "skip" || e.Action == "fail" {
+		delete(s.finished, e.Package)
+		delete(s.runningTests, e.Package)
+		s.lastLine = s.now()
+	}
 	switch e.Action {
 	case "output":
 		s.pkgOut[e.Package] = append(s.pkgOut[e.Package], e.Output)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 )
 
 // stream turns events into `go test -json` lines.
@@ -225,5 +226,41 @@ func TestRunReturnsTheCommandsFailure(t *testing.T) {
 	line := `{"Action":"fail","Package":"p","Test":"TestX"}`
 	if got := run("sh", []string{"-c", "echo '" + line + "'"}, &buf); got != 1 {
 		t.Fatalf("exit status %d for a failed test with a zero exit, want 1", got)
+	}
+}
+
+func TestSummaryReportsProgressOfALongPackage(t *testing.T) {
+	var buf bytes.Buffer
+	s := newSummary(&buf)
+	clock := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	s.now = func() time.Time { return clock }
+	s.lastLine = clock
+	feed := func(events ...map[string]string) {
+		for _, l := range stream(t, events...) {
+			s.line([]byte(l))
+		}
+	}
+
+	feed(ev("run", pkg, "TestAccA", ""), ev("run", pkg, "TestAccB", ""), ev("run", pkg, "TestAccC", ""),
+		ev("pass", pkg, "TestAccA", ""))
+	if strings.Contains(buf.String(), "...") {
+		t.Fatalf("progress printed before %s passed:\n%s", progressEvery, buf.String())
+	}
+	clock = clock.Add(progressEvery)
+	feed(ev("pass", pkg, "TestAccB", ""))
+	want := "... " + pkg + ": 2 tests finished, 1 running\n"
+	if buf.String() != want {
+		t.Fatalf("output = %q, want %q", buf.String(), want)
+	}
+	clock = clock.Add(time.Second)
+	feed(ev("pass", pkg, "TestAccC", ""))
+	if strings.Count(buf.String(), "...") != 1 {
+		t.Fatalf("a second progress line within %s:\n%s", progressEvery, buf.String())
+	}
+	clock = clock.Add(progressEvery)
+	feed(ev("output", pkg, "", "ok  \t"+pkg+"\t60.0s\n"), ev("pass", pkg, "", ""),
+		ev("run", "example.com/q", "TestX", ""), ev("pass", "example.com/q", "TestX", ""))
+	if strings.Count(buf.String(), "...") != 1 {
+		t.Fatalf("progress printed right after a package line:\n%s", buf.String())
 	}
 }
