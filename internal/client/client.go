@@ -143,7 +143,7 @@ func New(baseURL, apiKey string, options ...Option) (*Client, error) {
 	if c.poll.Fixed <= 0 && (c.poll.Initial <= 0 || c.poll.Max <= 0) {
 		return nil, errors.New("a poll policy needs a fixed interval or a positive initial and maximum interval")
 	}
-	if c.limiter, err = newLimiter(c.rateLimit, c.rateLimitPatience, systemClock{}); err != nil {
+	if c.limiter, err = newLimiter(c.rateLimit, c.rateLimitPatience); err != nil {
 		return nil, err
 	}
 	c.learner = poll.NewEstimator()

@@ -2,26 +2,26 @@ package client
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
 	"math"
 	"net/http"
-	"net/url"
 	"sync"
 	"time"
+
+	"golang.org/x/time/rate"
 )
 
 // The limiter paces every API call of one Client, so that all the resources of a
 // provider process share one view of the key's rate limit instead of each fending
 // for itself. Its rules:
 //
-//   - Pacing. A token bucket admits calls at the current rate. With
-//     WithRateLimit (the provider's max_requests_per_second) the rate starts there
-//     and never exceeds it; without, calls are not paced until the service first
-//     answers 429, and from then on the rate is learned as below. The bucket holds
-//     only a tenth of a second of calls, so that a client configured at exactly
-//     the key's limit never bursts past the service's own bucket.
+//   - Pacing. A token bucket (golang.org/x/time/rate) admits calls at the
+//     current rate. With WithRateLimit (the provider's max_requests_per_second)
+//     the rate starts there and never exceeds it; without, calls are not paced
+//     until the service first answers 429, and from then on the rate is learned
+//     as below. The bucket holds only a tenth of a second of calls (at least
+//     one), so that a client configured at exactly the key's limit never bursts
+//     past the service's own bucket.
 //   - Submissions first. A waiting submission (POST) always takes the next token
 //     before any read. Reads cannot starve in return: Terraform's parallelism
 //     bounds how many submissions can be waiting, and each resource submits once.
@@ -48,8 +48,6 @@ import (
 //     without Retry-After, the 429 goes to the retry policy (max_retries).
 //   - Downloads. Clip downloads go to the clip host, not to the API: they take no
 //     tokens, but wait out a pause like every call (see sharePauses).
-//
-// Time is read through a clock so that the tests can drive it.
 
 // DefaultRateLimitPatience is how long one API call keeps being sent again after
 // 429 answers that carry Retry-After, counted from its first 429.
@@ -97,45 +95,32 @@ const (
 	numClasses
 )
 
-// clock is the limiter's and the waiter's source of time.
-type clock interface {
-	Now() time.Time
-	NewTimer(d time.Duration) clockTimer
-}
-
-type clockTimer interface {
-	C() <-chan time.Time
-	Stop() bool
-}
-
-type systemClock struct{}
-
-func (systemClock) Now() time.Time { return time.Now() }
-
-func (systemClock) NewTimer(d time.Duration) clockTimer { return systemTimer{time.NewTimer(d)} }
-
-type systemTimer struct{ t *time.Timer }
-
-func (s systemTimer) C() <-chan time.Time { return s.t.C }
-func (s systemTimer) Stop() bool          { return s.t.Stop() }
-
+// limitWaiter is one call waiting in the limiter's queues. A grant closes
+// ready; token is the bucket's reservation for it (nil while unpaced), which a
+// call that gives up before it is sent cancels.
 type limitWaiter struct {
 	ready   chan struct{}
 	granted bool
+	token   *rate.Reservation
 }
 
-// limiter is the state shared by every API call of one Client.
+// limiter is the state shared by every API call of one Client. The bucket is
+// golang.org/x/time/rate's; the limiter owns what the bucket does not know:
+// the queues that put submissions first, the pause every call shares, and the
+// rate's cut and climb, which it sets on the bucket as time passes (SetLimitAt).
+// Time is time.Now and time's timers, like the waiter's (internal/poll): the
+// tests run both in a synctest bubble.
 type limiter struct {
-	clock    clock
 	ceiling  float64 // the configured rate; 0 when none
 	patience time.Duration
 
-	mu          sync.Mutex
-	rate        float64 // requests per second; 0 is unpaced
-	refused     float64 // the rate the last cut refused; 0 when not climbing
-	slope       float64 // recovery up to refused, in requests per second per second
-	tokens      float64
-	refilled    time.Time
+	mu      sync.Mutex
+	rate    float64       // requests per second; 0 is unpaced
+	bucket  *rate.Limiter // at rate, holding burstWindow of it; nil while unpaced
+	refused float64       // the rate the last cut refused; 0 when not climbing
+	slope   float64       // recovery up to refused, in requests per second per second
+	// climbed is how far the climb has been brought up to date.
+	climbed     time.Time
 	pausedUntil time.Time
 	// cutDone marks the end of the pause whose 429 cut the rate: 429s before it
 	// belong to the same episode.
@@ -149,58 +134,76 @@ type limiter struct {
 	limited       int // 429s seen, for logs
 }
 
-func newLimiter(ceiling float64, patience time.Duration, clk clock) (*limiter, error) {
+func newLimiter(ceiling float64, patience time.Duration) (*limiter, error) {
 	if ceiling < 0 || math.IsNaN(ceiling) || math.IsInf(ceiling, 0) {
 		return nil, fmt.Errorf("the rate limit must be a finite number of requests per second, zero or more, got %v", ceiling)
 	}
 	if patience < 0 {
 		return nil, fmt.Errorf("the rate-limit patience must not be negative, got %s", patience)
 	}
-	l := &limiter{clock: clk, ceiling: ceiling, patience: patience, rate: ceiling, refilled: clk.Now()}
-	l.tokens = l.burst()
+	now := time.Now()
+	l := &limiter{ceiling: ceiling, patience: patience, climbed: now}
+	l.setRate(now, ceiling)
 	return l, nil
 }
 
-func (l *limiter) burst() float64 {
-	return max(1, l.rate*burstWindow.Seconds())
+// burst is how many calls the bucket holds at rate r: burstWindow's worth,
+// at least one.
+func burst(r float64) int {
+	return max(1, int(r*burstWindow.Seconds()))
 }
 
-// refill brings the bucket and the recovering rate up to now. The rate climbs
-// back only while calls flow, not during a pause.
-func (l *limiter) refill(now time.Time) {
-	if dt := now.Sub(l.refilled).Seconds(); dt > 0 && l.rate > 0 {
-		l.tokens = min(l.burst(), l.tokens+l.rate*dt)
+// setRate paces calls at r from now on; 0 stops pacing. A bucket created
+// for a client that was unpaced starts full.
+func (l *limiter) setRate(now time.Time, r float64) {
+	l.rate = r
+	switch {
+	case r == 0:
+		l.bucket = nil
+	case l.bucket == nil:
+		l.bucket = rate.NewLimiter(rate.Limit(r), burst(r))
+	default:
+		l.bucket.SetLimitAt(now, rate.Limit(r))
+		l.bucket.SetBurstAt(now, burst(r))
 	}
-	from := l.refilled
+}
+
+// refill brings the recovering rate up to now. The rate climbs back only
+// while calls flow, not during a pause.
+func (l *limiter) refill(now time.Time) {
+	from := l.climbed
 	if l.pausedUntil.After(from) {
 		from = l.pausedUntil
 	}
 	if dt := now.Sub(from).Seconds(); dt > 0 && l.refused > 0 {
-		l.climb(dt)
+		l.setRate(now, l.climb(dt))
 	}
-	if now.After(l.refilled) {
-		l.refilled = now
+	if now.After(l.climbed) {
+		l.climbed = now
 	}
 }
 
-// climb raises the rate after a cut by dt seconds' worth: linearly up to the
-// refused rate, then doubling every rateProbeDoubling.
-func (l *limiter) climb(dt float64) {
-	if l.rate < l.refused {
-		need := (l.refused - l.rate) / l.slope
+// climb is the rate after a cut once dt more seconds have passed: linearly up
+// to the refused rate, then doubling every rateProbeDoubling. It ends the
+// climb at the configured rate, or, for an unpaced client, past
+// rateUnpacedAgain, where it is unpaced again.
+func (l *limiter) climb(dt float64) float64 {
+	r := l.rate
+	if r < l.refused {
+		need := (l.refused - r) / l.slope
 		if dt < need {
-			l.rate += l.slope * dt
-			return
+			return r + l.slope*dt
 		}
-		l.rate, dt = l.refused, dt-need
+		r, dt = l.refused, dt-need
 	}
-	l.rate *= math.Exp2(min(dt/rateProbeDoubling.Seconds(), 64))
+	r *= math.Exp2(min(dt/rateProbeDoubling.Seconds(), 64))
 	switch {
-	case l.ceiling > 0 && l.rate >= l.ceiling:
-		l.rate, l.refused = l.ceiling, 0
-	case l.ceiling == 0 && l.rate >= rateUnpacedAgain:
-		l.rate, l.refused = 0, 0
+	case l.ceiling > 0 && r >= l.ceiling:
+		r, l.refused = l.ceiling, 0
+	case l.ceiling == 0 && r >= rateUnpacedAgain:
+		r, l.refused = 0, 0
 	}
+	return r
 }
 
 // dispatch grants tokens to the waiting calls, submissions first, and returns
@@ -212,15 +215,19 @@ func (l *limiter) dispatch(now time.Time) time.Time {
 			if now.Before(l.pausedUntil) {
 				return l.pausedUntil
 			}
-			if l.rate > 0 {
-				if l.tokens < 1 {
-					return now.Add(time.Duration((1 - l.tokens) / l.rate * float64(time.Second)))
+			var token *rate.Reservation
+			if l.bucket != nil {
+				token = l.bucket.ReserveN(now, 1)
+				if d := token.DelayFrom(now); d > 0 {
+					// Not yet: the submission-first order is decided when the token
+					// is there, so nobody holds a reservation while waiting.
+					token.CancelAt(now)
+					return now.Add(d)
 				}
-				l.tokens--
 			}
 			w := l.queues[class][0]
 			l.queues[class] = l.queues[class][1:]
-			w.granted = true
+			w.granted, w.token = true, token
 			close(w.ready)
 			l.countAdmission(now)
 		}
@@ -250,14 +257,14 @@ func (l *limiter) wait(ctx context.Context, class requestClass) error {
 	l.mu.Lock()
 	w := l.enqueue(class)
 	for {
-		next := l.dispatch(l.clock.Now())
+		next := l.dispatch(time.Now())
 		if w.granted {
 			l.mu.Unlock()
 			return nil
 		}
-		now := l.clock.Now()
+		now := time.Now()
 		l.mu.Unlock()
-		timer := l.clock.NewTimer(max(next.Sub(now), 0))
+		timer := time.NewTimer(max(next.Sub(now), 0))
 		select {
 		case <-w.ready:
 			timer.Stop()
@@ -265,16 +272,18 @@ func (l *limiter) wait(ctx context.Context, class requestClass) error {
 		case <-ctx.Done():
 			timer.Stop()
 			l.mu.Lock()
-			if w.granted && l.rate > 0 {
-				// Hand the token back: someone else can use it.
-				l.tokens++
+			now := time.Now()
+			if w.granted && w.token != nil {
+				// Hand the token back, so that someone else can use it, unless its
+				// time has passed: then the bucket counts it as spent.
+				w.token.CancelAt(now)
 			} else if !w.granted {
 				l.remove(w)
 			}
-			l.dispatch(l.clock.Now())
+			l.dispatch(now)
 			l.mu.Unlock()
 			return ctx.Err()
-		case <-timer.C():
+		case <-timer.C:
 		}
 		l.mu.Lock()
 	}
@@ -287,17 +296,17 @@ func (l *limiter) awaitPause(ctx context.Context) error {
 	for {
 		l.mu.Lock()
 		until := l.pausedUntil
-		now := l.clock.Now()
+		now := time.Now()
 		l.mu.Unlock()
 		if !now.Before(until) {
 			return nil
 		}
-		timer := l.clock.NewTimer(until.Sub(now))
+		timer := time.NewTimer(until.Sub(now))
 		select {
 		case <-ctx.Done():
 			timer.Stop()
 			return ctx.Err()
-		case <-timer.C():
+		case <-timer.C:
 		}
 	}
 }
@@ -309,18 +318,6 @@ func (l *limiter) sharePauses(next http.RoundTripper) http.RoundTripper {
 		next = http.DefaultTransport
 	}
 	return pausingTransport{l: l, next: next}
-}
-
-type pausingTransport struct {
-	l    *limiter
-	next http.RoundTripper
-}
-
-func (t pausingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	if err := t.l.awaitPause(req.Context()); err != nil {
-		return nil, err
-	}
-	return t.next.RoundTrip(req)
 }
 
 func (l *limiter) countAdmission(now time.Time) {
@@ -370,18 +367,24 @@ func (l *limiter) rateLimited(now time.Time, d time.Duration) {
 	if until := now.Add(d); until.After(l.pausedUntil) {
 		l.pausedUntil = until
 	}
-	l.tokens = 0
-	if now.Before(l.cutDone) {
-		return
+	if !now.Before(l.cutDone) {
+		refused := l.rate
+		if refused == 0 {
+			refused = l.achievedRate(now)
+		}
+		l.refused = max(refused, minRate)
+		cut := max(minRate, l.refused*rateCutFactor)
+		l.slope = (l.refused - cut) / rateRecoveryTime.Seconds()
+		l.setRate(now, cut)
+		l.cutDone = l.pausedUntil
 	}
-	refused := l.rate
-	if refused == 0 {
-		refused = l.achievedRate(now)
+	// The service's bucket is empty; so is ours, but for a fraction of a call
+	// (a bucket the cut just made starts full).
+	if l.bucket != nil {
+		if n := int(l.bucket.TokensAt(now)); n > 0 {
+			l.bucket.ReserveN(now, n)
+		}
 	}
-	l.refused = max(refused, minRate)
-	l.rate = max(minRate, l.refused*rateCutFactor)
-	l.slope = (l.refused - l.rate) / rateRecoveryTime.Seconds()
-	l.cutDone = l.pausedUntil
 }
 
 // limiterState is what the limiter's tests and logs look at.
@@ -394,115 +397,6 @@ type limiterState struct {
 func (l *limiter) state() limiterState {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.refill(l.clock.Now())
+	l.refill(time.Now())
 	return limiterState{Rate: l.rate, PausedUntil: l.pausedUntil, Limited: l.limited}
-}
-
-// callPatience follows one API call across the retry policy's attempts: the time
-// of its first 429, from which the patience is counted.
-type callPatience struct {
-	mu          sync.Mutex
-	firstLimit  time.Time
-	outOfBudget bool
-}
-
-type callPatienceKey struct{}
-
-// withCallPatience marks ctx as one API call, so that its attempts share one
-// rate-limit patience.
-func withCallPatience(ctx context.Context) context.Context {
-	return context.WithValue(ctx, callPatienceKey{}, &callPatience{})
-}
-
-// allows reports whether a pause until `until` still fits in the call's patience
-// and starts counting at its first 429.
-func (p *callPatience) allows(now, until time.Time, patience time.Duration) bool {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.firstLimit.IsZero() {
-		p.firstLimit = now
-	}
-	if p.outOfBudget || until.Sub(p.firstLimit) > patience {
-		p.outOfBudget = true
-		return false
-	}
-	return true
-}
-
-// limitedTransport sends API calls through the limiter. It wraps a whole
-// *http.Client rather than its transport, so that the request timeout bounds
-// each attempt on the wire and not the time a call waits for its turn or for a
-// pause to end.
-type limitedTransport struct {
-	l          *limiter
-	next       *http.Client
-	retryWait  time.Duration // the first pause after a 429 without Retry-After
-	logLimited func(ctx context.Context, fields map[string]any)
-}
-
-func (t *limitedTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	ctx := req.Context()
-	class := classRead
-	if req.Method == http.MethodPost {
-		class = classSubmit
-	}
-	patience, _ := ctx.Value(callPatienceKey{}).(*callPatience)
-	if patience == nil {
-		patience = &callPatience{}
-	}
-	attempt := req
-	for {
-		if err := t.l.wait(ctx, class); err != nil {
-			return nil, err
-		}
-		resp, err := t.next.Do(attempt) //nolint:bodyclose // returned to the caller, or closed below
-		if err != nil {
-			var uErr *url.Error
-			if errors.As(err, &uErr) {
-				// The caller's http.Client adds its own *url.Error.
-				err = uErr.Err
-			}
-			return nil, err
-		}
-		if resp.StatusCode != http.StatusTooManyRequests {
-			return resp, nil
-		}
-		now := t.l.clock.Now()
-		pause, hinted := parseRetryAfter(resp.Header.Get("Retry-After"), now)
-		if !hinted {
-			pause = t.retryWait
-		}
-		pause = min(pause, RetryAfterCeiling)
-		t.l.rateLimited(now, pause)
-		st := t.l.state()
-		resend := hinted && patience.allows(now, now.Add(pause), t.l.patience) && req.GetBody != nil
-		if t.logLimited != nil {
-			t.logLimited(ctx, map[string]any{
-				"method": req.Method, "url": req.URL.String(), "pause_ms": pause.Milliseconds(),
-				"rate_per_second": st.Rate, "sent_again_by_limiter": resend,
-			})
-		}
-		if !resend {
-			return resp, nil
-		}
-		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, maxResponseBytes))
-		resp.Body.Close()
-		attempt = req.Clone(ctx)
-		if attempt.Body, err = req.GetBody(); err != nil {
-			return nil, fmt.Errorf("rewinding the request body: %w", err)
-		}
-	}
-}
-
-// apiHTTPClient is the HTTP client of API calls: hc behind the limiter.
-func (c *Client) apiHTTPClient(hc *http.Client) *http.Client {
-	return &http.Client{
-		Transport: &limitedTransport{
-			l: c.limiter, next: hc, retryWait: c.retryWaitMin,
-			logLimited: func(ctx context.Context, fields map[string]any) {
-				c.log(ctx, "videogen API rate limited; every call of this provider waits", fields)
-			},
-		},
-		CheckRedirect: hc.CheckRedirect,
-	}
 }

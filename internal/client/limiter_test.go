@@ -5,118 +5,36 @@ import (
 	"errors"
 	"math"
 	"net/http"
-	"net/http/httptest"
-	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 )
 
-// fakeClock is a clock that moves only when the test says so. Timers fire in
-// Advance; waitTimers blocks until the code under test is waiting on enough of
-// them, so that a test knows a goroutine is parked without sleeping.
-type fakeClock struct {
-	mu     sync.Mutex
-	cond   *sync.Cond
-	now    time.Time
-	timers map[*fakeTimer]bool
-}
-
-func newFakeClock() *fakeClock {
-	f := &fakeClock{now: time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC), timers: map[*fakeTimer]bool{}}
-	f.cond = sync.NewCond(&f.mu)
-	return f
-}
-
-type fakeTimer struct {
-	clk *fakeClock
-	at  time.Time
-	c   chan time.Time
-}
-
-func (t *fakeTimer) C() <-chan time.Time { return t.c }
-
-func (t *fakeTimer) Stop() bool {
-	t.clk.mu.Lock()
-	defer t.clk.mu.Unlock()
-	live := t.clk.timers[t]
-	delete(t.clk.timers, t)
-	t.clk.cond.Broadcast()
-	return live
-}
-
-func (f *fakeClock) Now() time.Time {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.now
-}
-
-func (f *fakeClock) NewTimer(d time.Duration) clockTimer {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	t := &fakeTimer{clk: f, at: f.now.Add(d), c: make(chan time.Time, 1)}
-	if d <= 0 {
-		t.c <- f.now
-		return t
-	}
-	f.timers[t] = true
-	f.cond.Broadcast()
-	return t
-}
-
-// Advance moves the clock and fires every timer that is due.
-func (f *fakeClock) Advance(d time.Duration) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.now = f.now.Add(d)
-	for t := range f.timers {
-		if !t.at.After(f.now) {
-			t.c <- f.now
-			delete(f.timers, t)
-		}
-	}
-	f.cond.Broadcast()
-}
-
-// waitTimers blocks until at least n timers are pending.
-func (f *fakeClock) waitTimers(n int) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	for len(f.timers) < n {
-		f.cond.Wait()
-	}
-}
-
-func newTestLimiter(t *testing.T, ceiling float64) (*limiter, *fakeClock) {
+func newTestLimiter(t *testing.T, ceiling float64) *limiter {
 	t.Helper()
-	clk := newFakeClock()
-	l, err := newLimiter(ceiling, time.Minute, clk)
+	l, err := newLimiter(ceiling, time.Minute)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return l, clk
+	return l
 }
 
-// limitedClient is a test client whose limiter runs on a fake clock.
-func limitedClient(t *testing.T, url string, ceiling float64, patience time.Duration, opts ...Option) (*Client, *fakeClock) {
+// limitedClient is a test client paced at ceiling, with the patience given,
+// whose calls h answers in memory: run in a synctest bubble, it sees only the
+// bubble's clock.
+func limitedClient(t *testing.T, h http.Handler, ceiling float64, patience time.Duration, opts ...Option) *Client {
 	t.Helper()
-	c := newTestClient(t, url, opts...)
-	clk := newFakeClock()
-	l, err := newLimiter(ceiling, patience, clk)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.limiter = l
-	c.http = c.retryingClient(c.apiHTTPClient(c.httpClient), c.logAttempt)
-	return c, clk
+	return newTestClient(t, "http://service.invalid", append([]Option{WithRateLimit(ceiling),
+		WithRateLimitPatience(patience), WithHTTPClient(&http.Client{Transport: inMemory{h}})}, opts...)...)
 }
 
 func approx(a, b float64) bool { return math.Abs(a-b) < 1e-6 }
 
 func TestLimiterPacesAtItsRate(t *testing.T) {
 	t.Parallel()
-	l, clk := newTestLimiter(t, 10) // a token every 100 ms; the bucket holds one
-	t0 := clk.Now()
+	l := newTestLimiter(t, 10) // a token every 100 ms; the bucket holds one
+	t0 := time.Now()
 	var ws []*limitWaiter
 	for range 4 {
 		ws = append(ws, l.enqueue(classRead))
@@ -148,12 +66,12 @@ func TestLimiterPacesAtItsRate(t *testing.T) {
 
 func TestLimiterUnpacedUntilLimited(t *testing.T) {
 	t.Parallel()
-	l, clk := newTestLimiter(t, 0)
+	l := newTestLimiter(t, 0)
 	var ws []*limitWaiter
 	for range 50 {
 		ws = append(ws, l.enqueue(classRead))
 	}
-	l.dispatch(clk.Now())
+	l.dispatch(time.Now())
 	for i, w := range ws {
 		if !w.granted {
 			t.Fatalf("call %d waits although no rate is set and the service never refused", i)
@@ -165,8 +83,8 @@ func TestLimiterUnpacedUntilLimited(t *testing.T) {
 // submission waits, the submission gets it, however many reads queued first.
 func TestLimiterSubmissionsFirst(t *testing.T) {
 	t.Parallel()
-	l, clk := newTestLimiter(t, 10)
-	t0 := clk.Now()
+	l := newTestLimiter(t, 10)
+	t0 := time.Now()
 	var reads []*limitWaiter
 	for range 20 {
 		reads = append(reads, l.enqueue(classRead))
@@ -197,109 +115,119 @@ func TestLimiterCutAndRecovery(t *testing.T) {
 	t.Parallel()
 	t.Run("configured rate", func(t *testing.T) {
 		t.Parallel()
-		l, clk := newTestLimiter(t, 20)
-		t0 := clk.Now()
-		l.rateLimited(t0, time.Second)
-		st := l.state()
-		if !approx(st.Rate, 10) || !st.PausedUntil.Equal(t0.Add(time.Second)) {
-			t.Fatalf("after a 429: %+v, want rate 10 and a pause of 1s", st)
-		}
-		// Another 429 of the same pause extends it but does not cut again.
-		clk.Advance(500 * time.Millisecond)
-		l.rateLimited(clk.Now(), time.Second)
-		if st := l.state(); !approx(st.Rate, 10) || !st.PausedUntil.Equal(t0.Add(1500*time.Millisecond)) {
-			t.Fatalf("after a second 429 of the same pause: %+v, want rate 10 and the pause extended to 1.5s", st)
-		}
-		// The rate stays put during the pause, then climbs back in rateRecoveryTime.
-		clk.Advance(time.Second) // pause over
-		if st := l.state(); !approx(st.Rate, 10) {
-			t.Fatalf("rate at the end of the pause = %v, want 10", st.Rate)
-		}
-		clk.Advance(rateRecoveryTime / 2)
-		if st := l.state(); !approx(st.Rate, 15) {
-			t.Fatalf("rate half-way through the recovery = %v, want 15", st.Rate)
-		}
-		clk.Advance(rateRecoveryTime)
-		if st := l.state(); !approx(st.Rate, 20) {
-			t.Fatalf("rate after the recovery = %v, want the configured 20 and no more", st.Rate)
-		}
-		// A 429 after the pause is a new episode: it cuts again.
-		l.rateLimited(clk.Now(), time.Second)
-		if st := l.state(); !approx(st.Rate, 10) || st.Limited != 3 {
-			t.Fatalf("after a later 429: %+v, want rate 10 and 3 refusals counted", st)
-		}
+		synctest.Test(t, func(t *testing.T) {
+			l := newTestLimiter(t, 20)
+			t0 := time.Now()
+			l.rateLimited(t0, time.Second)
+			st := l.state()
+			if !approx(st.Rate, 10) || !st.PausedUntil.Equal(t0.Add(time.Second)) {
+				t.Fatalf("after a 429: %+v, want rate 10 and a pause of 1s", st)
+			}
+			// Another 429 of the same pause extends it but does not cut again.
+			time.Sleep(500 * time.Millisecond)
+			l.rateLimited(time.Now(), time.Second)
+			if st := l.state(); !approx(st.Rate, 10) || !st.PausedUntil.Equal(t0.Add(1500*time.Millisecond)) {
+				t.Fatalf("after a second 429 of the same pause: %+v, want rate 10 and the pause extended to 1.5s", st)
+			}
+			// The rate stays put during the pause, then climbs back in rateRecoveryTime.
+			time.Sleep(time.Second) // pause over
+			if st := l.state(); !approx(st.Rate, 10) {
+				t.Fatalf("rate at the end of the pause = %v, want 10", st.Rate)
+			}
+			time.Sleep(rateRecoveryTime / 2)
+			if st := l.state(); !approx(st.Rate, 15) {
+				t.Fatalf("rate half-way through the recovery = %v, want 15", st.Rate)
+			}
+			time.Sleep(rateRecoveryTime)
+			if st := l.state(); !approx(st.Rate, 20) {
+				t.Fatalf("rate after the recovery = %v, want the configured 20 and no more", st.Rate)
+			}
+			// A 429 after the pause is a new episode: it cuts again.
+			l.rateLimited(time.Now(), time.Second)
+			if st := l.state(); !approx(st.Rate, 10) || st.Limited != 3 {
+				t.Fatalf("after a later 429: %+v, want rate 10 and 3 refusals counted", st)
+			}
+		})
 	})
 	t.Run("unpaced client learns from the rate it achieved", func(t *testing.T) {
 		t.Parallel()
-		l, clk := newTestLimiter(t, 0)
-		for range 5 { // 30 calls in the half second since the first: 60/s
-			for range 6 {
-				l.enqueue(classRead)
+		synctest.Test(t, func(t *testing.T) {
+			l := newTestLimiter(t, 0)
+			for range 5 { // 30 calls in the half second since the first: 60/s
+				for range 6 {
+					l.enqueue(classRead)
+				}
+				l.dispatch(time.Now())
+				time.Sleep(100 * time.Millisecond)
 			}
-			l.dispatch(clk.Now())
-			clk.Advance(100 * time.Millisecond)
-		}
-		l.rateLimited(clk.Now(), time.Second)
-		if st := l.state(); !approx(st.Rate, 30) {
-			t.Fatalf("rate after the first 429 = %v, want half of the 60/s achieved", st.Rate)
-		}
-		clk.Advance(time.Second + rateRecoveryTime)
-		if st := l.state(); !approx(st.Rate, 60) {
-			t.Fatalf("rate after the recovery = %v, want the refused 60/s", st.Rate)
-		}
-		clk.Advance(rateProbeDoubling)
-		if st := l.state(); !approx(st.Rate, 120) {
-			t.Fatalf("rate = %v, want 120: without a configured rate the climb goes on past the refused 60/s, "+
-				"doubling every %s", st.Rate, rateProbeDoubling)
-		}
-		clk.Advance(10 * rateProbeDoubling)
-		if st := l.state(); st.Rate != 0 {
-			t.Fatalf("rate = %v, want 0: a climb past %v/s with no 429 leaves the client unpaced again", st.Rate, rateUnpacedAgain)
-		}
+			l.rateLimited(time.Now(), time.Second)
+			if st := l.state(); !approx(st.Rate, 30) {
+				t.Fatalf("rate after the first 429 = %v, want half of the 60/s achieved", st.Rate)
+			}
+			time.Sleep(time.Second + rateRecoveryTime)
+			if st := l.state(); !approx(st.Rate, 60) {
+				t.Fatalf("rate after the recovery = %v, want the refused 60/s", st.Rate)
+			}
+			time.Sleep(rateProbeDoubling)
+			if st := l.state(); !approx(st.Rate, 120) {
+				t.Fatalf("rate = %v, want 120: without a configured rate the climb goes on past the refused 60/s, "+
+					"doubling every %s", st.Rate, rateProbeDoubling)
+			}
+			time.Sleep(10 * rateProbeDoubling)
+			if st := l.state(); st.Rate != 0 {
+				t.Fatalf("rate = %v, want 0: a climb past %v/s with no 429 leaves the client unpaced again", st.Rate, rateUnpacedAgain)
+			}
+		})
 	})
 	// A run of 429s that each come after the last pause cuts the rate to the
 	// floor. Climbing back linearly to the rate refused last, the floor
 	// itself, would leave the client there for good.
 	t.Run("rate cut to the floor climbs back in seconds", func(t *testing.T) {
 		t.Parallel()
-		l, clk := newTestLimiter(t, 20)
-		for range 8 {
-			l.rateLimited(clk.Now(), time.Second)
-			clk.Advance(time.Second)
-		}
-		if st := l.state(); !approx(st.Rate, minRate) {
-			t.Fatalf("rate after 8 refusals = %v, want the floor %v", st.Rate, minRate)
-		}
-		clk.Advance(4 * rateProbeDoubling)
-		if st := l.state(); !approx(st.Rate, 16*minRate) {
-			t.Fatalf("rate = %v, want %v: doubling every %s from the floor", st.Rate, 16*minRate, rateProbeDoubling)
-		}
-		clk.Advance(2 * rateProbeDoubling)
-		if st := l.state(); !approx(st.Rate, 20) {
-			t.Fatalf("rate = %v, want the configured 20", st.Rate)
-		}
+		synctest.Test(t, func(t *testing.T) {
+			l := newTestLimiter(t, 20)
+			for range 8 {
+				l.rateLimited(time.Now(), time.Second)
+				time.Sleep(time.Second)
+			}
+			if st := l.state(); !approx(st.Rate, minRate) {
+				t.Fatalf("rate after 8 refusals = %v, want the floor %v", st.Rate, minRate)
+			}
+			time.Sleep(4 * rateProbeDoubling)
+			if st := l.state(); !approx(st.Rate, 16*minRate) {
+				t.Fatalf("rate = %v, want %v: doubling every %s from the floor", st.Rate, 16*minRate, rateProbeDoubling)
+			}
+			time.Sleep(2 * rateProbeDoubling)
+			if st := l.state(); !approx(st.Rate, 20) {
+				t.Fatalf("rate = %v, want the configured 20", st.Rate)
+			}
+		})
 	})
 	t.Run("unpaced client limited within moments of its first call", func(t *testing.T) {
 		t.Parallel()
-		l, clk := newTestLimiter(t, 0)
-		for range 3 { // the service's burst: three calls, then a 429 20 ms on
-			l.enqueue(classSubmit)
-		}
-		l.dispatch(clk.Now())
-		clk.Advance(20 * time.Millisecond)
-		l.rateLimited(clk.Now(), time.Second)
-		if st := l.state(); !approx(st.Rate, 15) {
-			t.Fatalf("rate after the first 429 = %v, want 15: three calls in less than a tenth of a second are "+
-				"30/s, and taking them for 3/s would leave the client at 1.5/s", st.Rate)
-		}
+		synctest.Test(t, func(t *testing.T) {
+			l := newTestLimiter(t, 0)
+			for range 3 { // the service's burst: three calls, then a 429 20 ms on
+				l.enqueue(classSubmit)
+			}
+			l.dispatch(time.Now())
+			time.Sleep(20 * time.Millisecond)
+			l.rateLimited(time.Now(), time.Second)
+			if st := l.state(); !approx(st.Rate, 15) {
+				t.Fatalf("rate after the first 429 = %v, want 15: three calls in less than a tenth of a second are "+
+					"30/s, and taking them for 3/s would leave the client at 1.5/s", st.Rate)
+			}
+		})
 	})
 	t.Run("floor", func(t *testing.T) {
 		t.Parallel()
-		l, clk := newTestLimiter(t, 0.6)
-		l.rateLimited(clk.Now(), time.Second)
-		if st := l.state(); !approx(st.Rate, minRate) {
-			t.Fatalf("rate = %v, want the floor %v", st.Rate, minRate)
-		}
+		synctest.Test(t, func(t *testing.T) {
+			l := newTestLimiter(t, 0.6)
+			l.rateLimited(time.Now(), time.Second)
+			if st := l.state(); !approx(st.Rate, minRate) {
+				t.Fatalf("rate = %v, want the floor %v", st.Rate, minRate)
+			}
+		})
 	})
 }
 
@@ -307,49 +235,50 @@ func TestLimiterCutAndRecovery(t *testing.T) {
 // that got it; the refused call is sent again by the limiter once the pause ends.
 func TestLimiterRetryAfterPausesEveryCall(t *testing.T) {
 	t.Parallel()
-	var hits atomic.Int32
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if hits.Add(1) == 1 {
-			w.Header().Set("Retry-After", "2")
-			w.WriteHeader(http.StatusTooManyRequests)
-			_, _ = w.Write([]byte(`{"error":{"message":"slow down","type":"rate_limit_error"}}`))
-			return
-		}
-		if r.Method == http.MethodPost {
-			_, _ = w.Write([]byte(`{"task_id":"t9","status":"submitted"}`))
-			return
-		}
-		_, _ = w.Write([]byte(runningTask))
-	}))
-	t.Cleanup(srv.Close)
-	// The cut leaves 50 calls a second: both calls fit in the bucket when the pause ends.
-	c, clk := limitedClient(t, srv.URL, 100, time.Minute, WithMaxRetries(0))
+	synctest.Test(t, func(t *testing.T) {
+		var hits atomic.Int32
+		service := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if hits.Add(1) == 1 {
+				w.Header().Set("Retry-After", "2")
+				w.WriteHeader(http.StatusTooManyRequests)
+				_, _ = w.Write([]byte(`{"error":{"message":"slow down","type":"rate_limit_error"}}`))
+				return
+			}
+			if r.Method == http.MethodPost {
+				_, _ = w.Write([]byte(`{"task_id":"t9","status":"submitted"}`))
+				return
+			}
+			_, _ = w.Write([]byte(runningTask))
+		})
+		// The cut leaves 50 calls a second: both calls fit in the bucket when the pause ends.
+		c := limitedClient(t, service, 100, time.Minute, WithMaxRetries(0))
 
-	errs := make(chan error, 2)
-	go func() { _, err := c.GetVideo(t.Context(), "task-1"); errs <- err }()
-	clk.waitTimers(1) // the refused read waits out the pause
-	if hits.Load() != 1 {
-		t.Fatalf("hits = %d before the pause ends, want 1", hits.Load())
-	}
-	go func() { _, err := c.SubmitVideo(t.Context(), VideoRequest{Model: "m", Prompt: "p"}); errs <- err }()
-	clk.waitTimers(2) // so does a submission that came later
-	if hits.Load() != 1 {
-		t.Fatalf("hits = %d: a call went out during the pause", hits.Load())
-	}
-	clk.Advance(1999 * time.Millisecond)
-	clk.waitTimers(2)
-	if hits.Load() != 1 {
-		t.Fatalf("hits = %d: a call went out before Retry-After passed", hits.Load())
-	}
-	clk.Advance(time.Millisecond)
-	for range 2 {
-		if err := <-errs; err != nil {
-			t.Fatalf("call after the pause: %v", err)
+		errs := make(chan error, 2)
+		go func() { _, err := c.GetVideo(t.Context(), "task-1"); errs <- err }()
+		synctest.Wait() // the refused read waits out the pause
+		if hits.Load() != 1 {
+			t.Fatalf("hits = %d before the pause ends, want 1", hits.Load())
 		}
-	}
-	if hits.Load() != 3 {
-		t.Errorf("hits = %d, want 3 (the refused read again, and the submission)", hits.Load())
-	}
+		go func() { _, err := c.SubmitVideo(t.Context(), VideoRequest{Model: "m", Prompt: "p"}); errs <- err }()
+		synctest.Wait() // so does a submission that came later
+		if hits.Load() != 1 {
+			t.Fatalf("hits = %d: a call went out during the pause", hits.Load())
+		}
+		time.Sleep(1999 * time.Millisecond)
+		synctest.Wait()
+		if hits.Load() != 1 {
+			t.Fatalf("hits = %d: a call went out before Retry-After passed", hits.Load())
+		}
+		time.Sleep(time.Millisecond)
+		for range 2 {
+			if err := <-errs; err != nil {
+				t.Fatalf("call after the pause: %v", err)
+			}
+		}
+		if hits.Load() != 3 {
+			t.Errorf("hits = %d, want 3 (the refused read again, and the submission)", hits.Load())
+		}
+	})
 }
 
 // How long a call tolerates 429s is bounded by time, not by max_retries: with
@@ -357,121 +286,128 @@ func TestLimiterRetryAfterPausesEveryCall(t *testing.T) {
 // patience, then the 429 reaches the caller.
 func TestLimiterPatience(t *testing.T) {
 	t.Parallel()
-	srv, s := newScriptServer(t, reply{status: http.StatusTooManyRequests, header: map[string]string{"Retry-After": "1"},
-		body: `{"error":{"message":"slow down","type":"rate_limit_error"}}`})
-	c, clk := limitedClient(t, srv.URL, 100, 3*time.Second, WithMaxRetries(0))
-	errs := make(chan error, 1)
-	go func() {
-		_, err := c.SubmitVideo(t.Context(), VideoRequest{Model: "m", Prompt: "p"})
-		errs <- err
-	}()
-	for i := 1; i <= 3; i++ {
-		clk.waitTimers(1)
-		if s.hits() != i {
-			t.Fatalf("hits = %d, want %d", s.hits(), i)
+	synctest.Test(t, func(t *testing.T) {
+		s := &script{t: t, replies: []reply{{status: http.StatusTooManyRequests, header: map[string]string{"Retry-After": "1"},
+			body: `{"error":{"message":"slow down","type":"rate_limit_error"}}`}}}
+		c := limitedClient(t, s, 100, 3*time.Second, WithMaxRetries(0))
+		errs := make(chan error, 1)
+		go func() {
+			_, err := c.SubmitVideo(t.Context(), VideoRequest{Model: "m", Prompt: "p"})
+			errs <- err
+		}()
+		for i := 1; i <= 3; i++ {
+			synctest.Wait()
+			if s.hits() != i {
+				t.Fatalf("hits = %d, want %d", s.hits(), i)
+			}
+			time.Sleep(time.Second)
 		}
-		clk.Advance(time.Second)
-	}
-	err := <-errs
-	if !IsRateLimited(err) {
-		t.Fatalf("error = %v, want the 429 once the patience is spent", err)
-	}
-	// 0 s, 1 s, 2 s and 3 s: the fourth 429 asks for a pause past the patience.
-	if s.hits() != 4 {
-		t.Errorf("hits = %d, want 4", s.hits())
-	}
-	for i := 1; i < s.hits(); i++ {
-		if string(s.request(i).Body) != string(s.request(0).Body) || s.request(i).Method != http.MethodPost {
-			t.Errorf("attempt %d differs from the first: %s %s", i+1, s.request(i).Method, s.request(i).Body)
+		err := <-errs
+		if !IsRateLimited(err) {
+			t.Fatalf("error = %v, want the 429 once the patience is spent", err)
 		}
-	}
+		// 0 s, 1 s, 2 s and 3 s: the fourth 429 asks for a pause past the patience.
+		if s.hits() != 4 {
+			t.Errorf("hits = %d, want 4", s.hits())
+		}
+		for i := 1; i < s.hits(); i++ {
+			if string(s.request(i).Body) != string(s.request(0).Body) || s.request(i).Method != http.MethodPost {
+				t.Errorf("attempt %d differs from the first: %s %s", i+1, s.request(i).Method, s.request(i).Body)
+			}
+		}
+	})
 }
 
 func TestLimiterDownloadsShareOnlyPauses(t *testing.T) {
 	t.Parallel()
-	l, clk := newTestLimiter(t, 1)
-	l.enqueue(classRead)
-	l.dispatch(clk.Now()) // the bucket is empty now
-	if err := l.awaitPause(t.Context()); err != nil {
-		t.Fatalf("awaitPause without a pause: %v", err)
-	}
-	l.rateLimited(clk.Now(), 3*time.Second)
-	done := make(chan error, 1)
-	go func() { done <- l.awaitPause(t.Context()) }()
-	clk.waitTimers(1)
-	select {
-	case err := <-done:
-		t.Fatalf("awaitPause returned during the pause: %v", err)
-	default:
-	}
-	clk.Advance(3 * time.Second)
-	if err := <-done; err != nil {
-		t.Fatalf("awaitPause: %v", err)
-	}
-	ctx, cancel := context.WithCancel(t.Context())
-	l.rateLimited(clk.Now(), time.Second)
-	cancel()
-	if err := l.awaitPause(ctx); !errors.Is(err, context.Canceled) {
-		t.Errorf("awaitPause with a cancelled context = %v", err)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		l := newTestLimiter(t, 1)
+		l.enqueue(classRead)
+		l.dispatch(time.Now()) // the bucket is empty now
+		if err := l.awaitPause(t.Context()); err != nil {
+			t.Fatalf("awaitPause without a pause: %v", err)
+		}
+		l.rateLimited(time.Now(), 3*time.Second)
+		done := make(chan error, 1)
+		go func() { done <- l.awaitPause(t.Context()) }()
+		synctest.Wait()
+		select {
+		case err := <-done:
+			t.Fatalf("awaitPause returned during the pause: %v", err)
+		default:
+		}
+		time.Sleep(3 * time.Second)
+		if err := <-done; err != nil {
+			t.Fatalf("awaitPause: %v", err)
+		}
+		ctx, cancel := context.WithCancel(t.Context())
+		l.rateLimited(time.Now(), time.Second)
+		cancel()
+		if err := l.awaitPause(ctx); !errors.Is(err, context.Canceled) {
+			t.Errorf("awaitPause with a cancelled context = %v", err)
+		}
+	})
 }
 
 // The download transport waits out a pause before sending, and takes no token.
 func TestLimiterSharePauses(t *testing.T) {
 	t.Parallel()
-	var hits atomic.Int32
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { hits.Add(1) }))
-	t.Cleanup(srv.Close)
-	l, clk := newTestLimiter(t, 1)
-	l.enqueue(classRead)
-	l.dispatch(clk.Now()) // no token left for a minute
-	hc := &http.Client{Transport: l.sharePauses(nil)}
-	get := func() error {
-		req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, srv.URL, nil)
-		if err != nil {
+	synctest.Test(t, func(t *testing.T) {
+		var hits atomic.Int32
+		storage := inMemory{http.HandlerFunc(func(http.ResponseWriter, *http.Request) { hits.Add(1) })}
+		l := newTestLimiter(t, 1)
+		l.enqueue(classRead)
+		l.dispatch(time.Now()) // no token left for a minute
+		hc := &http.Client{Transport: l.sharePauses(storage)}
+		get := func() error {
+			req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, "http://storage.invalid/clip.mp4", nil)
+			if err != nil {
+				return err
+			}
+			resp, err := hc.Do(req)
+			if err == nil {
+				resp.Body.Close()
+			}
 			return err
 		}
-		resp, err := hc.Do(req)
-		if err == nil {
-			resp.Body.Close()
+		if err := get(); err != nil || hits.Load() != 1 {
+			t.Fatalf("download without a pause: %v, hits %d; want it sent without a token", err, hits.Load())
 		}
-		return err
-	}
-	if err := get(); err != nil || hits.Load() != 1 {
-		t.Fatalf("download without a pause: %v, hits %d; want it sent without a token", err, hits.Load())
-	}
-	l.rateLimited(clk.Now(), 2*time.Second)
-	done := make(chan error, 1)
-	go func() { done <- get() }()
-	clk.waitTimers(1)
-	if hits.Load() != 1 {
-		t.Fatal("a download went out during the pause")
-	}
-	clk.Advance(2 * time.Second)
-	if err := <-done; err != nil || hits.Load() != 2 {
-		t.Fatalf("download after the pause: %v, hits %d", err, hits.Load())
-	}
+		l.rateLimited(time.Now(), 2*time.Second)
+		done := make(chan error, 1)
+		go func() { done <- get() }()
+		synctest.Wait()
+		if hits.Load() != 1 {
+			t.Fatal("a download went out during the pause")
+		}
+		time.Sleep(2 * time.Second)
+		if err := <-done; err != nil || hits.Load() != 2 {
+			t.Fatalf("download after the pause: %v, hits %d", err, hits.Load())
+		}
+	})
 }
 
 func TestLimiterCancelledWaitLeavesTheQueue(t *testing.T) {
 	t.Parallel()
-	l, clk := newTestLimiter(t, 1)
-	l.enqueue(classRead)
-	l.dispatch(clk.Now())
-	ctx, cancel := context.WithCancel(t.Context())
-	done := make(chan error, 1)
-	go func() { done <- l.wait(ctx, classSubmit) }()
-	clk.waitTimers(1)
-	cancel()
-	if err := <-done; !errors.Is(err, context.Canceled) {
-		t.Fatalf("wait = %v, want the cancellation", err)
-	}
-	l.mu.Lock()
-	queued := len(l.queues[classSubmit])
-	l.mu.Unlock()
-	if queued != 0 {
-		t.Errorf("%d waiters left in the queue", queued)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		l := newTestLimiter(t, 1)
+		l.enqueue(classRead)
+		l.dispatch(time.Now())
+		ctx, cancel := context.WithCancel(t.Context())
+		done := make(chan error, 1)
+		go func() { done <- l.wait(ctx, classSubmit) }()
+		synctest.Wait()
+		cancel()
+		if err := <-done; !errors.Is(err, context.Canceled) {
+			t.Fatalf("wait = %v, want the cancellation", err)
+		}
+		l.mu.Lock()
+		queued := len(l.queues[classSubmit])
+		l.mu.Unlock()
+		if queued != 0 {
+			t.Errorf("%d waiters left in the queue", queued)
+		}
+	})
 }
 
 func TestNewLimiterRejectsBadSettings(t *testing.T) {
