@@ -69,6 +69,10 @@ type Client struct {
 	rateLimitPatience time.Duration
 	limiter           *limiter
 	learner           *poll.Estimator
+	// submitGrace is SubmitInterruptGrace; interruptHook, when set, learns how
+	// each interrupt of a submission was met (tests wait for it).
+	submitGrace   time.Duration
+	interruptHook func(onWire bool)
 }
 
 // Option customises a Client.
@@ -125,6 +129,7 @@ func New(baseURL, apiKey string, options ...Option) (*Client, error) {
 
 		submitGatewayRetries: DefaultSubmitGatewayRetries,
 		rateLimitPatience:    DefaultRateLimitPatience,
+		submitGrace:          SubmitInterruptGrace,
 	}
 	for _, o := range options {
 		o(c)
@@ -147,7 +152,7 @@ func New(baseURL, apiKey string, options ...Option) (*Client, error) {
 		return nil, err
 	}
 	c.learner = poll.NewEstimator()
-	c.http = c.retryingClient(c.apiHTTPClient(c.httpClient), c.logAttempt)
+	c.http = c.retryingClient(c.apiHTTPClient(gatedHTTPClient(c.httpClient)), c.logAttempt)
 	return c, nil
 }
 
@@ -334,8 +339,9 @@ func (c *Client) doRequest(ctx context.Context, method, endpointName, rawURL str
 }
 
 func (c *Client) transportError(ctx context.Context, method, endpointName string, err error, attempts int, elapsed time.Duration) error {
-	if ctxErr := ctx.Err(); ctxErr != nil {
-		return fmt.Errorf("%s %s: %w", method, endpointName, ctxErr)
+	if ctx.Err() != nil {
+		// The cause says why: an interrupt, or a submission's grace that ran out.
+		return fmt.Errorf("%s %s: %w", method, endpointName, context.Cause(ctx))
 	}
 	var ambiguous *ambiguousSendError
 	sent := errors.As(err, &ambiguous)

@@ -25,13 +25,31 @@ import (
 // come after the service accepted the task: such an attempt is recorded as a doubt
 // and repeated at most submitGatewayRetries times. Any other failure after the body
 // may have been sent is ambiguous and is never retried.
+//
+// A submission that was interrupted is never retried, and the attempt that
+// follows a retry is no longer on the wire for its guard (see submitGuard).
 func (c *Client) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
+	rec, _ := ctx.Value(submitRecordKey{}).(*submitRecord)
+	if rec != nil && resp != nil {
+		rec.lastStatus = resp.StatusCode
+	}
+	retry, checkErr := c.decideRetry(ctx, resp, err, rec)
+	if retry && rec != nil && rec.guard != nil {
+		if rec.guard.isInterrupted() {
+			return false, nil
+		}
+		rec.guard.offWire()
+	}
+	return retry, checkErr
+}
+
+func (c *Client) decideRetry(ctx context.Context, resp *http.Response, err error, rec *submitRecord) (bool, error) {
 	if ctxErr := ctx.Err(); ctxErr != nil {
 		return false, ctxErr
 	}
 	idempotent, _ := ctx.Value(idempotencyKey{}).(bool)
 	if err != nil {
-		if isPermanentTransportError(err) {
+		if isPermanentTransportError(err) || errors.Is(err, ErrNotSubmitted) {
 			return false, err
 		}
 		if idempotent || isDialError(err) {
@@ -45,7 +63,6 @@ func (c *Client) checkRetry(ctx context.Context, resp *http.Response, err error)
 	if idempotent || resp.StatusCode == http.StatusTooManyRequests || !mayHaveActed(resp) {
 		return true, nil
 	}
-	rec, _ := ctx.Value(submitRecordKey{}).(*submitRecord)
 	if rec == nil {
 		return false, nil
 	}
@@ -108,6 +125,9 @@ func describeDoubt(ctx context.Context, resp *http.Response) string {
 type submitRecord struct {
 	attempts int
 	doubts   []string
+	// lastStatus is the status of the last answer, 0 before any.
+	lastStatus int
+	guard      *submitGuard
 }
 
 type submitRecordKey struct{}

@@ -210,21 +210,25 @@ func TestPostAmbiguousWithoutTaskID(t *testing.T) {
 			}
 		})
 	}
-	t.Run("interrupted in flight", func(t *testing.T) {
+	t.Run("interrupted before it was sent", func(t *testing.T) {
 		t.Parallel()
-		srv, _ := newScriptServer(t, reply{hang: true})
+		srv, s := newScriptServer(t, reply{hang: true})
 		c := newTestClient(t, srv.URL, WithMaxRetries(3))
 		ctx, cancel := context.WithCancel(t.Context())
 		c.logger = cancelOnRequest{cancel}
 		_, err := c.SubmitVideo(ctx, VideoRequest{Model: "m", Prompt: "p"})
-		if !IsAmbiguousSubmit(err) || !errors.Is(err, context.Canceled) {
-			t.Fatalf("error = %v, want an ambiguous submission wrapping context.Canceled", err)
+		if IsAmbiguousSubmit(err) || !errors.Is(err, ErrNotSubmitted) || !errors.Is(err, context.Canceled) {
+			t.Fatalf("error = %v, want ErrNotSubmitted wrapping context.Canceled", err)
+		}
+		srv.Close()
+		if s.hits() != 0 {
+			t.Errorf("server hits = %d, want 0", s.hits())
 		}
 	})
 }
 
 // cancelOnRequest cancels the call's context as soon as the request is logged, that
-// is, once it is on its way.
+// is, just before its first attempt.
 type cancelOnRequest struct{ cancel context.CancelFunc }
 
 func (l cancelOnRequest) Debug(_ context.Context, msg string, _ map[string]any) {

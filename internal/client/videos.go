@@ -146,11 +146,19 @@ const (
 // the service's success answer cannot be read), the error is an
 // *AmbiguousSubmitError. A success after such gateway failures lists them in
 // Video.UncertainAttempts.
+//
+// An interrupt of ctx does not abandon an attempt already sent: its answer is
+// awaited for SubmitInterruptGrace, so that the task ID is not lost (see
+// submitGuard). An interrupt while nothing is on the wire ends the submission at
+// once with ErrNotSubmitted.
 func (c *Client) SubmitVideo(ctx context.Context, req VideoRequest) (*Video, error) {
 	if req.Metadata.isEmpty() {
 		req.Metadata = nil
 	}
-	rec := &submitRecord{}
+	parent := ctx
+	ctx, guard := c.guardSubmission(parent)
+	defer guard.stop()
+	rec := &submitRecord{guard: guard}
 	ctx = context.WithValue(ctx, submitRecordKey{}, rec)
 	var answer json.RawMessage
 	_, err := c.doRequest(ctx, http.MethodPost, generationsPath, c.endpoint("video", "generations"), req, &answer)
@@ -166,12 +174,18 @@ func (c *Client) SubmitVideo(ctx context.Context, req VideoRequest) (*Video, err
 	var apiErr *APIError
 	var tErr *TransportError
 	switch {
-	case len(rec.doubts) > 0, rec.attempts > 0 && ctx.Err() != nil:
+	case len(rec.doubts) > 0, guard.wasAbandoned(), rec.lastStatus >= 200 && rec.lastStatus <= 299:
+		// Gateway doubts, an attempt given up on while it was on the wire, or a
+		// success answer that could not be read.
 		return nil, &AmbiguousSubmitError{Doubts: rec.doubts, Err: err}
-	case errors.As(err, &apiErr), errors.As(err, &tErr):
+	case errors.As(err, &apiErr), errors.As(err, &tErr) && tErr.MaybeSent():
+		return nil, err
+	case guard.isInterrupted():
+		return nil, fmt.Errorf("POST %s: %w (%w)", generationsPath, ErrNotSubmitted, context.Cause(parent))
+	case errors.As(err, &tErr):
 		return nil, err
 	case rec.attempts > 0:
-		// The service answered with a success status and a body that is not a task.
+		// An answer that is neither an error status nor a readable success.
 		return nil, &AmbiguousSubmitError{Err: err}
 	}
 	return nil, err

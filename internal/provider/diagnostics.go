@@ -48,6 +48,9 @@ func adviceFor(op operation, err error) (advice, attr string) {
 			"may already have reached the service" + doubtsText(err) + ". Before applying again, look in the service's " +
 			"console for a task created just now with this prompt. If there is one, adopt it with terraform import (or an " +
 			"import block) instead of applying, which would submit another task; if there is none, apply again.", ""
+	case errors.Is(err, client.ErrNotSubmitted):
+		return "The run was interrupted before the submission reached the service: no task was created and nothing " +
+			"was billed. Apply again to create the clip.", ""
 	case op == opWrongAddress:
 		return "The service at base_url answered 404 Not Found, and its model list could not be read either, so base_url " +
 			"(or VIDEOGEN_BASE_URL) most likely does not point at the video generation API: check its host and path (for " +

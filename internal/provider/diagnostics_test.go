@@ -55,6 +55,8 @@ func TestAddAPIError(t *testing.T) {
 			Message: "no available channel for model videogen-9", Attempts: 1},
 			"model", []string{"no model, or no channel serving it, by this ID", "videogen_models", "Nothing was submitted or billed",
 				"videogen-9"}},
+		{"interrupted_before_sending", opSubmit, fmt.Errorf("POST /video/generations: %w (%w)", client.ErrNotSubmitted, context.Canceled),
+			"", []string{"interrupted before the submission reached the service", "nothing was billed", "Apply again"}},
 		{"404_task", opGet, api(404, "not_found_error", "no task task_x", ""),
 			"", []string{"does not know this task ID"}},
 		{"404_models_endpoint", opListModels, api(404, "", "Not Found", ""),
