@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
@@ -31,7 +32,10 @@ const (
 	envAPIKey  = "VIDEOGEN_API_KEY" //nolint:gosec // G101: the name of an environment variable, not a key
 )
 
-var _ provider.Provider = (*videogenProvider)(nil)
+var (
+	_ provider.Provider                       = (*videogenProvider)(nil)
+	_ provider.ProviderWithEphemeralResources = (*videogenProvider)(nil)
+)
 
 type videogenProvider struct {
 	version string
@@ -239,6 +243,7 @@ func (p *videogenProvider) Configure(ctx context.Context, req provider.Configure
 	}
 	resp.ResourceData = data
 	resp.DataSourceData = data
+	resp.EphemeralResourceData = data
 }
 
 func (p *videogenProvider) Resources(context.Context) []func() resource.Resource {
@@ -253,6 +258,10 @@ func (p *videogenProvider) DataSources(context.Context) []func() datasource.Data
 		NewModelsDataSource,
 		NewVideoDataSource,
 	}
+}
+
+func (p *videogenProvider) EphemeralResources(context.Context) []func() ephemeral.EphemeralResource {
+	return []func() ephemeral.EphemeralResource{NewVideoURLEphemeralResource}
 }
 
 func stringOrEnv(v types.String, env string) string {

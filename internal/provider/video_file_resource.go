@@ -311,6 +311,8 @@ func (r *videoFileResource) Create(ctx context.Context, req resource.CreateReque
 	const summary = "Unable to Download Video File"
 	var plan videoFileResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	// Task and path are known at apply: every way Create ends has this identity.
+	resp.Diagnostics.Append(r.setIdentity(ctx, resp.Identity, plan)...)
 	if resp.Diagnostics.HasError() || !requireConfigured(r.data, &resp.Diagnostics, summary) {
 		return
 	}
@@ -402,6 +404,7 @@ func (r *videoFileResource) download(ctx context.Context, video *client.Video, t
 func (r *videoFileResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state videoFileResourceModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(r.setIdentity(ctx, resp.Identity, state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -463,12 +466,14 @@ func (r *videoFileResource) Read(ctx context.Context, req resource.ReadRequest, 
 // ImportState takes "<task_id>,<path>", with the path in any spelling; the first
 // Read then adopts the file. A task ID never holds a comma, while a path may.
 func (r *videoFileResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	taskID, p, ok := strings.Cut(req.ID, ",")
+	id, diags := r.importID(ctx, req)
+	resp.Diagnostics.Append(diags...)
+	taskID, p, ok := strings.Cut(id, ",")
 	taskID = strings.TrimSpace(taskID)
 	if !ok || taskID == "" || p == "" {
 		resp.Diagnostics.AddError("Invalid Import ID", fmt.Sprintf("Import a videogen_video_file as <task_id>,<path>, "+
 			"for example: terraform import videogen_video_file.teaser task_abc123,out/teaser.mp4. The path may be "+
-			"relative to the directory Terraform runs in or absolute. Got %q.", req.ID))
+			"relative to the directory Terraform runs in or absolute. Got %q.", id))
 		return
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), p)...)
@@ -476,6 +481,8 @@ func (r *videoFileResource) ImportState(ctx context.Context, req resource.Import
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("task_id"), taskID)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("directory_permission"), defaultDirectoryPermission)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("overwrite"), false)...)
+	resp.Diagnostics.Append(r.setIdentity(ctx, resp.Identity,
+		videoFileResourceModel{TaskID: types.StringValue(taskID), Path: filePathValue(p)})...)
 }
 
 // adoptImported records an existing file as this task's clip, without downloading
@@ -535,6 +542,7 @@ func (r *videoFileResource) Update(ctx context.Context, req resource.UpdateReque
 	}
 	redownload := plan.SHA256.IsUnknown()
 	plan.ID, plan.SHA256, plan.SizeBytes, plan.SourceURL = state.ID, state.SHA256, state.SizeBytes, state.SourceURL
+	resp.Diagnostics.Append(r.setIdentity(ctx, resp.Identity, state)...)
 	target, diags := plan.target()
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {

@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/mapplanmodifier"
@@ -40,6 +41,7 @@ const (
 var (
 	_ resource.ResourceWithConfigure        = (*videoResource)(nil)
 	_ resource.ResourceWithImportState      = (*videoResource)(nil)
+	_ resource.ResourceWithIdentity         = (*videoResource)(nil)
 	_ resource.ResourceWithModifyPlan       = (*videoResource)(nil)
 	_ resource.ResourceWithValidateConfig   = (*videoResource)(nil)
 	_ resource.ResourceWithConfigValidators = (*videoResource)(nil)
@@ -414,6 +416,7 @@ func (r *videoResource) Create(ctx context.Context, req resource.CreateRequest, 
 	}
 	plan.ID = types.StringValue(video.TaskID)
 	plan.TaskID = plan.ID
+	resp.Diagnostics.Append(setVideoIdentity(ctx, resp.Identity, plan.TaskID)...)
 	plan.URL, plan.Format = types.StringNull(), types.StringNull()
 	plan.applyVideo(video)
 	// Saved before waiting: should the wait fail or be interrupted, Terraform keeps
@@ -520,6 +523,7 @@ func (r *videoResource) addSubmitError(ctx context.Context, diags *diag.Diagnost
 func (r *videoResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state videoResourceModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(setVideoIdentity(ctx, resp.Identity, state.TaskID)...)
 	if resp.Diagnostics.HasError() || !requireConfigured(r.data, &resp.Diagnostics, "Unable to Read Video") {
 		return
 	}
@@ -580,6 +584,7 @@ func (r *videoResource) Update(ctx context.Context, req resource.UpdateRequest, 
 		return
 	}
 	plan.ID, plan.TaskID = state.ID, state.TaskID
+	resp.Diagnostics.Append(setVideoIdentity(ctx, resp.Identity, plan.TaskID)...)
 	plan.Status, plan.URL, plan.Format = state.Status, state.URL, state.Format
 	if plan.WaitForCompletion.ValueBool() && !client.Status(plan.Status.ValueString()).Final() {
 		r.wait(ctx, &plan, timeout, "update", &resp.Diagnostics)
@@ -616,14 +621,49 @@ func (r *videoResource) Delete(ctx context.Context, req resource.DeleteRequest, 
 	r.data.removalWarning.Do(func() { addRemovedFromStateWarning(&resp.Diagnostics) })
 }
 
+// IdentitySchema identifies a clip by its task (Terraform and OpenTofu 1.12 or
+// later), for `import` blocks with `identity = { task_id = "..." }`.
+func (r *videoResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	resp.IdentitySchema = identityschema.Schema{
+		Attributes: map[string]identityschema.Attribute{
+			"task_id": identityschema.StringAttribute{
+				Description:       "Task identifier assigned by the service at submission.",
+				RequiredForImport: true,
+			},
+		},
+	}
+}
+
+type videoIdentityModel struct {
+	TaskID types.String `tfsdk:"task_id"`
+}
+
+// setVideoIdentity records the identity of the clip of taskID; identity is nil
+// only for a resource type without identity.
+func setVideoIdentity(ctx context.Context, identity *tfsdk.ResourceIdentity, taskID types.String) diag.Diagnostics {
+	if identity == nil {
+		return nil
+	}
+	return identity.Set(ctx, videoIdentityModel{TaskID: taskID})
+}
+
+// ImportState takes a task ID, from `terraform import`, an `import` block's `id`
+// or its `identity`.
 func (r *videoResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	id := strings.TrimSpace(req.ID)
+	if id == "" && req.Identity != nil {
+		var identity videoIdentityModel
+		resp.Diagnostics.Append(req.Identity.Get(ctx, &identity)...)
+		id = strings.TrimSpace(identity.TaskID.ValueString())
+	}
 	if id == "" {
-		resp.Diagnostics.AddError("Invalid Import ID", "Import a videogen_video by its task ID, for example: terraform import videogen_video.example task_abc123")
+		resp.Diagnostics.AddError("Invalid Import ID", "Import a videogen_video by its task ID, for example: terraform import "+
+			"videogen_video.example task_abc123, or with an import block whose identity is { task_id = \"task_abc123\" }.")
 		return
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), id)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("task_id"), id)...)
+	resp.Diagnostics.Append(setVideoIdentity(ctx, resp.Identity, types.StringValue(id))...)
 }
 
 // wait polls until the task is final or the timeout passes, recording in m whatever

@@ -1,0 +1,58 @@
+package provider
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+	"github.com/hashicorp/terraform-plugin-testing/tfversion"
+
+	"github.com/videogen/terraform-provider-videogen/internal/acctest"
+)
+
+// Resource identity (Terraform and OpenTofu 1.12 or later): a clip is its task, a
+// file its task and path, and an import block with identity adopts both without
+// generating or downloading anything.
+func TestAccResourceIdentity_importBlocks(t *testing.T) {
+	mock := acctest.NewMock(t)
+	clip := filepath.Join(t.TempDir(), "teaser.mp4")
+	config := videoFileConfig(mock, "identify me", clip, "")
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_12_0)},
+		Steps: []resource.TestStep{
+			{
+				Config: config,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectIdentityValueMatchesState(videoAddr, tfjsonpath.New("task_id")),
+					statecheck.ExpectIdentityValueMatchesState(fileAddr, tfjsonpath.New("task_id")),
+					statecheck.ExpectIdentityValueMatchesState(fileAddr, tfjsonpath.New("path")),
+				},
+				Check: resource.ComposeTestCheckFunc(mock.ExpectSubmissions(1), expectClipDownloads(mock, 1)),
+			},
+			{
+				ResourceName:    videoAddr,
+				ImportState:     true,
+				ImportStateKind: resource.ImportBlockWithResourceIdentity,
+				// model and prompt are not echoed: the import adopts them in place.
+				ExpectNonEmptyPlan: true,
+				ImportPlanChecks: resource.ImportPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(videoAddr, plancheck.ResourceActionUpdate),
+				}},
+			},
+			{
+				ResourceName:    fileAddr,
+				ImportState:     true,
+				ImportStateKind: resource.ImportBlockWithResourceIdentity,
+			},
+			{
+				Config:           config,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				Check:            resource.ComposeTestCheckFunc(mock.ExpectSubmissions(1), expectClipDownloads(mock, 1)),
+			},
+		},
+	})
+}
