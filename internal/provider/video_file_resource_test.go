@@ -430,7 +430,7 @@ func TestAccVideoFileResource_symlinkInTheWay(t *testing.T) {
 					mock.ExpectSubmissions(1),
 					func(*terraform.State) error {
 						if data, err := os.ReadFile(target); err != nil || string(data) != "the master" {
-							return fmt.Errorf("the link's target now holds %q (%v)", data, err)
+							return fmt.Errorf("the link's target now holds %q (%w)", data, err)
 						}
 						return expectFileExists(clip)
 					}),

@@ -16,7 +16,7 @@ type answer struct {
 	body   []byte
 }
 
-func call(t *testing.T, s *Server, method, url, key, body string) answer {
+func call(t *testing.T, method, url, key, body string) answer {
 	t.Helper()
 	req, err := http.NewRequestWithContext(t.Context(), method, url, strings.NewReader(body))
 	if err != nil {
@@ -63,7 +63,7 @@ func TestLifecycle(t *testing.T) {
 	s := New()
 	defer s.Close()
 
-	a := call(t, s, http.MethodPost, s.URL+TasksPath, s.Key, submitBody("a lighthouse at dusk"))
+	a := call(t, http.MethodPost, s.URL+TasksPath, s.Key, submitBody("a lighthouse at dusk"))
 	if a.status != http.StatusOK {
 		t.Fatalf("submit: %d %s", a.status, a.body)
 	}
@@ -77,11 +77,11 @@ func TestLifecycle(t *testing.T) {
 		t.Fatalf("submissions %+v, tasks %d: want the one accepted", subs, s.Tasks())
 	}
 
-	rec := decode[taskRecord](t, call(t, s, http.MethodGet, s.URL+TasksPath+"/"+id, s.Key, ""))
+	rec := decode[taskRecord](t, call(t, http.MethodGet, s.URL+TasksPath+"/"+id, s.Key, ""))
 	if rec.ID != id || rec.Status != "queued" || rec.Content != nil {
 		t.Fatalf("before Succeed: %+v, want queued without content", rec)
 	}
-	if got := call(t, s, http.MethodGet, s.ClipURL(id), "", ""); got.status != http.StatusNotFound {
+	if got := call(t, http.MethodGet, s.ClipURL(id), "", ""); got.status != http.StatusNotFound {
 		t.Errorf("clip of a queued task: %d, want 404", got.status)
 	}
 
@@ -91,7 +91,7 @@ func TestLifecycle(t *testing.T) {
 	if err := s.Fail(id, "late"); err == nil {
 		t.Error("Fail after Succeed: no error")
 	}
-	rec = decode[taskRecord](t, call(t, s, http.MethodGet, s.URL+TasksPath+"/"+id, s.Key, ""))
+	rec = decode[taskRecord](t, call(t, http.MethodGet, s.URL+TasksPath+"/"+id, s.Key, ""))
 	if rec.Status != "succeeded" || rec.Content == nil || rec.Content.VideoURL != s.ClipURL(id) ||
 		rec.Resolution != DefaultResolution || rec.Ratio != DefaultRatio || rec.Duration != DefaultDuration ||
 		rec.Usage == nil || rec.Usage.TotalTokens == 0 {
@@ -100,19 +100,19 @@ func TestLifecycle(t *testing.T) {
 	if s.Fetches(id) != 2 {
 		t.Errorf("Fetches = %d, want 2", s.Fetches(id))
 	}
-	clip := call(t, s, http.MethodGet, rec.Content.VideoURL, "", "")
+	clip := call(t, http.MethodGet, rec.Content.VideoURL, "", "")
 	if clip.status != http.StatusOK || !bytes.Equal(clip.body, Clip(id)) || !bytes.Equal(clip.body[4:8], []byte("ftyp")) {
 		t.Errorf("clip: %d, %d bytes: want Clip(id), an MP4", clip.status, len(clip.body))
 	}
 
-	id2 := decode[struct{ ID string }](t, call(t, s, http.MethodPost, s.URL+TasksPath, s.Key, submitBody("a second clip"))).ID
+	id2 := decode[struct{ ID string }](t, call(t, http.MethodPost, s.URL+TasksPath, s.Key, submitBody("a second clip"))).ID
 	if id2 == id || bytes.Equal(Clip(id), Clip(id2)) {
 		t.Fatalf("second task %s: want its own ID and clip", id2)
 	}
 	if err := s.Fail(id2, "The output video may contain sensitive information."); err != nil {
 		t.Fatal(err)
 	}
-	rec = decode[taskRecord](t, call(t, s, http.MethodGet, s.URL+TasksPath+"/"+id2, s.Key, ""))
+	rec = decode[taskRecord](t, call(t, http.MethodGet, s.URL+TasksPath+"/"+id2, s.Key, ""))
 	if rec.Status != "failed" || rec.Error == nil || rec.Error.Message != "The output video may contain sensitive information." {
 		t.Fatalf("failed task: %+v", rec)
 	}
@@ -125,15 +125,15 @@ func TestRefusals(t *testing.T) {
 	t.Parallel()
 	s := New()
 	defer s.Close()
-	if a := call(t, s, http.MethodPost, s.URL+TasksPath, "wrong", submitBody("p")); a.status != http.StatusUnauthorized {
+	if a := call(t, http.MethodPost, s.URL+TasksPath, "wrong", submitBody("p")); a.status != http.StatusUnauthorized {
 		t.Errorf("wrong key: %d %s, want 401", a.status, a.body)
 	}
-	a := call(t, s, http.MethodPost, s.URL+TasksPath, s.Key, submitBody("p "+RejectMarker))
+	a := call(t, http.MethodPost, s.URL+TasksPath, s.Key, submitBody("p "+RejectMarker))
 	e := decode[struct{ Error taskError }](t, a)
 	if a.status != http.StatusBadRequest || e.Error.Code == "" || e.Error.Message == "" {
 		t.Errorf("rejected prompt: %d %s, want 400 with Ark's error", a.status, a.body)
 	}
-	if a := call(t, s, http.MethodGet, s.URL+TasksPath+"/cgt-unknown", s.Key, ""); a.status != http.StatusNotFound {
+	if a := call(t, http.MethodGet, s.URL+TasksPath+"/cgt-unknown", s.Key, ""); a.status != http.StatusNotFound {
 		t.Errorf("unknown task: %d %s, want 404", a.status, a.body)
 	}
 	if subs := s.Submissions(); len(subs) != 1 || subs[0].TaskID != "" || s.Tasks() != 0 {
@@ -158,8 +158,8 @@ func TestAwaitSubmissions(t *testing.T) {
 		}
 		done <- subs
 	}()
-	call(t, s, http.MethodPost, s.URL+TasksPath, s.Key, submitBody("one"))
-	call(t, s, http.MethodPost, s.URL+TasksPath, s.Key, submitBody("two"))
+	call(t, http.MethodPost, s.URL+TasksPath, s.Key, submitBody("one"))
+	call(t, http.MethodPost, s.URL+TasksPath, s.Key, submitBody("two"))
 	if subs := <-done; len(subs) != 2 {
 		t.Errorf("woke with %d submissions, want 2", len(subs))
 	}

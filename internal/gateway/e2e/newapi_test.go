@@ -91,7 +91,7 @@ func startNewAPI(t *testing.T, upstream *arkstub.Server) *newAPI {
 	go func() { exited <- cmd.Wait() }()
 	t.Cleanup(func() {
 		cancel()
-		<-exited
+		_ = <-exited // killed by cancel: its exit status says nothing
 		if t.Failed() {
 			g.logOutput(t)
 		}
@@ -119,12 +119,17 @@ func (g *newAPI) logOutput(t *testing.T) {
 }
 
 func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	var lc net.ListenConfig
+	l, err := lc.Listen(context.Background(), "tcp", "127.0.0.1:0")
 	if err != nil {
 		return 0, err
 	}
 	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
+	addr, ok := l.Addr().(*net.TCPAddr)
+	if !ok {
+		return 0, fmt.Errorf("not a TCP address: %s", l.Addr())
+	}
+	return addr.Port, nil
 }
 
 // awaitReady polls GET /api/status until new-api answers, it exits, or
@@ -141,9 +146,9 @@ func (g *newAPI) awaitReady(ctx context.Context, exited <-chan error) error {
 		}
 		select {
 		case err := <-exited:
-			return fmt.Errorf("new-api exited before it was ready: %v", err)
+			return fmt.Errorf("new-api exited before it was ready: %w", err)
 		case <-ctx.Done():
-			return fmt.Errorf("new-api was not ready after %s: %v", readyTimeout, last)
+			return fmt.Errorf("new-api was not ready after %s: %w", readyTimeout, last)
 		case <-tick.C:
 		}
 	}
