@@ -91,7 +91,9 @@ func startNewAPI(t *testing.T, upstream *arkstub.Server) *newAPI {
 	go func() { exited <- cmd.Wait() }()
 	t.Cleanup(func() {
 		cancel()
-		_ = <-exited // killed by cancel: its exit status says nothing
+		if err := <-exited; err != nil {
+			t.Logf("new-api stopped: %v", err) // killed by cancel, as expected
+		}
 		if t.Failed() {
 			g.logOutput(t)
 		}
