@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 )
 
@@ -199,25 +200,28 @@ func TestWaitForVideo(t *testing.T) {
 
 func TestWaitForVideoCancelledBeforeFirstPoll(t *testing.T) {
 	t.Parallel()
-	srv, s := newScriptServer(t, task("running"))
-	c := newTestClient(t, srv.URL, WithPollPolicy(PollPolicy{Fixed: time.Hour}))
-	ctx, cancel := context.WithCancel(t.Context())
-	time.AfterFunc(50*time.Millisecond, cancel)
-	start := time.Now()
-	_, err := c.WaitForVideo(ctx, "task-1")
-	if time.Since(start) > 2*time.Second {
-		t.Fatal("WaitForVideo ignored the cancellation")
-	}
-	var we *WaitError
-	if !errors.As(err, &we) || !we.Interrupted() || !errors.Is(err, context.Canceled) {
-		t.Fatalf("error = %v, want an interrupted WaitError", err)
-	}
-	if we.LastStatus != "" || !strings.Contains(err.Error(), "unknown (no successful poll)") {
-		t.Errorf("WaitError = %+v / %q", we, err)
-	}
-	if s.hits() != 0 {
-		t.Errorf("hits = %d, want 0", s.hits())
-	}
+	synctest.Test(t, func(t *testing.T) {
+		s := &script{t: t, replies: []reply{task("running")}}
+		c := newTestClient(t, "http://service.invalid", WithPollPolicy(PollPolicy{Fixed: time.Hour}),
+			WithHTTPClient(&http.Client{Transport: inMemory{s}}))
+		ctx, cancel := context.WithCancel(t.Context())
+		time.AfterFunc(50*time.Millisecond, cancel)
+		start := time.Now()
+		_, err := c.WaitForVideo(ctx, "task-1")
+		if elapsed := time.Since(start); elapsed != 50*time.Millisecond {
+			t.Fatalf("WaitForVideo returned after %s, want at the cancellation, 50ms in", elapsed)
+		}
+		var we *WaitError
+		if !errors.As(err, &we) || !we.Interrupted() || !errors.Is(err, context.Canceled) {
+			t.Fatalf("error = %v, want an interrupted WaitError", err)
+		}
+		if we.LastStatus != "" || !strings.Contains(err.Error(), "unknown (no successful poll)") {
+			t.Errorf("WaitError = %+v / %q", we, err)
+		}
+		if s.hits() != 0 {
+			t.Errorf("hits = %d, want 0", s.hits())
+		}
+	})
 }
 
 // A service that keeps timing out single requests is a service failure, not the end
@@ -251,52 +255,49 @@ func TestWaitForVideoRequestTimeoutsAreNotInterruptions(t *testing.T) {
 }
 
 // Retry-After reaches the schedule from a real response, and poll_interval overrides
-// it on a successful poll but not on a rate-limited one.
+// it on a successful poll but not on a rate-limited one. The client runs in a
+// bubble, so the wait's length is exact.
 func TestWaitForVideoRetryAfter(t *testing.T) {
 	t.Parallel()
 	running := reply{status: http.StatusOK, body: `{"task_id":"task-1","status":"running"}`, header: map[string]string{"Retry-After": "1"}}
 	limited := reply{status: http.StatusTooManyRequests, body: `{"error":{"message":"slow down","type":"rate_limit_error"}}`,
 		header: map[string]string{"Retry-After": "1"}}
-	// A long hint keeps "overridden" seconds away from "honoured" on a loaded machine.
-	runningLongHint := reply{status: http.StatusOK, body: `{"task_id":"task-1","status":"running"}`,
-		header: map[string]string{"Retry-After": "30"}}
 	tests := []struct {
 		name     string
 		first    reply
 		policy   PollPolicy
-		atLeast  time.Duration
-		atMost   time.Duration
+		want     time.Duration // from the start of the wait to the look that sees the task done
 		wantHits int
 	}{
 		{name: "hint on a running task is honoured", first: running,
-			policy:  PollPolicy{Initial: time.Millisecond, FastPolls: 100, Max: time.Millisecond, MaxConsecutiveErrors: 1},
-			atLeast: time.Second, atMost: 5 * time.Second, wantHits: 2},
-		{name: "poll_interval overrides a hint on a running task", first: runningLongHint,
-			policy:  PollPolicy{Fixed: 2 * time.Millisecond, MaxConsecutiveErrors: 1},
-			atLeast: 0, atMost: 5 * time.Second, wantHits: 2},
+			policy: PollPolicy{Initial: time.Millisecond, FastPolls: 100, Max: time.Millisecond, MaxConsecutiveErrors: 1},
+			want:   time.Millisecond + time.Second, wantHits: 2},
+		{name: "poll_interval overrides a hint on a running task", first: running,
+			policy: PollPolicy{Fixed: 2 * time.Millisecond, MaxConsecutiveErrors: 1},
+			want:   4 * time.Millisecond, wantHits: 2},
 		{name: "poll_interval never undercuts a rate limit", first: limited,
-			policy:  PollPolicy{Fixed: 2 * time.Millisecond, MaxConsecutiveErrors: 1},
-			atLeast: time.Second, atMost: 5 * time.Second, wantHits: 2},
+			policy: PollPolicy{Fixed: 2 * time.Millisecond, MaxConsecutiveErrors: 1},
+			want:   2*time.Millisecond + time.Second, wantHits: 2},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			srv, s := newScriptServer(t, tt.first, task("succeeded"))
-			c := newTestClient(t, srv.URL, WithMaxRetries(0), WithPollPolicy(tt.policy))
-			ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
-			defer cancel()
-			start := time.Now()
-			v, err := c.WaitForVideo(ctx, "task-1")
-			elapsed := time.Since(start)
-			if err != nil || v.Status != StatusSucceeded {
-				t.Fatalf("WaitForVideo = %+v, %v", v, err)
-			}
-			if elapsed < tt.atLeast || elapsed > tt.atMost {
-				t.Errorf("the wait took %s, want between %s and %s", elapsed, tt.atLeast, tt.atMost)
-			}
-			if s.hits() != tt.wantHits {
-				t.Errorf("server hits = %d, want %d", s.hits(), tt.wantHits)
-			}
+			synctest.Test(t, func(t *testing.T) {
+				s := &script{t: t, replies: []reply{tt.first, task("succeeded")}}
+				c := newTestClient(t, "http://service.invalid", WithMaxRetries(0), WithPollPolicy(tt.policy),
+					WithHTTPClient(&http.Client{Transport: inMemory{s}}))
+				start := time.Now()
+				v, err := c.WaitForVideo(t.Context(), "task-1")
+				if err != nil || v.Status != StatusSucceeded {
+					t.Fatalf("WaitForVideo = %+v, %v", v, err)
+				}
+				if elapsed := time.Since(start); elapsed != tt.want {
+					t.Errorf("the wait took %s, want %s", elapsed, tt.want)
+				}
+				if s.hits() != tt.wantHits {
+					t.Errorf("server hits = %d, want %d", s.hits(), tt.wantHits)
+				}
+			})
 		})
 	}
 }
