@@ -114,6 +114,17 @@ func (g *gateway) expectUpstream(t *testing.T, submissions, tasks int) {
 	}
 }
 
+// expectNothingNew checks that w plans nothing and that the upstream's
+// counts are still submissions and tasks: no clip is generated again.
+func (g *gateway) expectNothingNew(t *testing.T, w *acctest.Workdir, submissions, tasks int) {
+	t.Helper()
+	changes, err := w.Plan(t.Context())
+	if err != nil || changes {
+		t.Errorf("plan after apply: changes %v, error %v; want an empty plan", changes, err)
+	}
+	g.expectUpstream(t, submissions, tasks)
+}
+
 func resourceValues(t *testing.T, st *tfjson.State, address string) map[string]any {
 	t.Helper()
 	if st != nil && st.Values != nil && st.Values.RootModule != nil {
@@ -254,11 +265,7 @@ resource "videogen_video_file" "clip" {
 			t.Errorf("out/clip.mp4 (%d bytes, %v) is not the upstream's clip", len(onDisk), err)
 		}
 
-		changes, err := w.Plan(t.Context())
-		if err != nil || changes {
-			t.Errorf("plan after apply: changes %v, error %v; want an empty plan", changes, err)
-		}
-		g.expectUpstream(t, 1, 1)
+		g.expectNothingNew(t, w, 1, 1)
 	})
 
 	t.Run("parameters the gateway drops", func(t *testing.T) {
@@ -293,11 +300,7 @@ resource "videogen_video" "asked" {
 			}
 		}
 		// Saying so must not turn into a new clip at every apply.
-		changes, err := w.Plan(t.Context())
-		if err != nil || changes {
-			t.Errorf("plan after apply: changes %v, error %v; want an empty plan", changes, err)
-		}
-		g.expectUpstream(t, 2, 2)
+		g.expectNothingNew(t, w, 2, 2)
 	})
 
 	t.Run("import and data source", func(t *testing.T) {
