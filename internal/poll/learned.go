@@ -8,9 +8,9 @@ import "time"
 const (
 	// learnedLooks is how many intervals the looks of a learned wait divide the
 	// finish window into: a task finishing anywhere in it is seen within a
-	// third of the window, and a wait spends about four looks on it (its start,
-	// two inside, its end), which the budget's slack of one look plus the
-	// default schedule's own looks in that time cover.
+	// third of its width. Each more interval would cut that at the cost of a
+	// GET a clip; with three, later waves of a batch stay at three GETs a clip
+	// or fewer (TestLearnedWaitsInWaves).
 	learnedLooks = 3
 	// learnedSpacingFloorOfInitial: looks are at least Initial divided by this
 	// apart (0.15 s with DefaultPolicy). Clips of a few seconds are then looked
