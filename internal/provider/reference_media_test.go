@@ -220,6 +220,12 @@ func TestAccVideoResource_writeOnlyReferenceMediaRules(t *testing.T) {
 				ExpectError: regexp.MustCompile(`(?s)reference_media_wo_version.*must be\s+specified`),
 			},
 			{
+				Config: writeOnlyConfig(mock, `  reference_videos           = ["https://cdn.example.com/b.mp4"]
+  reference_media_wo_version = 1`),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`(?s)reference_videos.*cannot\s+be\s+specified\s+when.*reference_media_wo_version`),
+			},
+			{
 				Config: writeOnlyConfig(mock, `  reference_images_wo        = ["https://cdn.example.com/a.png"]
   reference_videos           = ["https://cdn.example.com/b.mp4"]
   reference_media_wo_version = 1`),

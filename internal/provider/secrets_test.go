@@ -243,7 +243,7 @@ resource "videogen_video" "clip" {
 		t.Fatal(err)
 	}
 	// An ephemeral variable is given again to apply a saved plan.
-	if err := wd.TF.Apply(ctx, tfexec.DirOrPlan("tfplan"), tfexec.ApplyOption(reference)); err != nil {
+	if err := wd.TF.Apply(ctx, tfexec.DirOrPlan("tfplan"), reference); err != nil {
 		t.Fatal(err)
 	}
 	if err := mock.ExpectSubmissions(1)(nil); err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -79,9 +80,7 @@ func writeOnlyMediaVersionAttribute() schema.Int64Attribute {
 			"same media), which moves the clip to write-only media in place.",
 		Optional:      true,
 		PlanModifiers: []planmodifier.Int64{writeOnlyMediaVersion{}},
-		Validators: []validator.Int64{
-			int64ConflictsWithStoredMedia{},
-		},
+		Validators:    []validator.Int64{int64validator.ConflictsWith(storedMediaPaths()...)},
 	}
 }
 
@@ -148,33 +147,6 @@ func (nullWithWriteOnlyMedia) PlanModifyList(ctx context.Context, req planmodifi
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root(writeOnlyVersionAttr), &version)...)
 	if !version.IsNull() {
 		resp.PlanValue = types.ListNull(types.StringType)
-	}
-}
-
-// int64ConflictsWithStoredMedia names the stored lists that the version excludes.
-type int64ConflictsWithStoredMedia struct{}
-
-func (int64ConflictsWithStoredMedia) Description(context.Context) string {
-	return "cannot be combined with reference_images, reference_videos or reference_audios"
-}
-
-func (v int64ConflictsWithStoredMedia) MarkdownDescription(ctx context.Context) string {
-	return v.Description(ctx)
-}
-
-func (int64ConflictsWithStoredMedia) ValidateInt64(ctx context.Context, req validator.Int64Request, resp *validator.Int64Response) {
-	if req.ConfigValue.IsNull() {
-		return
-	}
-	for _, k := range mediaKinds {
-		var stored types.List
-		resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root(k.stored), &stored)...)
-		if !stored.IsNull() {
-			resp.Diagnostics.AddAttributeError(req.Path, "Invalid Attribute Combination",
-				fmt.Sprintf("%s marks a clip made from write-only reference media, and %s is set too. Move the URLs of %s "+
-					"to %s (kept out of state), or remove %s to store them.", writeOnlyVersionAttr, k.stored, k.stored,
-					k.writeOnly, writeOnlyVersionAttr))
-		}
 	}
 }
 
