@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 )
 
@@ -15,7 +16,43 @@ type Model struct {
 	ID      string
 	OwnedBy string
 	Created int64
+	// Limits are what the record says about the clips the model makes, read
+	// from the field names services use (CONTRIBUTING.md, "Model limits").
+	Limits ModelLimits
+	// Raw is the record exactly as the service sent it: a JSON object, or a
+	// JSON string for a list of bare IDs.
+	Raw json.RawMessage
 }
+
+// ModelLimits are a model's published limits. A zero field means the record
+// did not say, never "nothing is allowed".
+type ModelLimits struct {
+	// MaxSeconds is the longest clip in seconds.
+	MaxSeconds int64
+	// Seconds lists the only clip lengths allowed, when the record lists them.
+	Seconds []int64
+	// Resolutions and Ratios list the allowed values, lower-cased and trimmed.
+	Resolutions []string
+	Ratios      []string
+	// Audio says whether the model can generate audio.
+	Audio *bool
+}
+
+// Any reports whether the record published any limit.
+func (l ModelLimits) Any() bool {
+	return l.MaxSeconds > 0 || len(l.Seconds) > 0 || len(l.Resolutions) > 0 || len(l.Ratios) > 0 || l.Audio != nil
+}
+
+// The field names read for each limit, in order of preference; the first
+// present wins. CONTRIBUTING.md, "Model limits", lists the same names.
+var (
+	maxSecondsFields  = []string{"max_seconds", "max_duration", "max_duration_seconds"}
+	secondsFields     = []string{"durations", "supported_durations", "seconds"}
+	resolutionFields  = []string{"resolutions", "supported_resolutions"}
+	ratioFields       = []string{"ratios", "aspect_ratios", "supported_ratios", "supported_aspect_ratios"}
+	audioFields       = []string{"supports_audio", "generate_audio", "audio"}
+	limitNestedFields = []string{"limits", "capabilities", "constraints"}
+)
 
 const modelsPath = "/models"
 
@@ -79,7 +116,7 @@ func decodeModel(item json.RawMessage) (Model, error) {
 		if strings.TrimSpace(id) == "" {
 			return Model{}, fmt.Errorf("empty model ID")
 		}
-		return Model{ID: id}, nil
+		return Model{ID: id, Raw: append(json.RawMessage(nil), item...)}, nil
 	}
 	var obj struct {
 		ID      string      `json:"id"`
@@ -92,7 +129,8 @@ func decodeModel(item json.RawMessage) (Model, error) {
 	if strings.TrimSpace(obj.ID) == "" {
 		return Model{}, fmt.Errorf("model object without an \"id\": %s", snippet(item))
 	}
-	m := Model{ID: obj.ID, OwnedBy: obj.OwnedBy}
+	m := Model{ID: obj.ID, OwnedBy: obj.OwnedBy, Raw: append(json.RawMessage(nil), item...)}
+	m.Limits = decodeLimits(item)
 	if obj.Created != "" {
 		if n, err := obj.Created.Int64(); err == nil {
 			m.Created = n
@@ -101,4 +139,105 @@ func decodeModel(item json.RawMessage) (Model, error) {
 		}
 	}
 	return m, nil
+}
+
+// decodeLimits reads the limits a model record publishes, at its top level or
+// in a nested "limits", "capabilities" or "constraints" object. A field of an
+// unexpected type is ignored: a limit the provider cannot read is not checked.
+func decodeLimits(item json.RawMessage) ModelLimits {
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(item, &fields) != nil {
+		return ModelLimits{}
+	}
+	scopes := []map[string]json.RawMessage{fields}
+	for _, name := range limitNestedFields {
+		var nested map[string]json.RawMessage
+		if raw, ok := fields[name]; ok && json.Unmarshal(raw, &nested) == nil {
+			scopes = append(scopes, nested)
+		}
+	}
+	first := func(names []string, read func(json.RawMessage) bool) {
+		for _, scope := range scopes {
+			for _, name := range names {
+				if raw, ok := scope[name]; ok && read(raw) {
+					return
+				}
+			}
+		}
+	}
+	var l ModelLimits
+	first(maxSecondsFields, func(raw json.RawMessage) bool {
+		n, ok := limitSeconds(raw)
+		if ok && n > 0 {
+			l.MaxSeconds = n
+		}
+		return ok
+	})
+	first(secondsFields, func(raw json.RawMessage) bool {
+		var items []json.RawMessage
+		if json.Unmarshal(raw, &items) != nil || len(items) == 0 {
+			return false
+		}
+		for _, it := range items {
+			n, ok := limitSeconds(it)
+			if !ok || n <= 0 {
+				l.Seconds = nil
+				return false
+			}
+			l.Seconds = append(l.Seconds, n)
+		}
+		return true
+	})
+	if l.MaxSeconds == 0 {
+		for _, n := range l.Seconds {
+			l.MaxSeconds = max(l.MaxSeconds, n)
+		}
+	}
+	readWords := func(dst *[]string) func(json.RawMessage) bool {
+		return func(raw json.RawMessage) bool {
+			var words []string
+			if json.Unmarshal(raw, &words) != nil || len(words) == 0 {
+				return false
+			}
+			for _, w := range words {
+				if w = strings.ToLower(strings.TrimSpace(w)); w != "" {
+					*dst = append(*dst, w)
+				}
+			}
+			return len(*dst) > 0
+		}
+	}
+	first(resolutionFields, readWords(&l.Resolutions))
+	first(ratioFields, readWords(&l.Ratios))
+	first(audioFields, func(raw json.RawMessage) bool {
+		var b bool
+		if json.Unmarshal(raw, &b) != nil {
+			return false
+		}
+		l.Audio = &b
+		return true
+	})
+	return l
+}
+
+// limitSeconds reads a length of clip given as a number, a string of digits, or
+// digits followed by "s".
+func limitSeconds(raw json.RawMessage) (int64, bool) {
+	var n json.Number
+	if json.Unmarshal(raw, &n) == nil {
+		if i, err := n.Int64(); err == nil {
+			return i, true
+		}
+		if f, err := n.Float64(); err == nil && f == float64(int64(f)) {
+			return int64(f), true
+		}
+		return 0, false
+	}
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return 0, false
+	}
+	s = strings.TrimSuffix(strings.ToLower(strings.TrimSpace(s)), "s")
+	i, err := strconv.ParseInt(s, 10, 64)
+	return i, err == nil
 }

@@ -1,6 +1,7 @@
 package client
 
 import (
+	"encoding/json"
 	"reflect"
 	"strings"
 	"testing"
@@ -70,9 +71,42 @@ func TestListModels(t *testing.T) {
 			if err != nil {
 				t.Fatalf("ListModels: %v", err)
 			}
+			for i := range got {
+				if !json.Valid(got[i].Raw) {
+					t.Errorf("model %d: Raw %q is not the record's JSON", i, got[i].Raw)
+				}
+				got[i].Raw = nil
+			}
 			if !reflect.DeepEqual(got, tt.want) {
 				t.Fatalf("ListModels = %+v, want %+v", got, tt.want)
 			}
 		})
+	}
+}
+
+// Limits are read from the field names services use, at the top level or in a
+// nested object, and normalized; a record that says nothing has no limits.
+func TestListModelsLimits(t *testing.T) {
+	t.Parallel()
+	yes, no := true, false
+	for _, tt := range []struct {
+		record string
+		want   ModelLimits
+	}{
+		{`{"id":"m"}`, ModelLimits{}},
+		{`{"id":"m","max_seconds":10,"resolutions":["480p"," 720P "],"ratios":["16:9","9:16"],"supports_audio":true}`,
+			ModelLimits{MaxSeconds: 10, Resolutions: []string{"480p", "720p"}, Ratios: []string{"16:9", "9:16"}, Audio: &yes}},
+		{`{"id":"m","max_duration":"12s","supported_resolutions":["1080p"],"aspect_ratios":["1:1"],"generate_audio":false}`,
+			ModelLimits{MaxSeconds: 12, Resolutions: []string{"1080p"}, Ratios: []string{"1:1"}, Audio: &no}},
+		{`{"id":"m","durations":[5,"10"]}`, ModelLimits{MaxSeconds: 10, Seconds: []int64{5, 10}}},
+		{`{"id":"m","capabilities":{"max_duration_seconds":8,"supported_aspect_ratios":["4:3"]}}`,
+			ModelLimits{MaxSeconds: 8, Ratios: []string{"4:3"}}},
+		// Unreadable limits are not checked rather than guessed.
+		{`{"id":"m","max_seconds":"ten","resolutions":"720p","supports_audio":"yes","durations":[5,"x"]}`, ModelLimits{}},
+	} {
+		got := decodeLimits(json.RawMessage(tt.record))
+		if !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("decodeLimits(%s) = %+v, want %+v", tt.record, got, tt.want)
+		}
 	}
 }

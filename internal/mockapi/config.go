@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"os"
 	"slices"
@@ -145,6 +146,11 @@ type Model struct {
 	MaxSeconds     int      `json:"max_seconds"`     // 0 = no limit
 	DefaultSeconds int      `json:"default_seconds"` // used for billing when seconds is omitted; default 5 (capped at MaxSeconds)
 	Resolutions    []string `json:"resolutions"`     // empty = all of 480p,720p,1080p
+	// Record holds more members of the model's entry in GET /v1/models, as
+	// given (say {"max_seconds": 10}): the list publishes no limits unless a
+	// test or a config file puts them here, under the names it wants. It
+	// cannot replace id, object, created or owned_by.
+	Record map[string]json.RawMessage `json:"record,omitempty"`
 }
 
 // RateLimit is a per-key token bucket.
@@ -246,6 +252,7 @@ func (c Config) withDefaults() Config {
 		} else {
 			m.Resolutions = slices.Clone(m.Resolutions)
 		}
+		m.Record = maps.Clone(m.Record)
 		if m.DefaultSeconds == 0 {
 			m.DefaultSeconds = defaultSeconds
 			if m.MaxSeconds > 0 && m.MaxSeconds < m.DefaultSeconds {

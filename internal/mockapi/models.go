@@ -1,10 +1,14 @@
 package mockapi
 
-import "net/http"
+import (
+	"encoding/json"
+	"maps"
+	"net/http"
+)
 
 type modelList struct {
-	Object string        `json:"object"`
-	Data   []modelObject `json:"data"`
+	Object string                       `json:"object"`
+	Data   []map[string]json.RawMessage `json:"data"`
 }
 
 type modelObject struct {
@@ -21,11 +25,25 @@ func (s *Server) handleModels(w http.ResponseWriter, ks *keyState) {
 		s.handleNewAPIModels(w, ks)
 		return
 	}
-	out := modelList{Object: "list", Data: []modelObject{}}
+	out := modelList{Object: "list", Data: []map[string]json.RawMessage{}}
 	for _, m := range s.cfg.Models {
-		if ks.allows(m.ID) {
-			out.Data = append(out.Data, modelObject{ID: m.ID, Object: "model", Created: m.Created, OwnedBy: m.OwnedBy})
+		if !ks.allows(m.ID) {
+			continue
 		}
+		record := maps.Clone(m.Record)
+		if record == nil {
+			record = map[string]json.RawMessage{}
+		}
+		base, err := json.Marshal(modelObject{ID: m.ID, Object: "model", Created: m.Created, OwnedBy: m.OwnedBy})
+		if err != nil {
+			panic(err) // a struct of strings and numbers always marshals
+		}
+		var fields map[string]json.RawMessage
+		if err := json.Unmarshal(base, &fields); err != nil {
+			panic(err)
+		}
+		maps.Copy(record, fields)
+		out.Data = append(out.Data, record)
 	}
 	writeJSON(w, http.StatusOK, out)
 }

@@ -58,3 +58,31 @@ func TestDefaultModels(t *testing.T) {
 		t.Errorf("default models changed:\n%s\nwant\n%s", b, want)
 	}
 }
+
+// A model's Record adds members to its entry in the list, as given, and cannot
+// replace the ones the mock owns.
+func TestModelsRecord(t *testing.T) {
+	t.Parallel()
+	_, ts := newTestServer(t, func(c *Config) {
+		c.Models[0].Record = map[string]json.RawMessage{
+			"max_duration": json.RawMessage(`10`), "supported_resolutions": json.RawMessage(`["480p"]`),
+			"id": json.RawMessage(`"spoofed"`),
+		}
+	})
+	res := do(t, ts, http.MethodGet, "/v1/models", DefaultAPIKey, "")
+	var list struct {
+		Data []map[string]json.RawMessage `json:"data"`
+	}
+	mustDecode(t, res.body, &list)
+	if len(list.Data) != 3 {
+		t.Fatalf("status %d, body %s", res.status, res.body)
+	}
+	first := list.Data[0]
+	if string(first["id"]) != `"videogen-1"` || string(first["max_duration"]) != `10` ||
+		string(first["supported_resolutions"]) != `["480p"]` || string(first["object"]) != `"model"` {
+		t.Errorf("first entry %s", res.body)
+	}
+	if _, ok := list.Data[1]["max_duration"]; ok {
+		t.Errorf("a model without a record publishes limits: %s", res.body)
+	}
+}

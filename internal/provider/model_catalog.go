@@ -4,14 +4,19 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/videogen/terraform-provider-videogen/internal/client"
+	"github.com/videogen/terraform-provider-videogen/internal/validators"
 )
 
 // modelCatalogTimeout bounds the plan-time model look-up: a slow or unreachable
@@ -26,6 +31,7 @@ type modelCatalog struct {
 	client   *client.Client
 	once     sync.Once
 	ids      []string
+	records  []client.Model
 	err      error
 	reported sync.Once
 }
@@ -45,11 +51,83 @@ func (m *modelCatalog) IDs(ctx context.Context) ([]string, error) {
 			m.err = err
 			return
 		}
+		m.records = models
 		for _, model := range models {
 			m.ids = append(m.ids, model.ID)
 		}
 	})
 	return m.ids, m.err
+}
+
+// record returns the list's record of the model id, if the list could be read
+// and has it.
+func (m *modelCatalog) record(ctx context.Context, id string) (client.Model, bool) {
+	if _, err := m.IDs(ctx); err != nil {
+		return client.Model{}, false
+	}
+	for _, r := range m.records {
+		if r.ID == id {
+			return r, true
+		}
+	}
+	return client.Model{}, false
+}
+
+// checkModelLimits checks a new clip against the limits its model's record in
+// GET /v1/models publishes (see client.ModelLimits), attaching each error to the
+// argument it concerns, so that a clip the service would refuse fails the plan
+// instead of one submission at apply. What the record does not say is not
+// checked: the service's own answer at apply is then the check. A list that
+// cannot be read, or that lacks the model, is checkModel's to report.
+func checkModelLimits(ctx context.Context, data *providerData, plan *videoResourceModel, diags *diag.Diagnostics) {
+	if data == nil || data.models == nil || plan.Model.IsUnknown() || plan.Model.IsNull() {
+		return
+	}
+	model, ok := data.models.record(ctx, plan.Model.ValueString())
+	if !ok || !model.Limits.Any() {
+		return
+	}
+	l := model.Limits
+	source := fmt.Sprintf("The service's model list (GET %s/models) publishes", data.client.BaseURL())
+	const after = "Change it, or leave it unset for the model's default. Nothing has been submitted."
+	if hasValue(plan.Seconds) {
+		n, err := strconv.ParseInt(plan.Seconds.ValueString(), 10, 64)
+		switch {
+		case err != nil:
+		case len(l.Seconds) > 0 && !slices.Contains(l.Seconds, n):
+			diags.AddAttributeError(path.Root("seconds"), "Clip Length Not Offered by Model", fmt.Sprintf("%s the clip "+
+				"lengths model %q makes: %s seconds; seconds is %d. %s", source, model.ID, joinInts(l.Seconds), n, after))
+		case l.MaxSeconds > 0 && n > l.MaxSeconds:
+			diags.AddAttributeError(path.Root("seconds"), "Clip Too Long for Model", fmt.Sprintf("%s a maximum of %d "+
+				"seconds for model %q; seconds is %d. %s", source, l.MaxSeconds, model.ID, n, after))
+		}
+	}
+	if hasValue(plan.Resolution) && len(l.Resolutions) > 0 &&
+		!slices.ContainsFunc(l.Resolutions, func(r string) bool { return strings.EqualFold(r, plan.Resolution.ValueString()) }) {
+		diags.AddAttributeError(path.Root("resolution"), "Resolution Not Offered by Model", fmt.Sprintf("%s the "+
+			"resolutions of model %q: %s; resolution is %q. %s", source, model.ID, strings.Join(l.Resolutions, ", "),
+			plan.Resolution.ValueString(), after))
+	}
+	if hasValue(plan.Ratio) && len(l.Ratios) > 0 &&
+		!slices.ContainsFunc(l.Ratios, func(r string) bool { return validators.SameRatio(r, plan.Ratio.ValueString()) }) {
+		diags.AddAttributeError(path.Root("ratio"), "Ratio Not Offered by Model", fmt.Sprintf("%s the aspect ratios "+
+			"of model %q: %s; ratio is %q. %s", source, model.ID, strings.Join(l.Ratios, ", "), plan.Ratio.ValueString(), after))
+	}
+	if !plan.GenerateAudio.IsUnknown() && plan.GenerateAudio.ValueBool() && l.Audio != nil && !*l.Audio {
+		diags.AddAttributeError(path.Root("generate_audio"), "Audio Not Offered by Model", fmt.Sprintf("%s that model "+
+			"%q does not generate audio; generate_audio is true. Set it to false or leave it unset, or choose a model "+
+			"that does. Nothing has been submitted.", source, model.ID))
+	}
+}
+
+func hasValue(v types.String) bool { return !v.IsUnknown() && !v.IsNull() }
+
+func joinInts(ns []int64) string {
+	out := make([]string, len(ns))
+	for i, n := range ns {
+		out[i] = strconv.FormatInt(n, 10)
+	}
+	return strings.Join(out, ", ")
 }
 
 // verifyService returns nil when base_url answers as the service: its model list

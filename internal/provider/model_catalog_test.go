@@ -1,13 +1,18 @@
 package provider
 
 import (
+	"encoding/json"
 	"net"
 	"strconv"
+	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 
 	"github.com/videogen/terraform-provider-videogen/internal/acctest"
+	"github.com/videogen/terraform-provider-videogen/internal/mockapi"
 )
 
 // refusedURL is a loopback address whose port nothing listens on.
@@ -44,5 +49,68 @@ resource "videogen_video" "test" {
 	})
 	if n := mock.Ledger().RequestCount(); n != 0 {
 		t.Errorf("the mock received %d request(s), want none", n)
+	}
+}
+
+// publishLimits makes the mock's model list publish limits for videogen-1,
+// under field names another service might use, as given.
+func publishLimits(record map[string]string) func(*mockapi.Config) {
+	return func(cfg *mockapi.Config) {
+		for i := range cfg.Models {
+			if cfg.Models[i].ID == "videogen-1" {
+				cfg.Models[i].Record = map[string]json.RawMessage{}
+				for k, v := range record {
+					cfg.Models[i].Record[k] = json.RawMessage(v)
+				}
+			}
+		}
+	}
+}
+
+// A clip outside the limits its model's record publishes is refused with an
+// error on the argument concerned, and nothing is submitted; within them, or
+// for a model whose record says nothing, nothing is said.
+func TestCheckModelLimits(t *testing.T) {
+	mock := acctest.NewMock(t, publishLimits(map[string]string{
+		"max_duration": `10`, "supported_resolutions": `["480p","720p"]`, "aspect_ratios": `["16:9","9:16"]`, "generate_audio": `false`,
+	}))
+	c := mock.Client(t)
+	data := &providerData{client: c, models: newModelCatalog(c)}
+	clip := func(model, seconds, resolution, ratio string, audio bool) *videoResourceModel {
+		m := &videoResourceModel{Model: types.StringValue(model), GenerateAudio: types.BoolValue(audio)}
+		m.Seconds, m.Resolution, m.Ratio = stringOrNull(seconds), stringOrNull(resolution), stringOrNull(ratio)
+		return m
+	}
+	for name, tt := range map[string]struct {
+		plan *videoResourceModel
+		want []string // attributes with an error
+	}{
+		"within":           {clip("videogen-1", "10", "720P", "16:9", false), nil},
+		"unset":            {clip("videogen-1", "", "", "", false), nil},
+		"too long":         {clip("videogen-1", "600", "", "", false), []string{"seconds"}},
+		"every limit":      {clip("videogen-1", "11", "1080p", "1:1", true), []string{"seconds", "resolution", "ratio", "generate_audio"}},
+		"record says none": {clip("videogen-2", "600", "4k", "1:1", true), nil},
+		"unknown model":    {clip("no-such-model", "600", "", "", false), nil},
+	} {
+		var diags diag.Diagnostics
+		checkModelLimits(t.Context(), data, tt.plan, &diags)
+		var got []string
+		for _, d := range diags.Errors() {
+			wd, ok := d.(diag.DiagnosticWithPath)
+			if !ok {
+				t.Errorf("%s: error without an attribute: %s", name, d.Summary())
+				continue
+			}
+			got = append(got, wd.Path().String())
+			if !strings.Contains(d.Detail(), "Nothing has been submitted") || !strings.Contains(d.Detail(), "GET ") {
+				t.Errorf("%s: detail %q does not say where the limit comes from and that nothing was submitted", name, d.Detail())
+			}
+		}
+		if strings.Join(got, ",") != strings.Join(tt.want, ",") {
+			t.Errorf("%s: errors on %q, want %q (%v)", name, got, tt.want, diags)
+		}
+	}
+	if n := mock.Submissions(); n != 0 {
+		t.Errorf("the checks submitted %d task(s)", n)
 	}
 }
