@@ -27,7 +27,8 @@ func (c knownClip) holds(p string) bool {
 // this is how that plan learns that the file at its path is the one the
 // replaced resource wrote (deleted before the new one is written) or that a
 // file at a new path already holds the clip (adopted without downloading).
-// Only these two moments record, so that the plan and the apply decide alike.
+// Only these two moments record a task's clip, so that the plan and the apply
+// decide alike; a refresh records only where a clip is (rememberPath).
 type knownClips struct {
 	mu     sync.Mutex
 	byTask map[string]knownClip
@@ -38,13 +39,29 @@ func newKnownClips() *knownClips {
 	return &knownClips{byTask: map[string]knownClip{}, byPath: map[string]knownClip{}}
 }
 
+// remember records the clip of a resource being replaced, by task and path.
 func (k *knownClips) remember(p string, c knownClip) {
+	k.record(p, c, true)
+}
+
+// rememberPath records only where the clip of a resource in state is. Read
+// calls it: a tainted resource is planned without prior state and without a
+// plan that has it, and its file, deleted before the new one is written, is
+// not in the new one's way. A path alone never adopts anything, so the apply,
+// which reads nothing, cannot decide otherwise.
+func (k *knownClips) rememberPath(p string, c knownClip) {
+	k.record(p, c, false)
+}
+
+func (k *knownClips) record(p string, c knownClip, byTask bool) {
 	if k == nil || c.taskID == "" || c.sha256 == "" {
 		return
 	}
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	k.byTask[c.taskID] = c
+	if byTask {
+		k.byTask[c.taskID] = c
+	}
 	if abs, err := localfile.Canonical(p); err == nil {
 		k.byPath[abs] = c
 	}

@@ -221,7 +221,7 @@ func (r *videoFileResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 		if resp.Diagnostics.HasError() {
 			return
 		}
-		r.remember(&state)
+		r.remember(&state, true)
 		if !state.Path.Equal(plan.Path) || !state.TaskID.Equal(plan.TaskID) {
 			// A replacement: Terraform plans its new half again without prior
 			// state, and that plan checks the path.
@@ -260,19 +260,17 @@ func (r *videoFileResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 		return
 	}
 	if occ == localfile.RegularFile && r.data != nil {
-		known, ok := r.data.clips.atPath(p)
-		if !ok && !plan.TaskID.IsUnknown() {
-			known, ok = r.data.clips.ofTask(plan.TaskID.ValueString())
+		if known, ok := r.data.clips.atPath(p); ok && known.holds(p) {
+			// The file of the resource this one replaces (tainted, or given a new
+			// task), which is deleted before this one is written.
+			return
 		}
-		if ok && known.holds(p) {
-			if known.taskID == plan.TaskID.ValueString() {
-				// Adopted without downloading, which the plan shows by a known checksum.
-				resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("sha256"), known.sha256)...)
-				resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("size_bytes"), known.size)...)
-				resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("source_url"), known.sourceURL)...)
-			}
-			// Otherwise it is the file of the resource this one replaces, which
-			// is deleted before this one is written.
+		if known, ok := r.data.clips.ofTask(plan.TaskID.ValueString()); ok && !plan.TaskID.IsUnknown() && known.holds(p) {
+			// The clip, already at the new path: adopted without downloading,
+			// which the plan shows by a known checksum.
+			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("sha256"), known.sha256)...)
+			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("size_bytes"), known.size)...)
+			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("source_url"), known.sourceURL)...)
 			return
 		}
 	}
@@ -282,13 +280,19 @@ func (r *videoFileResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 }
 
 // remember records the clip of a resource in state for the plan of its
-// replacement in this provider process (see knownClips).
-func (r *videoFileResource) remember(state *videoFileResourceModel) {
+// replacement in this provider process (see knownClips); byTask is false for a
+// refresh, which records only the path.
+func (r *videoFileResource) remember(state *videoFileResourceModel, byTask bool) {
 	if r.data == nil || state.SHA256.IsNull() || state.SHA256.IsUnknown() {
 		return
 	}
-	r.data.clips.remember(state.Path.ValueString(), knownClip{taskID: state.TaskID.ValueString(),
-		sha256: state.SHA256.ValueString(), size: state.SizeBytes.ValueInt64(), sourceURL: state.SourceURL.ValueString()})
+	c := knownClip{taskID: state.TaskID.ValueString(), sha256: state.SHA256.ValueString(),
+		size: state.SizeBytes.ValueInt64(), sourceURL: state.SourceURL.ValueString()}
+	if byTask {
+		r.data.clips.remember(state.Path.ValueString(), c)
+	} else {
+		r.data.clips.rememberPath(state.Path.ValueString(), c)
+	}
 }
 
 // fileDrift returns what Read found wrong with the file at path, or "".
@@ -415,6 +419,7 @@ func (r *videoFileResource) Read(ctx context.Context, req resource.ReadRequest, 
 		}
 		return
 	}
+	r.remember(&state, false)
 	p := state.Path.ValueString()
 	occ, info, err := localfile.Inspect(p)
 	if err != nil {
@@ -592,7 +597,7 @@ func (r *videoFileResource) Delete(ctx context.Context, req resource.DeleteReque
 	// The apply plans the new half of a replacement again, after this Delete and
 	// without prior state: it learns the clip from here, as the plan did from
 	// ModifyPlan.
-	r.remember(&state)
+	r.remember(&state, true)
 	p := state.Path.ValueString()
 	occ, _, err := localfile.Inspect(p)
 	if err == nil && occ == localfile.Nothing {

@@ -474,6 +474,23 @@ func TestAccVideoFileResource_fileHoldingClipIsAdopted(t *testing.T) {
 				Check: resource.ComposeTestCheckFunc(expectFileMatchesClip(t, second, mock), expectClipDownloads(mock, 1),
 					mock.ExpectSubmissions(1), expectNoFile(first), expectMode(second, 0o644)),
 			},
+			{
+				// A tainted file is its own: deleted, then downloaded again.
+				Taint:  []string{fileAddr},
+				Config: videoFileConfig(mock, "copied by hand", second, ""),
+				Check: resource.ComposeTestCheckFunc(expectFileMatchesClip(t, second, mock), expectClipDownloads(mock, 2),
+					mock.ExpectSubmissions(1)),
+			},
+			{
+				// A new clip at the same path replaces the old one, which was the
+				// replaced resource's own file.
+				Config: videoFileConfig(mock, "a new clip at the same path", second, ""),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(fileAddr, plancheck.ResourceActionReplace)},
+				},
+				Check: resource.ComposeTestCheckFunc(expectFileMatchesClip(t, second, mock), expectClipDownloads(mock, 3),
+					mock.ExpectSubmissions(2), expectOnly(dir, "second.mp4")),
+			},
 		},
 	})
 }
