@@ -22,6 +22,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/videogen/terraform-provider-videogen/internal/acctest"
 	"github.com/videogen/terraform-provider-videogen/internal/mockapi"
@@ -398,6 +399,45 @@ func TestAccVideoFileResource_neverOverwritesUnmanagedFile(t *testing.T) {
 					expectClipDownloads(mock, 1), expectOnly(dir, "teaser.mp4")),
 			},
 		},
+	})
+}
+
+// A path known only at apply is checked there: a file in the way is refused
+// before the download, and survives.
+func TestAccVideoFileResource_fileInTheWayAtApply(t *testing.T) {
+	mock := acctest.NewMock(t)
+	clip := filepath.Join(t.TempDir(), "teaser.mp4")
+	if err := os.WriteFile(clip, []byte("a master"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		// terraform_data arrived in Terraform 1.4.
+		TerraformVersionChecks: []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_4_0)},
+		Steps: []resource.TestStep{{
+			Config: mock.ProviderBlock() + fmt.Sprintf(`
+resource "terraform_data" "path" {
+  input = %q
+}
+
+resource "videogen_video" "test" {
+  model  = "videogen-1"
+  prompt = "a path known only after apply"
+}
+
+resource "videogen_video_file" "test" {
+  task_id = videogen_video.test.task_id
+  path    = terraform_data.path.output
+}
+`, clip),
+			ExpectError: wrapped("Video File Path Already Taken", "There is already a file at", clip, "overwrite = true"),
+		}},
+	})
+	checkAfter(t, mock.ExpectSubmissions(1), expectClipDownloads(mock, 0), func(*terraform.State) error {
+		if data, err := os.ReadFile(clip); err != nil || string(data) != "a master" {
+			return fmt.Errorf("the file in the way now holds %q (%w)", data, err)
+		}
+		return nil
 	})
 }
 
