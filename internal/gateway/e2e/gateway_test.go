@@ -183,8 +183,9 @@ const clipPrompt = "A paper boat drifting down a rain-soaked city street at dusk
 // upstream and checks every answer a user meets: the model list, a clip
 // created and waited for, an empty plan after it, its file, the parameters
 // the gateway drops, import, the data source, a failed task, an unknown
-// task, a wrong key, an unknown model and a prompt the upstream refuses. The upstream counts each submission:
-// exactly one per declared clip.
+// task, a wrong key, an unknown model, a prompt the upstream refuses, and a
+// clip not waited for whose file waits instead. The upstream counts each
+// submission: exactly one per declared clip.
 func TestNewAPI(t *testing.T) {
 	if os.Getenv("VIDEOGEN_GATEWAY_E2E") == "" {
 		t.Skip("end-to-end gateway test against new-api: set VIDEOGEN_GATEWAY_E2E=1 (make gateway-e2e does)")
@@ -443,5 +444,50 @@ resource "videogen_video" "refused" {
 		}
 		// A refusal creates no task: nothing billed, nothing to keep.
 		g.expectUpstream(t, 4, 3)
+	})
+
+	t.Run("no wait, then the file waits", func(t *testing.T) {
+		const video = `
+resource "videogen_video" "later" {
+  model               = "` + seedanceModel + `"
+  prompt              = "A lighthouse beam sweeping across a stormy sea"
+  wait_for_completion = false
+}
+`
+		w := g.workdir(t, g.providerBlock()+video)
+		// The upstream holds the task queued: the apply must not wait for it.
+		out, err := g.apply(t, w, 1, func(arkstub.Submission) error { return nil })
+		if err != nil {
+			t.Fatalf("apply: %v\n%s", err, out)
+		}
+		g.expectUpstream(t, 5, 4)
+		id := upstream.Submissions()[4].TaskID
+		if v := resourceValues(t, state(t, w), "videogen_video.later"); v["task_id"] != id || v["status"] == "succeeded" {
+			t.Fatalf("videogen_video.later: task_id %v, status %v; want %s, not finished", v["task_id"], v["status"], id)
+		}
+
+		// The file waits until new-api's update loop has seen the clip.
+		if err := upstream.Succeed(id); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Write(g.providerBlock() + video + `
+resource "videogen_video_file" "later" {
+  task_id = videogen_video.later.task_id
+  path    = "${path.module}/out/later.mp4"
+  timeouts {
+    create = "3m"
+  }
+}
+`); err != nil {
+			t.Fatal(err)
+		}
+		if out, err := g.apply(t, w, 0, nil); err != nil {
+			t.Fatalf("apply: %v\n%s", err, out)
+		}
+		sum := sha256.Sum256(arkstub.Clip(id))
+		if file := resourceValues(t, state(t, w), "videogen_video_file.later"); file["sha256"] != hex.EncodeToString(sum[:]) {
+			t.Errorf("videogen_video_file.later: sha256 %v, want %x (the upstream's clip of %s)", file["sha256"], sum, id)
+		}
+		g.expectNothingNew(t, w, 5, 4)
 	})
 }
