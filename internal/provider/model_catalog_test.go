@@ -114,3 +114,30 @@ func TestCheckModelLimits(t *testing.T) {
 		t.Errorf("the checks submitted %d task(s)", n)
 	}
 }
+
+// A service that answers, but not with its model list (here a server error on
+// every request), may still take the submissions: the plan warns that the model
+// was not checked and goes on, where an unreachable one fails.
+func TestAccModelCatalog_failingListWarns(t *testing.T) {
+	mock := acctest.NewMock(t, func(cfg *mockapi.Config) { cfg.FaultRate = 1 })
+	wd := acctest.NewWorkdir(t)
+	if err := wd.Write(cliClip(mock, cliVideo("the list fails"), "max_retries = 0")); err != nil {
+		t.Fatal(err)
+	}
+	if err := wd.Init(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	wd.TF.SetStdout(&out)
+	changes, err := wd.Plan(t.Context())
+	wd.TF.SetStdout(nil)
+	if err != nil || !changes {
+		t.Fatalf("plan: changes %v, error %v\n%s", changes, err, out.String())
+	}
+	if !wrapped("Warning: Model Not Checked", "answered, but not with its model list", "server error").MatchString(out.String()) {
+		t.Fatalf("the plan does not warn that the model was not checked:\n%s", out.String())
+	}
+	if n := mock.Submissions(); n != 0 {
+		t.Errorf("the plan submitted %d task(s)", n)
+	}
+}
