@@ -83,10 +83,11 @@ func (r *videoFileResource) Schema(ctx context.Context, _ resource.SchemaRequest
 			"runner, a deleted or edited file), the next plan downloads it again from the same task: the video is never " +
 			"generated, or billed, a second time. A task that has not finished yet is waited for (see `timeouts`).\n\n" +
 			"It never replaces or deletes a file it did not write: when something other than this clip is at `path` " +
-			"(a file of yours, a file it wrote that was edited since, a symbolic link), the plan fails naming `path` " +
-			"before anything is downloaded, and the file is left as it is, unless `overwrite = true`. A file that " +
-			"already holds this clip is adopted without downloading. Destroying the resource deletes the file only " +
-			"while it still holds the clip. Import adopts a clip that was already downloaded, as `<task_id>,<path>`.",
+			"(a file of yours, a symbolic link), the plan fails naming `path` before anything is downloaded, and the " +
+			"file is left as it is, unless `overwrite = true`; a file it wrote and someone edited since is left as it " +
+			"is, with a warning. A file that already holds this clip is adopted without downloading. Destroying the " +
+			"resource deletes the file only while it still holds the clip. Import adopts a clip that was already " +
+			"downloaded, as `<task_id>,<path>`.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				MarkdownDescription: "The file's path, same as `path`.",
@@ -151,10 +152,13 @@ func (r *videoFileResource) Schema(ctx context.Context, _ resource.SchemaRequest
 				MarkdownDescription: "Whether the clip may replace what is at `path` when that is not this clip: a file " +
 					"this resource did not write, one it wrote that was changed since (edited or replaced outside " +
 					"Terraform), or a symbolic link (the link itself is replaced, never what it points at). Defaults to " +
-					"`false`: such a path fails the plan (or the apply, when the path or the task is only known then) with " +
-					"an error naming `path`, before anything is downloaded, and nothing is touched. A directory is never " +
-					"replaced, and a file that already holds this clip is adopted without downloading either way. " +
-					"Changing it updates state only.",
+					"`false`: something in the way of a new file fails the plan (or the apply, when the path is only " +
+					"known then) with an error naming `path`, before anything is downloaded; a file this resource wrote " +
+					"and someone changed gets a warning and no change. Either way nothing is touched. With `true`, the " +
+					"clip is downloaded over it (in place, for a changed file). A directory is never replaced, and a " +
+					"file that already holds this clip is adopted without downloading either way. Changing it updates " +
+					"state only, unless it lets a changed file be replaced: the plan then shows an in-place update that " +
+					"downloads the clip.",
 				Optional: true,
 				Computed: true,
 				Default:  booldefault.StaticBool(false),
