@@ -346,12 +346,35 @@ func TestAccVideoFileResource_deletedOrModifiedFileIsDownloadedAgain(t *testing.
 				Check:            resource.ComposeTestCheckFunc(expectFileMatchesClip(t, clip, mock), mock.ExpectSubmissions(1)),
 			},
 			{
-				// Edited, then the resource destroyed: the edit stays.
-				PreConfig: tamper,
-				Config:    config,
-				Destroy:   true,
-				Check:     func(*terraform.State) error { return expectFileExists(clip) },
+				// Edited again, with overwrite set back to false: only that
+				// changes, and the edit stays, here and on destroy (below).
+				PreConfig: func() {
+					tamper()
+					tampered = sha256File(t, clip)
+				},
+				Config: config,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction(fileAddr, plancheck.ResourceActionUpdate),
+						plancheck.ExpectKnownValue(fileAddr, tfjsonpath.New("sha256"), knownvalue.StringRegexp(regexp.MustCompile(`^[0-9a-f]{64}$`))),
+					},
+				},
+				Check: resource.ComposeTestCheckFunc(expectClipDownloads(mock, 4), func(*terraform.State) error {
+					if got := sha256File(t, clip); got != tampered {
+						return fmt.Errorf("the apply changed the edited file")
+					}
+					return nil
+				}),
 			},
+		},
+		CheckDestroy: func(*terraform.State) error {
+			if err := expectFileExists(clip); err != nil {
+				return err
+			}
+			if got := sha256File(t, clip); got != tampered {
+				return fmt.Errorf("destroy changed the edited file")
+			}
+			return nil
 		},
 	})
 }
