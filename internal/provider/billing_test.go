@@ -18,6 +18,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/hashicorp/terraform-exec/tfexec"
 	"github.com/hashicorp/terraform-plugin-testing/compare"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
@@ -672,9 +673,33 @@ resource "videogen_video" "clip" {
 		if err := wd.Apply(t.Context()); err != nil {
 			t.Fatal(err)
 		}
+		// The destroy plan says, before anything is applied, which clips stay billed:
+		// one warning per clip, which Terraform shows as one with the number of others.
+		var planOut strings.Builder
+		wd.TF.SetStdout(&planOut)
+		_, err := wd.TF.Plan(t.Context(), tfexec.Destroy(true), tfexec.Out("destroy.tfplan"))
+		wd.TF.SetStdout(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !wrapped("Warning: Destroyed Clip Stays Billed", "only removes task", "stays on the service and stays billed",
+			"and one more similar warning elsewhere").MatchString(planOut.String()) {
+			t.Fatalf("the destroy plan does not say that the clips stay billed:\n%s", planOut.String())
+		}
+		saved, err := wd.TF.ShowPlanFile(t.Context(), "destroy.tfplan")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, rc := range saved.ResourceChanges {
+			before, _ := rc.Change.Before.(map[string]any)
+			if !rc.Change.Actions.Delete() || before["billing"] != billingBilled {
+				t.Fatalf("%s: actions %v, billing before %v; want a delete of a billed clip", rc.Address, rc.Change.Actions,
+					before["billing"])
+			}
+		}
 		var out strings.Builder
 		wd.TF.SetStdout(&out)
-		err := wd.TF.Destroy(t.Context())
+		err = wd.TF.Destroy(t.Context())
 		wd.TF.SetStdout(nil)
 		if err != nil {
 			t.Fatal(err)
@@ -809,4 +834,127 @@ output "teaser_url" {
 	if n := mock.Submissions(); n != 1 {
 		t.Fatalf("the ledger shows %d submissions, want 1", n)
 	}
+}
+
+// expectPrior checks a value of the object a plan replaces or destroys, as
+// `terraform show -json` gives it (change.before): what a reviewer reads beside
+// the planned value.
+type expectPrior struct {
+	addr, attr, want string
+}
+
+func (e expectPrior) CheckPlan(_ context.Context, req plancheck.CheckPlanRequest, resp *plancheck.CheckPlanResponse) {
+	for _, rc := range req.Plan.ResourceChanges {
+		if rc.Address != e.addr {
+			continue
+		}
+		before, _ := rc.Change.Before.(map[string]any)
+		if got := fmt.Sprint(before[e.attr]); got != e.want {
+			resp.Error = fmt.Errorf("%s: %s before the change is %q, want %q", e.addr, e.attr, got, e.want)
+		}
+		return
+	}
+	resp.Error = fmt.Errorf("the plan has no change for %s", e.addr)
+}
+
+// TestAccBilling_planSaysWhichClipsAreBilled: a prompt change plans a new clip for
+// the resource it changes and nothing for the others, and says so in billing, with
+// the replaced clip's own billing beside it; unset arguments that a replacement does
+// not change plan as null, not as values known after apply.
+func TestAccBilling_planSaysWhichClipsAreBilled(t *testing.T) {
+	mock := acctest.NewMock(t)
+	config := func(promptA string) string {
+		return mock.ProviderBlock() + fmt.Sprintf(`
+locals {
+  prompts = [%q, "a teaser in German"]
+}
+resource "videogen_video" "clip" {
+  count  = 2
+  model  = "videogen-1"
+  prompt = local.prompts[count.index]
+}
+`, promptA)
+	}
+	a, b := "videogen_video.clip[0]", "videogen_video.clip[1]"
+	newClip := knownvalue.StringExact(billingNewClip)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: config("a teaser in English"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectKnownValue(a, tfjsonpath.New("billing"), newClip),
+					plancheck.ExpectKnownValue(b, tfjsonpath.New("billing"), newClip),
+				}},
+				Check: mock.ExpectSubmissions(2),
+			},
+			{
+				Config: config("a teaser in French"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(a, plancheck.ResourceActionDestroyBeforeCreate),
+					plancheck.ExpectKnownValue(a, tfjsonpath.New("billing"), newClip),
+					expectPrior{a, "billing", billingBilled},
+					plancheck.ExpectResourceAction(b, plancheck.ResourceActionNoop),
+					// Unset, and a new request has nothing of them to echo.
+					plancheck.ExpectKnownValue(a, tfjsonpath.New("reference_images"), knownvalue.Null()),
+					plancheck.ExpectKnownValue(a, tfjsonpath.New("reference_videos"), knownvalue.Null()),
+					plancheck.ExpectKnownValue(a, tfjsonpath.New("reference_audios"), knownvalue.Null()),
+					plancheck.ExpectKnownValue(a, tfjsonpath.New("callback_url"), knownvalue.Null()),
+					// The service chooses these when they are unset.
+					plancheck.ExpectUnknownValue(a, tfjsonpath.New("ratio")),
+				}},
+				Check: mock.ExpectSubmissions(3),
+			},
+			mock.NothingNewStep(config("a teaser in French"), 3),
+		},
+	})
+}
+
+// TestAccBilling_resumePlanSaysNoNewCharge: after a timed-out apply, the plan that
+// replaces the tainted clip says it resumes the task without a new charge, shows
+// the status the service really has, and does not count against max_new_clips.
+func TestAccBilling_resumePlanSaysNoNewCharge(t *testing.T) {
+	mock := acctest.NewMock(t)
+	const prompt = "a slow sunrise [mock:hold]"
+	config := func(timeout string, providerLines ...string) string {
+		return mock.ProviderBlock(providerLines...) + fmt.Sprintf(`
+resource "videogen_video" "test" {
+  model  = "videogen-1"
+  prompt = %q
+  timeouts {
+    create = %q
+  }
+}
+`, prompt, timeout)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config:      config("1s"),
+				ExpectError: wrapped("Video Not Ready", "Apply again to keep waiting for the same task"),
+			},
+			{
+				// The task finished after the wait gave up; the plan must say so.
+				PreConfig: func() {
+					if !mock.FinishTask(ledgerTask(t, mock, 0).TaskID) {
+						t.Fatal("the mock had no held task to finish")
+					}
+				},
+				Config: config("10m", "max_new_clips = 0"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(videoAddr, plancheck.ResourceActionDestroyBeforeCreate),
+					plancheck.ExpectKnownValue(videoAddr, tfjsonpath.New("billing"), knownvalue.StringExact(billingResumes)),
+					expectPrior{videoAddr, "status", "succeeded"},
+					expectPrior{videoAddr, "billing", billingCutShort},
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(videoAddr, tfjsonpath.New("task_id"), taskIDOf(mock, 0)),
+					statecheck.ExpectKnownValue(videoAddr, tfjsonpath.New("status"), knownvalue.StringExact("succeeded")),
+				},
+				Check: mock.ExpectSubmissions(1),
+			},
+			mock.NothingNewStep(config("10m", "max_new_clips = 0"), 1),
+		},
+	})
 }

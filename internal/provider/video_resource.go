@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -83,6 +84,7 @@ type videoResourceModel struct {
 	Status                  types.String   `tfsdk:"status"`
 	URL                     types.String   `tfsdk:"url"`
 	Format                  types.String   `tfsdk:"format"`
+	Billing                 types.String   `tfsdk:"billing"`
 	Timeouts                timeouts.Value `tfsdk:"timeouts"`
 }
 
@@ -238,6 +240,21 @@ func (r *videoResource) Schema(ctx context.Context, _ resource.SchemaRequest, re
 				Computed:            true,
 				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
+			"billing": schema.StringAttribute{
+				MarkdownDescription: "What this clip costs, for a reviewer of the plan. A clip planned for creation or " +
+					"replacement says `" + billingNewClip + "` (a task is submitted, and billed when it succeeds) or `" +
+					billingResumes + "` (the clip is tainted because an apply stopped waiting for its task, and the apply " +
+					"waits for that same task again). It is unknown (known after apply) when the plan cannot tell: an " +
+					"argument is known only at apply, a clip with the same arguments takes the task this one could resume, or " +
+					"the local task journal holds a task a killed run submitted for this very clip (a warning names it). " +
+					"After a refresh it says what the task's status means: `" + billingBilled + "`, `" + billingIfSucceeds +
+					"`, `" + billingNotBilled + "` (the generation failed), `" + billingMayHaveBeenPaid + "` (cancelled, or " +
+					"its clip expired) or `" + billingCutShort + "` (an apply stopped waiting for it; the next apply resumes " +
+					"it unless the arguments changed). A clip that is destroyed or replaced stays billed: the service has no " +
+					"delete, and the plan warns of each clip it destroys.",
+				Computed:      true,
+				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
 		},
 		Blocks: map[string]schema.Block{
 			"timeouts": timeouts.Block(ctx, timeouts.Opts{
@@ -291,11 +308,12 @@ func (r *videoResource) ConfigValidators(context.Context) []resource.ConfigValid
 	return []resource.ConfigValidator{positiveTimeoutsValidator{}, frameModeValidator{}}
 }
 
-// ModifyPlan counts the new clips of the plan, checks the model against the
-// service's list, and plans the in-place update that resumes an unfinished wait or
-// the replacement of a task that ended without a clip.
+// ModifyPlan says what each clip of the plan costs and counts the new ones, checks
+// the model against the service's list, and plans the in-place update that resumes
+// an unfinished wait or the replacement of a task that ended without a clip.
 func (r *videoResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() {
+		r.planDestroy(ctx, req, resp)
 		return
 	}
 	var plan videoResourceModel
@@ -305,16 +323,18 @@ func (r *videoResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 	}
 	if req.State.Raw.IsNull() {
 		// Terraform plans every new clip, a replacement included, with no prior state.
-		if r.data != nil {
-			r.data.budget.count(&resp.Diagnostics)
-		}
-		r.checkModel(ctx, plan.Model, &resp.Diagnostics)
+		r.planCreate(ctx, req, resp, plan)
 		return
 	}
 	var state videoResourceModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
+	}
+	if waitCutShort(ctx, req.Private) && r.data != nil {
+		// A tainted clip is planned with no prior state; this one was untainted, so a
+		// replacement (-replace, a changed argument) is a new clip, not a resume.
+		r.data.budget.unsee(state.TaskID.ValueString())
 	}
 	if !state.Model.IsNull() && !plan.Model.Equal(state.Model) {
 		r.checkModel(ctx, plan.Model, &resp.Diagnostics)
@@ -331,6 +351,135 @@ func (r *videoResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("url"), types.StringUnknown())...)
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("format"), types.StringUnknown())...)
 	}
+}
+
+// planCreate plans a clip that does not exist yet: it says in billing whether the
+// apply submits a new, billed task or takes over one that exists, and plans the
+// reference media and webhook left unset as null, since a request without them
+// has nothing of them to echo.
+func (r *videoResource) planCreate(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse,
+	plan videoResourceModel,
+) {
+	r.checkModel(ctx, plan.Model, &resp.Diagnostics)
+	var cfg videoResourceModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	for _, unset := range []struct {
+		name string
+		cfg  attr.Value
+		null attr.Value
+	}{
+		{"callback_url", cfg.CallbackURL, types.StringNull()},
+		{"reference_images", cfg.ReferenceImages, types.ListNull(types.StringType)},
+		{"reference_videos", cfg.ReferenceVideos, types.ListNull(types.StringType)},
+		{"reference_audios", cfg.ReferenceAudios, types.ListNull(types.StringType)},
+	} {
+		if unset.cfg.IsNull() {
+			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root(unset.name), unset.null)...)
+		}
+	}
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.Plan.Get(ctx, &plan)...)
+	billing := types.StringUnknown()
+	switch {
+	case r.data == nil || !req.Config.Raw.IsFullyKnown():
+		// Which task the apply takes over may depend on values known only then: count
+		// the clip as new, the most it can cost.
+		if r.data != nil {
+			r.data.budget.count(&resp.Diagnostics)
+		}
+	default:
+		switch r.data.budget.plan(plan) {
+		case plannedResume:
+			billing = types.StringValue(billingResumes)
+			// Terraform hands this planned private state to the Delete of the tainted
+			// clip, not the clip's own: it tells Delete that the plan resumes its task.
+			resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKeyResumes, []byte(`true`))...)
+		case plannedEither:
+			r.data.budget.count(&resp.Diagnostics)
+		case plannedNew:
+			if ids := r.journaledTasks(ctx, plan, req.Config); len(ids) > 0 {
+				// The journal is local: a plan applied on another machine does not see it.
+				addJournaledTaskWarning(&resp.Diagnostics, ids, r.data.journal.Path())
+			} else {
+				billing = types.StringValue(billingNewClip)
+			}
+			r.data.budget.count(&resp.Diagnostics)
+		}
+	}
+	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("billing"), billing)...)
+}
+
+// addJournaledTaskWarning names the tasks that a killed run submitted for exactly
+// the clip a plan creates: the apply adopts one of them instead of submitting.
+func addJournaledTaskWarning(diags *diag.Diagnostics, taskIDs []string, journalPath string) {
+	diags.AddWarning("Clip May Adopt a Task of an Interrupted Run",
+		fmt.Sprintf("The task journal (%s) holds task %s, submitted for exactly this clip by a run that was stopped "+
+			"before Terraform recorded it. Applying this plan on this machine adopts it instead of submitting a new task, "+
+			"with no new charge, unless it has failed or is gone; so billing is known only after apply.",
+			journalPath, strings.Join(taskIDs, ", ")))
+}
+
+// privateKeyResumes marks, in the planned private state of a tainted clip's
+// replacement, that the plan resumes the clip's task. Terraform hands the Delete of
+// the tainted clip that planned private state, not the clip's own.
+const privateKeyResumes = "resumes_task"
+
+func planResumes(ctx context.Context, p privateState) bool {
+	return privateFlag(ctx, p, privateKeyResumes)
+}
+
+// privateState is private state as requests and responses carry it.
+type privateState interface {
+	GetKey(context.Context, string) ([]byte, diag.Diagnostics)
+}
+
+// privateFlag reports a key set to true in private state.
+func privateFlag(ctx context.Context, p privateState, key string) bool {
+	v, diags := p.GetKey(ctx, key)
+	return !diags.HasError() && string(v) == "true"
+}
+
+// journaledTasks lists the tasks that the local journal holds for exactly this
+// request: tasks a killed run submitted, which Create adopts instead of submitting.
+func (r *videoResource) journaledTasks(ctx context.Context, plan videoResourceModel, config tfsdk.Config) []string {
+	request, diags := plan.toRequest(ctx, config)
+	triggers := map[string]string{}
+	diags.Append(plan.TriggersReplace.ElementsAs(ctx, &triggers, false)...)
+	if diags.HasError() {
+		return nil
+	}
+	var ids []string
+	for _, e := range r.data.journalMatching(ctx, requestFingerprint(r.data.client.BaseURL(), request, triggers)) {
+		ids = append(ids, e.TaskID)
+	}
+	return ids
+}
+
+// planDestroy warns, for each clip a plan destroys, that it stays billed: the
+// service has no delete. Terraform shows warnings of the same summary as one, with
+// the number of others, so a large destroy stays readable.
+func (r *videoResource) planDestroy(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	var state videoResourceModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	taskID, status := state.TaskID.ValueString(), client.Status(state.Status.ValueString())
+	if status == client.StatusFailed {
+		return
+	}
+	cost := "its clip stays on the service and stays billed"
+	if !status.Final() {
+		cost = fmt.Sprintf("the task is %s: it keeps running and is billed if it succeeds", status)
+	}
+	resp.Diagnostics.AddWarning("Destroyed Clip Stays Billed",
+		fmt.Sprintf("The service has no delete: applying this plan only removes task %s from Terraform state, and %s. "+
+			"If that is not what you want, do not apply it.", taskID, cost))
 }
 
 // checkModel rejects a model the key cannot use. The model list also tells whether
@@ -450,16 +599,13 @@ func (r *videoResource) Create(ctx context.Context, req resource.CreateRequest, 
 
 // privateKeyWaitCutShort marks, in private state, a clip whose create wait ended
 // before the task did. Terraform taints such a resource and hands its private state
-// to Read but not to the Delete of its replacement, so Read keeps the status the
-// wait last saw until the task is taken over: Delete then knows the task is
-// unfinished business, not a clip the user asked to regenerate (-replace, taint).
+// to Read but not to the Delete of its replacement, so Read records the mark in
+// billing (billingCutShort): Delete then knows the task is unfinished business, not
+// a clip the user asked to regenerate (-replace, taint).
 const privateKeyWaitCutShort = "wait_cut_short"
 
-func waitCutShort(ctx context.Context, p interface {
-	GetKey(context.Context, string) ([]byte, diag.Diagnostics)
-}) bool {
-	v, diags := p.GetKey(ctx, privateKeyWaitCutShort)
-	return !diags.HasError() && string(v) == "true"
+func waitCutShort(ctx context.Context, p privateState) bool {
+	return privateFlag(ctx, p, privateKeyWaitCutShort)
 }
 
 // adoptUnfinished returns a task that an earlier, cut-short run submitted for
@@ -549,11 +695,6 @@ func (r *videoResource) Read(ctx context.Context, req resource.ReadRequest, resp
 	}
 	// The clip is in state: the journal need not remember its task any longer.
 	r.data.journalRemove(ctx, taskID)
-	if waitCutShort(ctx, req.Private) && (!video.Status.Final() || video.Status.Usable()) {
-		// Left as the cut-short wait recorded it; the apply that replaces or updates
-		// this resource waits for (or finds) the clip of the same task.
-		return
-	}
 	if video.Status.Gone() && client.Status(state.Status.ValueString()) != video.Status {
 		resp.Diagnostics.AddWarning("Video No Longer Available",
 			fmt.Sprintf("The service reports task %s as %q, so it has no clip to offer any more. The next apply generates a "+
@@ -565,6 +706,14 @@ func (r *videoResource) Read(ctx context.Context, req resource.ReadRequest, resp
 			map[string]any{"task_id": taskID, "status": video.RawStatus})
 	}
 	state.applyVideo(video)
+	state.Billing = types.StringValue(billingOf(video.Status))
+	if waitCutShort(ctx, req.Private) && (!video.Status.Final() || video.Status.Usable()) {
+		// Terraform taints a clip whose wait was cut short and plans its replacement
+		// with no prior state: the budget tells that plan the task can be resumed,
+		// and the mark in state tells Delete to hand the task over.
+		state.Billing = types.StringValue(billingCutShort)
+		r.data.budget.see(state)
+	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 
@@ -596,9 +745,10 @@ func (r *videoResource) Update(ctx context.Context, req resource.UpdateRequest, 
 }
 
 // Delete only forgets the clip: the API has no delete, and a generated clip stays
-// billed whether or not Terraform tracks it. An unfinished task, such as the one of
-// a resource tainted because its wait was cut short, is offered to the replacement
-// that Terraform creates next in this run.
+// billed whether or not Terraform tracks it. The task of a tainted clip whose
+// replacement the plan says resumes it, and any unfinished task (a plan made
+// without refresh cannot tell), is offered to the replacement that Terraform
+// creates next in this run.
 func (r *videoResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state videoResourceModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
@@ -607,8 +757,15 @@ func (r *videoResource) Delete(ctx context.Context, req resource.DeleteRequest, 
 		return
 	}
 	taskID := state.TaskID.ValueString()
-	if !client.Status(state.Status.ValueString()).Final() && r.data != nil {
+	resumed := planResumes(ctx, req.Private)
+	unfinished := !client.Status(state.Status.ValueString()).Final() || state.Billing.ValueString() == billingCutShort
+	if (resumed || unfinished) && r.data != nil {
 		r.data.handover.offer(state)
+		if resumed {
+			// The replacement is planned again before it is created, and must again be
+			// planned as the resume it was.
+			r.data.budget.promise(state)
+		}
 		tflog.Info(ctx, "offering an unfinished task to this resource's replacement", map[string]any{"task_id": taskID})
 		return
 	}
@@ -765,6 +922,10 @@ func (m *videoResourceModel) applyVideo(v *client.Video) {
 	keepURL := m.Status.ValueString() == string(client.StatusSucceeded) && v.Status.Usable() &&
 		!m.URL.IsNull() && !m.URL.IsUnknown()
 	m.Status = f.Status
+	if m.Billing.IsUnknown() {
+		// A creation the plan could not call new or resumed records what its task costs.
+		m.Billing = types.StringValue(billingOf(v.Status))
+	}
 	if !keepURL {
 		m.URL = f.URL
 	}
