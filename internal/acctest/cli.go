@@ -87,17 +87,27 @@ func DetectCLI(ctx context.Context, path string) (CLI, error) {
 }
 
 func parseCLIVersion(path, out string) (CLI, error) {
-	first, _, _ := strings.Cut(strings.TrimSpace(out), "\n")
-	fields := strings.Fields(first)
-	if len(fields) < 2 || !strings.HasPrefix(fields[1], "v") {
-		return CLI{}, fmt.Errorf("%s -version printed %q, not \"Terraform vX.Y.Z\" or \"OpenTofu vX.Y.Z\"", path, first)
+	// OpenTofu 1.12 prints its warnings about the CLI configuration (a
+	// TF_CLI_CONFIG_FILE that names a missing file) on stdout before the
+	// version line, so the first line that reads like one is taken.
+	var first string
+	for line := range strings.Lines(strings.TrimSpace(out)) {
+		fields := strings.Fields(line)
+		if len(fields) == 0 {
+			continue
+		}
+		if first == "" {
+			first = strings.TrimSpace(line)
+		}
+		if len(fields) < 2 || !strings.HasPrefix(fields[1], "v") {
+			continue
+		}
+		switch fields[0] {
+		case "Terraform", "OpenTofu":
+			return CLI{Path: path, Product: fields[0], Version: strings.TrimPrefix(fields[1], "v")}, nil
+		}
 	}
-	switch fields[0] {
-	case "Terraform", "OpenTofu":
-		return CLI{Path: path, Product: fields[0], Version: strings.TrimPrefix(fields[1], "v")}, nil
-	default:
-		return CLI{}, fmt.Errorf("%s is %q, neither Terraform nor OpenTofu", path, first)
-	}
+	return CLI{}, fmt.Errorf("%s -version printed %q, not \"Terraform vX.Y.Z\" or \"OpenTofu vX.Y.Z\": neither Terraform nor OpenTofu", path, first)
 }
 
 // FindCLI finds the CLI the acceptance tests run, as terraform-plugin-testing

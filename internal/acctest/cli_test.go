@@ -18,6 +18,7 @@ func TestParseCLIVersion(t *testing.T) {
 		{name: "terraform with providers", out: "Terraform v1.11.4\non linux_amd64\n+ provider registry.terraform.io/videogen/videogen v0.1.0\n", product: "Terraform", ver: "1.11.4", host: TerraformRegistryHost},
 		{name: "opentofu", out: "OpenTofu v1.10.10\non linux_amd64\n", product: "OpenTofu", ver: "1.10.10", host: OpenTofuRegistryHost},
 		{name: "dev build", out: "Terraform v1.5.7-dev\non linux_amd64\n", product: "Terraform", ver: "1.5.7-dev", host: TerraformRegistryHost},
+		{name: "opentofu after a config warning", out: "\nWarning: Unable to open CLI configuration file\n\nThe CLI configuration file at \"/x\" does not exist.\nOpenTofu v1.12.6\non linux_amd64\n", product: "OpenTofu", ver: "1.12.6", host: OpenTofuRegistryHost},
 		{name: "other program", out: "Packer v1.9.0\n", wantErr: true},
 		{name: "no version", out: "usage: terraform [-version]\n", wantErr: true},
 		{name: "empty", out: "", wantErr: true},
