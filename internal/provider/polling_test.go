@@ -36,25 +36,45 @@ resource "videogen_video" "clip" {
 `, n)
 }
 
-// driveTasks runs drive beside the apply and returns a check that reports
-// its error. Should drive fail, every task still held fails, so that the
-// apply ends instead of waiting for a release that never comes.
-func driveTasks(t *testing.T, mock *acctest.Mock, drive func(ctx context.Context) error) resource.TestCheckFunc {
+// driveTasks runs drive beside a step's apply and returns the step's
+// PreConfig, which starts it, and a check that reports its error. It starts
+// in PreConfig because by then the test runs: started before
+// resource.ParallelTest, it would count the time the test waits for a
+// parallel slot on a loaded machine. Should drive fail, every held task
+// fails, including those submitted later, so that the apply ends instead of
+// waiting for a release that never comes.
+func driveTasks(t *testing.T, mock *acctest.Mock, drive func(ctx context.Context) error) (func(), resource.TestCheckFunc) {
 	t.Helper()
 	done := make(chan error, 1)
-	go func() {
-		ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
-		defer cancel()
-		err := drive(ctx)
-		if err != nil {
-			t.Logf("driving the tasks: %v", err)
-			for _, task := range mock.Ledger().Tasks {
-				mock.FailTask(task.TaskID, "the test stopped driving the tasks")
+	start := func() {
+		go func() {
+			// A liveness bound, not a timing assertion: the schedules look
+			// every few seconds at most.
+			ctx, cancel := context.WithTimeout(t.Context(), 10*time.Minute)
+			defer cancel()
+			err := drive(ctx)
+			if err != nil {
+				t.Logf("driving the tasks: %v", err)
+				go failHeldTasks(t.Context(), mock)
 			}
+			done <- err
+		}()
+	}
+	return start, func(*terraform.State) error { return <-done }
+}
+
+// failHeldTasks fails every task the mock holds and every task submitted
+// after, until ctx ends.
+func failHeldTasks(ctx context.Context, mock *acctest.Mock) {
+	for {
+		tasks := mock.Ledger().Tasks
+		for _, task := range tasks {
+			mock.FailTask(task.TaskID, "the test stopped driving the tasks")
 		}
-		done <- err
-	}()
-	return func(*terraform.State) error { return <-done }
+		if mock.AwaitTasks(ctx, len(tasks)+1) != nil {
+			return
+		}
+	}
 }
 
 // getsOf is how many times the task has been read, and whether a read has
@@ -107,7 +127,7 @@ func TestAccPolling_defaultSchedule(t *testing.T) {
 	mock := acctest.NewMock(t, func(c *mockapi.Config) { c.HoldTasks = true })
 	// Five looks of the fast start and one on the first multiple of Max.
 	const looks = 6
-	drive := driveTasks(t, mock, func(ctx context.Context) error {
+	start, drive := driveTasks(t, mock, func(ctx context.Context) error {
 		if err := mock.AwaitTasks(ctx, 1); err != nil {
 			return err
 		}
@@ -117,6 +137,7 @@ func TestAccPolling_defaultSchedule(t *testing.T) {
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
+				PreConfig:         start,
 				Config:            clipsConfig(mock, 1),
 				ConfigStateChecks: clipsSucceeded(1),
 				Check: resource.ComposeTestCheckFunc(drive, mock.ExpectSubmissions(1), func(*terraform.State) error {
@@ -139,7 +160,7 @@ func TestAccPolling_defaultSchedule(t *testing.T) {
 func TestAccPolling_learnedSchedule(t *testing.T) {
 	mock := acctest.NewMock(t, func(c *mockapi.Config) { c.HoldTasks = true })
 	const clips = 6
-	drive := driveTasks(t, mock, func(ctx context.Context) error {
+	start, drive := driveTasks(t, mock, func(ctx context.Context) error {
 		if err := mock.AwaitTasks(ctx, clips); err != nil {
 			return err
 		}
@@ -173,6 +194,7 @@ func TestAccPolling_learnedSchedule(t *testing.T) {
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
+				PreConfig:         start,
 				Config:            clipsConfig(mock, clips),
 				ConfigStateChecks: clipsSucceeded(clips),
 				Check:             resource.ComposeTestCheckFunc(drive, mock.ExpectSubmissions(clips)),
