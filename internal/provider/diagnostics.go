@@ -213,7 +213,6 @@ func attemptsText(err error) string {
 // without paying twice.
 func addWaitError(diags *diag.Diagnostics, taskID, op string, timeout time.Duration, err error) {
 	var failed *client.TaskFailedError
-	var waitErr *client.WaitError
 	switch {
 	case errors.As(err, &failed):
 		reason := failed.Reason
@@ -224,19 +223,12 @@ func addWaitError(diags *diag.Diagnostics, taskID, op string, timeout time.Durat
 			"Task %s ended without a clip: %s. A failed generation is not billed. The resource is marked tainted, so "+
 				"the next terraform apply submits a new task; if the failure comes from the prompt or the reference media "+
 				"(for example a content policy), change them first.", taskID, reason))
-	case errors.As(err, &waitErr) && waitErr.Interrupted():
-		last := string(waitErr.LastStatus)
-		if last == "" {
-			last = "submitted"
-		}
-		diags.AddError("Video Not Ready", fmt.Sprintf(
-			"Task %s was submitted (it is billed once it succeeds), but it was still %q when the wait stopped after %s "+
-				"(timeouts.%s is %s, or the run was interrupted). The task is saved in state.\n\n"+
-				"Apply again to keep waiting for the same task: the next terraform apply takes task %s over instead of "+
-				"submitting a new one, although its plan shows the resource as tainted and replaced. If the arguments of "+
-				"this resource change before then, a new task is submitted and task %s is left running. To wait longer, "+
-				"raise timeouts.%s.\n\nOriginal error: %s",
-			taskID, last, waitErr.Elapsed.Round(time.Second), op, timeout, taskID, taskID, op, err))
+	case addVideoNotReady(diags, path.Empty(), taskID, err, client.StatusSubmitted, "timeouts."+op, timeout, fmt.Sprintf(
+		"It was submitted, is billed once it succeeds, and is saved in state.\n\n"+
+			"Apply again to keep waiting for the same task: the next terraform apply takes task %s over instead of "+
+			"submitting a new one; its plan shows the resource as tainted and replaced, with billing = %q. If the "+
+			"arguments of this resource change before then, a new task is submitted and task %s is left running. To "+
+			"wait longer, raise timeouts.%s.", taskID, billingResumes, taskID, op)):
 	default:
 		advice, _ := adviceFor(opGet, err)
 		diags.AddError("Unable to Wait for Video", fmt.Sprintf(

@@ -647,20 +647,12 @@ func (r *videoFileResource) finishedVideo(ctx context.Context, taskID string, ti
 		defer cancel()
 		waited, err := r.data.client.WaitForVideo(waitCtx, taskID)
 		var failed *client.TaskFailedError
-		var waitErr *client.WaitError
 		switch {
 		case errors.As(err, &failed):
 			video = waited
-		case errors.As(err, &waitErr) && waitErr.Interrupted():
-			last := string(waitErr.LastStatus)
-			if last == "" {
-				last = string(video.Status)
-			}
-			diags.AddAttributeError(path.Root("task_id"), "Video Not Ready", fmt.Sprintf("Task %s was still %q "+
-				"when the wait for it stopped after %s (timeouts.create of this videogen_video_file is %s, or the run "+
-				"was interrupted). Nothing was downloaded, and no new clip was requested: apply again to keep waiting "+
-				"for the same task, or raise timeouts.create.\n\nOriginal error: %s",
-				taskID, last, waitErr.Elapsed.Round(time.Second), timeout, err))
+		case addVideoNotReady(diags, path.Root("task_id"), taskID, err, video.Status,
+			"timeouts.create of this videogen_video_file", timeout, "Nothing was downloaded, and no new clip was "+
+				"requested: apply again to keep waiting for the same task, or raise timeouts.create."):
 			return nil, false
 		case err != nil:
 			addAPIError(diags, summary, opGet, err)
