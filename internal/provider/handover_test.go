@@ -120,3 +120,29 @@ func TestRequestFingerprint(t *testing.T) {
 		}
 	}
 }
+
+func TestRequestFingerprintSetsSignaturesAside(t *testing.T) {
+	t.Parallel()
+	withImage := func(u string) client.VideoRequest {
+		return client.VideoRequest{Model: "m", Prompt: "p", Metadata: &client.Metadata{
+			Content: []client.ContentEntry{client.NewContentEntry("image_url", u)},
+		}}
+	}
+	const obj = "https://bucket.example.com/mug.png"
+	signed := withImage(obj + "?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=900&X-Amz-Signature=aaa")
+	base := requestFingerprint("https://a/v1", signed, nil)
+	if fp := requestFingerprint("https://a/v1", withImage(obj+"?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=900&X-Amz-Signature=bbb"), nil); fp != base {
+		t.Error("a rotated signature gives another fingerprint: a killed run's journal note would not be found")
+	}
+	if signed.Metadata.Content[0].ImageURL.URL != obj+"?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=900&X-Amz-Signature=aaa" {
+		t.Error("the fingerprint changed the request it was given")
+	}
+	for name, u := range map[string]string{
+		"object":    "https://bucket.example.com/cup.png?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Signature=aaa",
+		"versionId": obj + "?versionId=2&X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Signature=aaa",
+	} {
+		if requestFingerprint("https://a/v1", withImage(u), nil) == base {
+			t.Errorf("another %s gives the same fingerprint", name)
+		}
+	}
+}
