@@ -332,15 +332,20 @@ func (r *videoResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	status := client.Status(state.Status.ValueString())
 	if waitCutShort(ctx, req.Private) && r.data != nil {
 		// A tainted clip is planned with no prior state; this one was untainted, so a
 		// replacement (-replace, a changed argument) is a new clip, not a resume.
 		r.data.budget.unsee(state.TaskID.ValueString())
+		if status.Usable() {
+			// Its task finished meanwhile: an in-place update records the clip's billing
+			// and drops the mark, so that Delete no longer hands the task over.
+			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("billing"), billingOf(status))...)
+		}
 	}
 	if !state.Model.IsNull() && !plan.Model.Equal(state.Model) {
 		r.checkModel(ctx, plan.Model, &resp.Diagnostics)
 	}
-	status := client.Status(state.Status.ValueString())
 	switch {
 	case status.Final() && !status.Usable():
 		// Failed (not billed), cancelled or expired: there is no clip, so make a new one.

@@ -461,6 +461,53 @@ func finishAfterNextGet(t *testing.T, mock *acctest.Mock, task mockapi.LedgerTas
 
 // untaint runs the real `terraform untaint` in the test's working directory, which
 // terraform-plugin-testing creates under TF_ACC_TEMP_DIR.
+// TestAccVideoResource_untaintedClipFinishedMeanwhile: an untainted clip whose task
+// finished after the wait gave up is updated in place to what it bills, so that its
+// task is no longer handed to a replacement (a later -replace makes a new clip).
+func TestAccVideoResource_untaintedClipFinishedMeanwhile(t *testing.T) {
+	mock := acctest.NewMock(t)
+	workDirs := t.TempDir()
+	t.Setenv("TF_ACC_TEMP_DIR", workDirs)
+	config := func(timeout string) string {
+		return videoConfig(mock, fmt.Sprintf(`
+  model  = "videogen-1"
+  prompt = "a slow sunset [mock:hold]"
+  timeouts {
+    create = %q
+  }
+`, timeout))
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config:      config("1s"),
+				ExpectError: regexp.MustCompile(`Video Not Ready`),
+			},
+			{
+				PreConfig: func() {
+					untaint(t, workDirs, videoAddr)
+					if !mock.FinishTask(ledgerTask(t, mock, 0).TaskID) {
+						t.Fatal("the mock had no held task to finish")
+					}
+				},
+				Config: config("10m"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(videoAddr, plancheck.ResourceActionUpdate),
+					expectPrior{videoAddr, "billing", billingCutShort},
+					plancheck.ExpectKnownValue(videoAddr, tfjsonpath.New("billing"), knownvalue.StringExact(billingBilled)),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(videoAddr, tfjsonpath.New("task_id"), taskIDOf(mock, 0)),
+					statecheck.ExpectKnownValue(videoAddr, tfjsonpath.New("billing"), knownvalue.StringExact(billingBilled)),
+				},
+				Check: mock.ExpectSubmissions(1),
+			},
+			mock.NothingNewStep(config("10m"), 1),
+		},
+	})
+}
+
 func untaint(t *testing.T, root, addr string) {
 	t.Helper()
 	states, _ := filepath.Glob(filepath.Join(root, "plugintest*", "work*", "terraform.tfstate"))
