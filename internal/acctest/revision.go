@@ -1,0 +1,152 @@
+package acctest
+
+import (
+	"archive/tar"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+)
+
+var revisions struct {
+	sync.Mutex
+	done map[string]error // by "<rev> <version>"
+}
+
+// InstallRevision builds the provider as it was at rev, a commit of this
+// repository's git history, and installs it into the mirror as version beside
+// the current build, so that a configuration requiring exactly that version
+// runs the old provider: for tests that hand state written by an earlier
+// release to the current build. version must be older than h.Version, so that
+// every configuration without that constraint keeps getting the current build.
+// Each rev and version is built once per process; a shallow clone that lacks
+// rev is an error that says so.
+func (h *Harness) InstallRevision(ctx context.Context, rev, version string) error {
+	if h == nil {
+		return errNoHarness
+	}
+	revisions.Lock()
+	defer revisions.Unlock()
+	key := rev + " " + version
+	if err, ok := revisions.done[key]; ok {
+		return err
+	}
+	err := h.installRevision(ctx, rev, version)
+	if err != nil && ctx.Err() != nil {
+		return err
+	}
+	if revisions.done == nil {
+		revisions.done = map[string]error{}
+	}
+	revisions.done[key] = err
+	return err
+}
+
+func (h *Harness) installRevision(ctx context.Context, rev, version string) error {
+	goBin := os.Getenv("GO")
+	if goBin == "" {
+		goBin = "go"
+	}
+	root, err := moduleRoot(ctx, goBin)
+	if err != nil {
+		return err
+	}
+	src, err := os.MkdirTemp(h.dir, "revision-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(src)
+
+	archive := exec.CommandContext(ctx, "git", "-C", root, "archive", "--format=tar", rev) //nolint:gosec // a commit the test names
+	out, err := archive.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	var stderr strings.Builder
+	archive.Stderr = &stderr
+	if err := archive.Start(); err != nil {
+		return fmt.Errorf("git archive %s: %w", rev, err)
+	}
+	extractErr := extractTar(out, src)
+	if err := archive.Wait(); err != nil {
+		return fmt.Errorf("git archive %s (a shallow clone lacks older commits: fetch the whole history, e.g. git fetch --unshallow): %w\n%s",
+			rev, err, stderr.String())
+	}
+	if extractErr != nil {
+		return fmt.Errorf("unpacking %s: %w", rev, extractErr)
+	}
+
+	first := filepath.Join(h.Mirror, PluginDir(mirrorHosts[0], version), PluginFile(version))
+	if err := os.MkdirAll(filepath.Dir(first), 0o755); err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(ctx, buildTimeout)
+	defer cancel()
+	build := exec.CommandContext(ctx, goBin, "build", "-ldflags", "-X main.version="+version, "-o", first, ".") //nolint:gosec // building the provider is the point
+	build.Dir = src
+	build.Env = append(os.Environ(), "GOOS="+runtime.GOOS, "GOARCH="+runtime.GOARCH, "GOWORK=off", "GOFLAGS=-mod=readonly")
+	if out, err := build.CombinedOutput(); err != nil {
+		return fmt.Errorf("building the provider at %s (%s build): %w\n%s", rev, goBin, err, out)
+	}
+	for _, host := range mirrorHosts[1:] {
+		other := filepath.Join(h.Mirror, PluginDir(host, version), PluginFile(version))
+		if err := os.MkdirAll(filepath.Dir(other), 0o755); err != nil {
+			return err
+		}
+		if err := os.Link(first, other); err != nil {
+			return fmt.Errorf("installing the provider at %s under %s: %w", rev, host, err)
+		}
+	}
+	return nil
+}
+
+// extractTar unpacks the directories and regular files of a git archive into
+// dir; git archive writes nothing else a Go build needs.
+func extractTar(r io.Reader, dir string) error {
+	tr := tar.NewReader(r)
+	for {
+		hdr, err := tr.Next()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		name := filepath.Clean(filepath.FromSlash(hdr.Name))
+		if !filepath.IsLocal(name) {
+			return fmt.Errorf("archive entry %q leaves the directory", hdr.Name)
+		}
+		target := filepath.Join(dir, name)
+		switch hdr.Typeflag {
+		case tar.TypeDir:
+			if err := os.MkdirAll(target, 0o755); err != nil {
+				return err
+			}
+		case tar.TypeReg:
+			if err := writeEntry(target, tr, hdr.FileInfo().Mode().Perm()); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+func writeEntry(path string, r io.Reader, perm os.FileMode) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, perm|0o600) //nolint:gosec // a path checked to stay inside the directory
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(f, r); err != nil { //nolint:gosec // the repository's own source, not untrusted input
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
