@@ -416,6 +416,11 @@ func (r *videoFileResource) Read(ctx context.Context, req resource.ReadRequest, 
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	// State written before overwrite existed holds null: it reads as the
+	// default, so an upgrade plans no change.
+	if state.Overwrite.IsNull() {
+		state.Overwrite = types.BoolValue(false)
+	}
 	if state.SHA256.IsNull() {
 		r.adoptImported(ctx, &state, &resp.Diagnostics)
 		if !resp.Diagnostics.HasError() {
