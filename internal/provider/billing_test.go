@@ -674,12 +674,44 @@ resource "videogen_video" "clip" {
 		if err := wd.Apply(t.Context()); err != nil {
 			t.Fatal(err)
 		}
+		// A changed prompt replaces one clip; the plan names the task that stays billed.
+		recut := strings.Replace(config, `"kept by the service ${count.index}"`,
+			`count.index == 0 ? "kept by the service, recut" : "kept by the service 1"`, 1)
+		if err := wd.Write(recut); err != nil {
+			t.Fatal(err)
+		}
+		var recutOut strings.Builder
+		wd.TF.SetStdout(&recutOut)
+		_, err := wd.Plan(t.Context())
+		wd.TF.SetStdout(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, err := wd.State(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var replaced string
+		for _, r := range st.Values.RootModule.Resources {
+			if r.Address == "videogen_video.clip[0]" {
+				replaced = fmt.Sprint(r.AttributeValues["task_id"])
+			}
+		}
+		if n := strings.Count(recutOut.String(), "Warning: Replaced Clip Stays Billed"); n != 1 || replaced == "" ||
+			!wrapped("task "+replaced, "only leaves Terraform state", "stays billed").MatchString(recutOut.String()) ||
+			strings.Contains(recutOut.String(), "similar warning") {
+			t.Fatalf("the plan that replaces one clip shows %d replacement warnings, want one naming the task that stays "+
+				"billed:\n%s", n, recutOut.String())
+		}
+		if err := wd.Write(config); err != nil {
+			t.Fatal(err)
+		}
 		// The destroy plan says, before anything is applied, which clips stay billed:
 		// one warning per clip, which Terraform shows as one with the number of others.
 		// Terraform before 1.3 does not ask providers to plan a destroy.
 		var planOut strings.Builder
 		wd.TF.SetStdout(&planOut)
-		_, err := wd.TF.Plan(t.Context(), tfexec.Destroy(true), tfexec.Out("destroy.tfplan"))
+		_, err = wd.TF.Plan(t.Context(), tfexec.Destroy(true), tfexec.Out("destroy.tfplan"))
 		wd.TF.SetStdout(nil)
 		if err != nil {
 			t.Fatal(err)

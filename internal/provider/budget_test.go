@@ -3,6 +3,8 @@ package provider
 import (
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
 	"github.com/videogen/terraform-provider-videogen/internal/client"
 )
 
@@ -69,5 +71,36 @@ func TestNewClipBudgetPlan(t *testing.T) {
 	untainted.unsee("task_1")
 	if got := untainted.plan(planFor("a sunset", "")); got != plannedNew {
 		t.Fatalf("a -replace of an untainted clip: %v, want plannedNew", got)
+	}
+}
+
+func TestReplacesClip(t *testing.T) {
+	t.Parallel()
+	clip := clipState("task_1", "a sunset", "16:9")
+	clip.ReferenceMediaWOVersion = types.Int64Null()
+	same := clip
+	recut := clip
+	recut.Prompt = types.StringValue("a sunrise")
+	otherRatio := clip
+	otherRatio.Ratio = types.StringValue("9:16")
+	ratioFromElsewhere := clip
+	ratioFromElsewhere.Ratio = types.StringUnknown()
+	imported := clip
+	imported.Model, imported.Prompt, imported.Ratio = types.StringNull(), types.StringNull(), types.StringNull()
+	adopting := clip
+	adopting.Ratio = types.StringValue("16:9")
+	for name, c := range map[string]struct {
+		plan, state videoResourceModel
+		want        bool
+	}{
+		"unchanged":                     {same, clip, false},
+		"prompt changed":                {recut, clip, true},
+		"echoed argument changed":       {otherRatio, clip, true},
+		"echoed argument not known yet": {ratioFromElsewhere, clip, false},
+		"import adopts configuration":   {adopting, imported, false},
+	} {
+		if got := replacesClip(c.plan, c.state); got != c.want {
+			t.Errorf("%s: replacesClip = %v, want %v", name, got, c.want)
+		}
 	}
 }

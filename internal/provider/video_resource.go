@@ -346,6 +346,9 @@ func (r *videoResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 	if !state.Model.IsNull() && !plan.Model.Equal(state.Model) {
 		r.checkModel(ctx, plan.Model, &resp.Diagnostics)
 	}
+	if replacesClip(plan, state) && (status.Usable() || !status.Final()) {
+		addReplacedClipWarning(&resp.Diagnostics, state.TaskID.ValueString(), status)
+	}
 	switch {
 	case status.Final() && !status.Usable():
 		// Failed (not billed), cancelled or expired: there is no clip, so make a new one.
@@ -357,6 +360,47 @@ func (r *videoResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("url"), types.StringUnknown())...)
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("format"), types.StringUnknown())...)
 	}
+}
+
+// replacesClip reports whether a plan for an existing clip asks for another one,
+// which Terraform then creates in its place. Every argument but wait_for_completion
+// and timeouts forces a new clip when its planned value differs from the clip's:
+// the plan modifiers have already planned the clip's own value where an echo means
+// the same or the argument is unset. A freshly imported clip adopts in place what
+// it has no value for, and an echoed argument not known yet forces nothing.
+func replacesClip(plan, state videoResourceModel) bool {
+	adopting := state.Model.IsNull()
+	for _, a := range []struct {
+		planned, prior attr.Value
+		echoed         bool
+	}{
+		{plan.Model, state.Model, false}, {plan.Prompt, state.Prompt, false}, {plan.Seconds, state.Seconds, false},
+		{plan.ExtraMetadata, state.ExtraMetadata, false}, {plan.TriggersReplace, state.TriggersReplace, false},
+		{plan.ReferenceMediaWOVersion, state.ReferenceMediaWOVersion, false},
+		{plan.Ratio, state.Ratio, true}, {plan.Resolution, state.Resolution, true},
+		{plan.GenerateAudio, state.GenerateAudio, true}, {plan.CallbackURL, state.CallbackURL, true},
+		{plan.ReferenceImages, state.ReferenceImages, true}, {plan.ReferenceVideos, state.ReferenceVideos, true},
+		{plan.ReferenceAudios, state.ReferenceAudios, true},
+	} {
+		switch {
+		case a.planned.Equal(a.prior), a.echoed && a.planned.IsUnknown(), adopting && a.prior.IsNull():
+		default:
+			return true
+		}
+	}
+	return false
+}
+
+// addReplacedClipWarning says, at plan, that the clip a replacement lets go of
+// stays billed. Terraform shows warnings of one summary as one, with a count.
+func addReplacedClipWarning(diags *diag.Diagnostics, taskID string, status client.Status) {
+	cost := "its clip stays on the service and stays billed"
+	if !status.Final() {
+		cost = fmt.Sprintf("the task is %s: it keeps running and is billed if it succeeds", status)
+	}
+	diags.AddWarning("Replaced Clip Stays Billed",
+		fmt.Sprintf("This plan replaces the clip of task %s with a new one, which is billed when it succeeds. The service "+
+			"has no delete: task %s only leaves Terraform state, and %s.", taskID, taskID, cost))
 }
 
 // planCreate plans a clip that does not exist yet: it says in billing whether the
