@@ -405,15 +405,7 @@ func TestAccVideoResource_resumeAfterTimeoutWithoutPayingTwice(t *testing.T) {
 	mock := acctest.NewMock(t)
 	workDirs := t.TempDir()
 	t.Setenv("TF_ACC_TEMP_DIR", workDirs)
-	config := func(timeout string) string {
-		return videoConfig(mock, fmt.Sprintf(`
-  model  = "videogen-1"
-  prompt = "a slow sunrise [mock:hold]"
-  timeouts {
-    create = %q
-  }
-`, timeout))
-	}
+	config := func(timeout string) string { return heldClip(mock, "a slow sunrise", timeout) }
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
@@ -459,8 +451,6 @@ func finishAfterNextGet(t *testing.T, mock *acctest.Mock, task mockapi.LedgerTas
 	}()
 }
 
-// untaint runs the real `terraform untaint` in the test's working directory, which
-// terraform-plugin-testing creates under TF_ACC_TEMP_DIR.
 // TestAccVideoResource_untaintedClipFinishedMeanwhile: an untainted clip whose task
 // finished after the wait gave up is updated in place to what it bills, so that its
 // task is no longer handed to a replacement (a later -replace makes a new clip).
@@ -468,15 +458,7 @@ func TestAccVideoResource_untaintedClipFinishedMeanwhile(t *testing.T) {
 	mock := acctest.NewMock(t)
 	workDirs := t.TempDir()
 	t.Setenv("TF_ACC_TEMP_DIR", workDirs)
-	config := func(timeout string) string {
-		return videoConfig(mock, fmt.Sprintf(`
-  model  = "videogen-1"
-  prompt = "a slow sunset [mock:hold]"
-  timeouts {
-    create = %q
-  }
-`, timeout))
-	}
+	config := func(timeout string) string { return heldClip(mock, "a slow sunset", timeout) }
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
@@ -508,6 +490,8 @@ func TestAccVideoResource_untaintedClipFinishedMeanwhile(t *testing.T) {
 	})
 }
 
+// untaint runs the real `terraform untaint` in the test's working directory, which
+// terraform-plugin-testing creates under TF_ACC_TEMP_DIR.
 func untaint(t *testing.T, root, addr string) {
 	t.Helper()
 	states, _ := filepath.Glob(filepath.Join(root, "plugintest*", "work*", "terraform.tfstate"))
