@@ -141,3 +141,44 @@ func TestAccModelCatalog_failingListWarns(t *testing.T) {
 		t.Errorf("the plan submitted %d task(s)", n)
 	}
 }
+
+// A limit the model's record publishes fails the plan on the argument that
+// breaks it, for a new clip and for a replacement alike, and nothing more is
+// submitted: in a batch, the apply never starts.
+func TestAccModelCatalog_publishedLimitsFailPlan(t *testing.T) {
+	mock := acctest.NewMock(t, publishLimits(map[string]string{
+		"max_duration": `10`, "supported_resolutions": `["480p","720p"]`,
+	}))
+	clip := func(args string) string {
+		return mock.ProviderBlock() + `
+resource "videogen_video" "test" {
+  model  = "videogen-1"
+  prompt = "a lighthouse at dusk"
+` + args + `
+}
+`
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config:      clip(`  seconds = "600"`),
+				ExpectError: wrapped("Clip Too Long for Model", `seconds`, "maximum of 10 seconds", "Nothing has been submitted"),
+			},
+			{
+				Config:      clip(`  resolution = "1080p"`),
+				ExpectError: wrapped("Resolution Not Offered by Model", `resolution`, "480p, 720p", `resolution is "1080p"`),
+			},
+			{
+				Config: clip(`  seconds = "10"`),
+				Check:  mock.ExpectSubmissions(1),
+			},
+			{
+				// Replacing the clip would submit a new one: the same limits apply.
+				Config:      clip(`  seconds = "600"`),
+				ExpectError: wrapped("Clip Too Long for Model", "maximum of 10 seconds"),
+			},
+			mock.NothingNewStep(clip(`  seconds = "10"`), 1),
+		},
+	})
+}

@@ -71,30 +71,35 @@ func (d *modelsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest,
 						},
 						"max_seconds": schema.Int64Attribute{
 							MarkdownDescription: "Longest clip the model makes, in seconds, when the record says (`max_seconds`, " +
-								"`max_duration` or `max_duration_seconds`, or the largest of `seconds`); null otherwise.",
+								"`max_duration` or `max_duration_seconds`, or the largest of `seconds`); null otherwise. A " +
+								"`videogen_video` asking for more fails its plan.",
 							Computed: true,
 						},
 						"seconds": schema.ListAttribute{
 							MarkdownDescription: "The only clip lengths the model makes, in seconds, when the record lists them " +
-								"(`durations`, `supported_durations` or `seconds`); null otherwise.",
+								"(`durations`, `supported_durations` or `seconds`); null otherwise. A `videogen_video` asking " +
+								"for another length fails its plan.",
 							ElementType: types.Int64Type,
 							Computed:    true,
 						},
 						"resolutions": schema.ListAttribute{
 							MarkdownDescription: "Resolutions the model makes, lower-cased, when the record lists them " +
-								"(`resolutions` or `supported_resolutions`); null otherwise.",
+								"(`resolutions` or `supported_resolutions`); null otherwise. A `videogen_video` asking for " +
+								"another fails its plan.",
 							ElementType: types.StringType,
 							Computed:    true,
 						},
 						"ratios": schema.ListAttribute{
 							MarkdownDescription: "Aspect ratios the model makes, when the record lists them (`ratios`, " +
-								"`aspect_ratios`, `supported_ratios` or `supported_aspect_ratios`); null otherwise.",
+								"`aspect_ratios`, `supported_ratios` or `supported_aspect_ratios`); null otherwise. A " +
+								"`videogen_video` asking for another fails its plan.",
 							ElementType: types.StringType,
 							Computed:    true,
 						},
 						"supports_audio": schema.BoolAttribute{
 							MarkdownDescription: "Whether the model generates audio, when the record says (`supports_audio`, " +
-								"`generate_audio` or `audio`); null otherwise.",
+								"`generate_audio` or `audio`); null otherwise. When false, a `videogen_video` with " +
+								"`generate_audio = true` fails its plan.",
 							Computed: true,
 						},
 						"raw_json": schema.StringAttribute{

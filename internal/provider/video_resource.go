@@ -346,8 +346,12 @@ func (r *videoResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 	if !state.Model.IsNull() && !plan.Model.Equal(state.Model) {
 		r.checkModel(ctx, plan.Model, &resp.Diagnostics)
 	}
-	if replacesClip(plan, state) && (status.Usable() || !status.Final()) {
-		addReplacedClipWarning(&resp.Diagnostics, state.TaskID.ValueString(), status)
+	if replacesClip(plan, state) {
+		// The replacement is a new submission: the limits apply to it as to a new clip.
+		checkModelLimits(ctx, r.data, &plan, &resp.Diagnostics)
+		if status.Usable() || !status.Final() {
+			addReplacedClipWarning(&resp.Diagnostics, state.TaskID.ValueString(), status)
+		}
 	}
 	switch {
 	case status.Final() && !status.Usable():
@@ -411,6 +415,7 @@ func (r *videoResource) planCreate(ctx context.Context, req resource.ModifyPlanR
 	plan videoResourceModel,
 ) {
 	r.checkModel(ctx, plan.Model, &resp.Diagnostics)
+	checkModelLimits(ctx, r.data, &plan, &resp.Diagnostics)
 	var cfg videoResourceModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
 	if resp.Diagnostics.HasError() {
@@ -534,8 +539,9 @@ func (r *videoResource) planDestroy(ctx context.Context, req resource.ModifyPlan
 
 // checkModel rejects a model the key cannot use. The model list also tells whether
 // the provider's own settings work, which a plan should say before an apply bills
-// anything: a rejected key or an address that is not the service fails the plan,
-// and a service that cannot be reached gives a warning.
+// anything: a rejected key, an address where nothing answers or one that is not
+// the service fails the plan; a service that answers but will not list gives a
+// warning (the provider page's "Plan-time checks").
 func (r *videoResource) checkModel(ctx context.Context, model types.String, diags *diag.Diagnostics) {
 	if r.data == nil || model.IsUnknown() || model.IsNull() {
 		return
