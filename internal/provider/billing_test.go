@@ -39,6 +39,13 @@ import (
 // asserts its exact count.
 
 // heldClip is a clip whose task the mock keeps running until the test finishes it.
+// cutShortTimeout is the create timeout of a step whose wait must be cut short
+// while the mock holds its tasks. It is long enough for every submission to be
+// made first, however loaded the machine: a timeout that struck before a
+// request went out would create nothing, and the step would test something
+// else (the apply then ends with "no task was created" for that clip).
+const cutShortTimeout = "10s"
+
 func heldClip(mock *acctest.Mock, prompt, timeout string) string {
 	return mock.ProviderBlock() + fmt.Sprintf(`
 resource "videogen_video" "test" {
@@ -80,7 +87,7 @@ func TestAccVideoResource_resumeAfterTimeoutByPlainApply(t *testing.T) {
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
-				Config:      heldClip(mock, "a slow sunrise", "1s"),
+				Config:      heldClip(mock, "a slow sunrise", cutShortTimeout),
 				ExpectError: wrapped("Video Not Ready", "Apply again to keep waiting for the same task"),
 			},
 			{
@@ -138,7 +145,7 @@ resource "videogen_video" "clip" {
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
-				Config:      config("1s"),
+				Config:      config(cutShortTimeout),
 				ExpectError: regexp.MustCompile(`Video Not Ready`),
 			},
 			{
@@ -171,7 +178,7 @@ func TestAccVideoResource_changedArgumentAfterTimeoutSubmitsANewTask(t *testing.
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
-				Config:      heldClip(mock, "a first draft", "1s"),
+				Config:      heldClip(mock, "a first draft", cutShortTimeout),
 				ExpectError: regexp.MustCompile(`Video Not Ready`),
 			},
 			{
@@ -969,7 +976,7 @@ resource "videogen_video" "test" {
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
-				Config:      config("1s"),
+				Config:      config(cutShortTimeout),
 				ExpectError: wrapped("Video Not Ready", "Apply again to keep waiting for the same task"),
 			},
 			{

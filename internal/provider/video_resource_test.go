@@ -411,7 +411,7 @@ func TestAccVideoResource_resumeAfterTimeoutWithoutPayingTwice(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				// The task is held, so this wait ends by its timeout whatever the machine's load.
-				Config:      config("1s"),
+				Config:      config(cutShortTimeout),
 				ExpectError: regexp.MustCompile(`(?is)Video Not Ready.*Apply\s+again\s+to\s+keep\s+waiting\s+for\s+the\s+same\s+task`),
 			},
 			{
@@ -463,7 +463,7 @@ func TestAccVideoResource_untaintedClipFinishedMeanwhile(t *testing.T) {
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
-				Config:      config("1s"),
+				Config:      config(cutShortTimeout),
 				ExpectError: regexp.MustCompile(`Video Not Ready`),
 			},
 			{
