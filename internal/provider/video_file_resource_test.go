@@ -649,7 +649,10 @@ func newExpiringMock(t *testing.T) (*acctest.Mock, *atomic.Int32) {
 		inner.ServeHTTP(w, r)
 	}))
 	t.Cleanup(ts.Close)
-	return &acctest.Mock{Server: inner.Server, URL: ts.URL}, &expireNext
+	// A copy of the mock, so that its provider block keeps the test's journal.
+	front := *inner
+	front.URL = ts.URL
+	return &front, &expireNext
 }
 
 func TestAccVideoFileResource_expiredURLIsRefreshed(t *testing.T) {
