@@ -14,25 +14,23 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/videogen/terraform-provider-videogen/internal/mockapi"
 )
 
-// closedPort returns the URL of a loopback port nothing listens on: the
-// listener is closed before it is used, so connecting is refused.
-func closedPort(t *testing.T) string {
+// refusedURL is mockapi's address where every connection is refused.
+func refusedURL(t *testing.T) string {
 	t.Helper()
-	var lc net.ListenConfig
-	l, err := lc.Listen(t.Context(), "tcp", "127.0.0.1:0")
+	u, err := mockapi.RefusedURL(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
-	addr := l.Addr().String()
-	l.Close()
-	return "http://" + addr
+	return u
 }
 
 func TestListModelsUnreachableAfterRetries(t *testing.T) {
 	t.Parallel()
-	c := newTestClient(t, closedPort(t))
+	c := newTestClient(t, refusedURL(t))
 	_, err := c.ListModels(t.Context())
 	var u *UnreachableError
 	if !errors.As(err, &u) {
@@ -52,7 +50,7 @@ func TestListModelsUnreachableAfterRetries(t *testing.T) {
 // test does not depend on how long anything takes.
 func TestListModelsUnreachableKeepsCauseWhenContextEnds(t *testing.T) {
 	t.Parallel()
-	c := newTestClient(t, closedPort(t), WithMaxRetries(50), WithRetryWait(time.Hour, time.Hour))
+	c := newTestClient(t, refusedURL(t), WithMaxRetries(50), WithRetryWait(time.Hour, time.Hour))
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	ctx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{

@@ -1,9 +1,27 @@
 package mockapi
 
 import (
+	"context"
 	"fmt"
+	"net"
 	"net/http"
 )
+
+// RefusedURL returns a base URL on loopback whose port nothing listens on, so
+// that every connection to it is refused: the service down, or a base_url that
+// points where nothing runs. No Server can stand for that, since a Server answers.
+func RefusedURL(ctx context.Context) (string, error) {
+	var lc net.ListenConfig
+	l, err := lc.Listen(ctx, "tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", err
+	}
+	addr := l.Addr().String()
+	if err := l.Close(); err != nil {
+		return "", err
+	}
+	return "http://" + addr, nil
+}
 
 var faultStatuses = [...]int{http.StatusInternalServerError, http.StatusBadGateway, http.StatusServiceUnavailable}
 

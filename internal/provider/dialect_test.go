@@ -80,8 +80,9 @@ data "videogen_video" "test" {
 	}
 }
 
-// TestAccDialect_failedTask: a task that fails ends the apply with the
-// service's reason, is not billed, and is replaced by the next apply.
+// TestAccDialect_failedTask: a task that fails ends the apply with its task ID
+// and the service's reason, is not billed, is saved tainted, and is replaced by
+// the next apply.
 func TestAccDialect_failedTask(t *testing.T) {
 	for _, dialect := range testedDialects {
 		t.Run(dialect, func(t *testing.T) {
@@ -94,8 +95,9 @@ func TestAccDialect_failedTask(t *testing.T) {
 				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 				Steps: []resource.TestStep{
 					{
-						Config:      config,
-						ExpectError: wrapped("Video Generation Failed", "simulated failure", "not billed"),
+						Config: config,
+						ExpectError: regexp.MustCompile(
+							`(?s)Video Generation Failed.*Task\s+\S+\s+ended\s+without\s+a\s+clip:.*simulated\s+failure.*not\s+billed`),
 					},
 					{
 						Config: config,

@@ -2,7 +2,6 @@ package provider
 
 import (
 	"encoding/json"
-	"net"
 	"strconv"
 	"strings"
 	"testing"
@@ -15,24 +14,15 @@ import (
 	"github.com/videogen/terraform-provider-videogen/internal/mockapi"
 )
 
-// refusedURL is a loopback address whose port nothing listens on.
-func refusedURL(t *testing.T) string {
-	t.Helper()
-	var lc net.ListenConfig
-	l, err := lc.Listen(t.Context(), "tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close()
-	return "http://" + addr
-}
-
 // An address that refuses connections fails the plan with the transport
 // error, not as a wrong base URL, and nothing is submitted.
 func TestAccModelCatalog_unreachableServiceFailsPlan(t *testing.T) {
 	mock := acctest.NewMock(t)
-	config := mock.ProviderBlock("base_url = "+strconv.Quote(refusedURL(t)), "max_retries = 1") + `
+	refused, err := mockapi.RefusedURL(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	config := mock.ProviderBlock("base_url = "+strconv.Quote(refused), "max_retries = 1") + `
 resource "videogen_video" "test" {
   model  = "videogen-1"
   prompt = "nobody answers"

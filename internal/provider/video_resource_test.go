@@ -103,42 +103,6 @@ func TestAccVideoResource_createImportEmptyPlan(t *testing.T) {
 	})
 }
 
-func TestAccVideoResource_failedTaskIsTaintedAndReplaced(t *testing.T) {
-	mock := acctest.NewMock(t)
-	config := videoConfig(mock, `
-  model  = "videogen-1"
-  prompt = "this one fails [mock:fail]"
-`)
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Config:      config,
-				ExpectError: regexp.MustCompile(`(?s)Video Generation Failed.*task_\w+.*not\s+billed`),
-			},
-			{
-				// The failed task was saved tainted, so the same configuration replaces it.
-				Config: config,
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(videoAddr, plancheck.ResourceActionReplace)},
-				},
-				ExpectError: regexp.MustCompile(`Video Generation Failed`),
-			},
-		},
-		CheckDestroy: func(*terraform.State) error {
-			if n := mock.Submissions(); n != 2 {
-				return fmt.Errorf("want 2 submissions (one per apply), ledger shows %d", n)
-			}
-			for _, task := range mock.Ledger().Tasks {
-				if task.Billed {
-					return fmt.Errorf("failed task %s was billed", task.TaskID)
-				}
-			}
-			return nil
-		},
-	})
-}
-
 func TestAccVideoResource_deletedOnServiceIsRecreated(t *testing.T) {
 	mock := acctest.NewMock(t)
 	config := videoConfig(mock, `
