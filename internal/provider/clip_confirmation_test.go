@@ -121,7 +121,7 @@ func TestConfirmationReportOneWarningPerBatch(t *testing.T) {
 		t.Fatalf("%d creates gave %d warnings, want 1: %v", clips, len(warnings), warnings)
 	}
 	detail := warnings[0].Detail()
-	for _, want := range []string{"for 12 clips created in this run", "resolution: asked 720p, the service reports 1080p (12 clips)",
+	for _, want := range []string{"for 12 clips that finished in this run", "resolution: asked 720p, the service reports 1080p (12 clips)",
 		"ratio: not confirmed (4 clips)", "and 2 more"} {
 		if !strings.Contains(detail, want) {
 			t.Errorf("the warning does not say %q:\n%s", want, detail)
@@ -137,7 +137,7 @@ func TestConfirmationReportOneWarningPerBatch(t *testing.T) {
 	if quiet.WarningsCount() != 0 || next.WarningsCount() != 1 {
 		t.Fatalf("warnings: %v then %v; want none, then one", quiet, next)
 	}
-	if d := next.Warnings()[0].Detail(); !strings.Contains(d, "for 1 clip created") || strings.Contains(d, "(1 clip)") ||
+	if d := next.Warnings()[0].Detail(); !strings.Contains(d, "for 1 clip that finished") || strings.Contains(d, "(1 clip)") ||
 		!strings.Contains(d, "Tasks: task_next.") {
 		t.Errorf("the second batch's warning:\n%s", d)
 	}
@@ -193,7 +193,7 @@ resource "videogen_video" "clip" {
 			warnings := strings.Count(out, "Warning: Clip Parameters Not Confirmed")
 			switch dialect {
 			case mockapi.DialectNewAPI:
-				if warnings != 1 || !wrapped("for 3 clips created in this run",
+				if warnings != 1 || !wrapped("for 3 clips that finished in this run",
 					"seconds: asked 4, the service reports 5 (3 clips)",
 					"ratio: asked 9:16, the service reports 16:9 (3 clips)",
 					"resolution: asked 720p, the service reports 1080p (3 clips)",
@@ -213,6 +213,71 @@ resource "videogen_video" "clip" {
 			}
 			if n := mock.Submissions(); n != clips {
 				t.Fatalf("the ledger shows %d submissions after the plan, want %d", n, clips)
+			}
+		})
+	}
+}
+
+// TestAccDialect_unconfirmedParametersOfAClipWaitedForLater: a clip created
+// without waiting and waited for by a later apply (an in-place update) gets the
+// same warning as one Create waited for, and nothing more is submitted.
+func TestAccDialect_unconfirmedParametersOfAClipWaitedForLater(t *testing.T) {
+	requireAcc(t)
+	body := func(wait bool) string {
+		return fmt.Sprintf(`
+resource "videogen_video" "clip" {
+  model               = "videogen-2"
+  prompt              = "a tram at dawn [mock:hold]"
+  ratio               = "9:16"
+  wait_for_completion = %t
+}
+`, wait)
+	}
+	for _, dialect := range testedDialects {
+		t.Run(dialect, func(t *testing.T) {
+			t.Parallel()
+			mock := acctest.NewMock(t, mockapi.WithDialect(dialect))
+			wd := acctest.NewWorkdir(t)
+			if err := wd.Write(cliClip(mock, body(false))); err != nil {
+				t.Fatal(err)
+			}
+			if err := wd.Init(t.Context()); err != nil {
+				t.Fatal(err)
+			}
+			if err := wd.Apply(t.Context()); err != nil {
+				t.Fatal(err)
+			}
+			tasks := mock.Ledger().Tasks
+			if len(tasks) != 1 {
+				t.Fatalf("the ledger shows %d submissions after the first apply, want 1", len(tasks))
+			}
+			if err := wd.Write(cliClip(mock, body(true))); err != nil {
+				t.Fatal(err)
+			}
+			// Without a refresh the plan still sees the task submitted, so the apply's
+			// update is the first to read it, and the mock finishes it once read.
+			finishAllAfterNextGet(t, mock)
+			out, err := wd.Start(t.Context(), "apply", "-auto-approve", "-input=false", "-no-color", "-refresh=false").Wait()
+			if err != nil {
+				t.Fatalf("%v\n%s", err, out)
+			}
+			if !strings.Contains(out, "1 changed") {
+				t.Fatalf("want the clip updated in place:\n%s", out)
+			}
+			warnings := strings.Count(out, "Warning: Clip Parameters Not Confirmed")
+			switch dialect {
+			case mockapi.DialectNewAPI:
+				if warnings != 1 || !wrapped("for 1 clip that finished in this run",
+					"ratio: asked 9:16, the service reports 16:9", "Tasks: "+tasks[0].TaskID).MatchString(out) {
+					t.Fatalf("want one warning naming the ratio and the task, got %d:\n%s", warnings, out)
+				}
+			default:
+				if warnings != 0 {
+					t.Fatalf("the canonical service confirmed every parameter, yet:\n%s", out)
+				}
+			}
+			if n := mock.Submissions(); n != 1 {
+				t.Fatalf("the ledger shows %d submissions, want 1", n)
 			}
 		})
 	}

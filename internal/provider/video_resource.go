@@ -792,7 +792,16 @@ func (r *videoResource) Update(ctx context.Context, req resource.UpdateRequest, 
 	resp.Diagnostics.Append(setVideoIdentity(ctx, resp.Identity, plan.TaskID)...)
 	plan.Status, plan.URL, plan.Format = state.Status, state.URL, state.Format
 	if plan.WaitForCompletion.ValueBool() && !client.Status(plan.Status.ValueString()).Final() {
-		r.wait(ctx, &plan, timeout, "update", &resp.Diagnostics)
+		// A clip created without waiting is first seen finished here: what its answer
+		// leaves unconfirmed is said as for a clip waited for by Create.
+		var unconfirmed []string
+		r.data.confirmations.begin()
+		defer func() { r.data.confirmations.end(plan.TaskID.ValueString(), unconfirmed, &resp.Diagnostics) }()
+		if final := r.wait(ctx, &plan, timeout, "update", &resp.Diagnostics); final != nil && final.Status.Usable() {
+			request, diags := plan.toRequest(ctx, req.Config)
+			resp.Diagnostics.Append(diags...)
+			unconfirmed = unconfirmedParams(request, final)
+		}
 	}
 	if client.Status(plan.Status.ValueString()).Final() {
 		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKeyWaitCutShort, nil)...)
