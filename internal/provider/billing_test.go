@@ -520,6 +520,20 @@ func cliClip(mock *acctest.Mock, body string, providerLines ...string) string {
 ` + mock.ProviderBlock(providerLines...) + body
 }
 
+// cliWorkdir is a working directory for the real CLI holding cliClip's
+// configuration, initialised.
+func cliWorkdir(t *testing.T, mock *acctest.Mock, body string, providerLines ...string) *acctest.Workdir {
+	t.Helper()
+	wd := acctest.NewWorkdir(t)
+	if err := wd.Write(cliClip(mock, body, providerLines...)); err != nil {
+		t.Fatal(err)
+	}
+	if err := wd.Init(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	return wd
+}
+
 func cliVideo(prompt string) string {
 	return fmt.Sprintf(`
 resource "videogen_video" "clip" {
@@ -582,13 +596,7 @@ func TestAccBilling_interruptedApplyResumesByPlainApply(t *testing.T) {
 		t.Run(sig.String(), func(t *testing.T) {
 			t.Parallel()
 			mock := acctest.NewMock(t)
-			wd := acctest.NewWorkdir(t)
-			if err := wd.Write(cliClip(mock, cliVideo("an interrupted sunrise [mock:hold]"))); err != nil {
-				t.Fatal(err)
-			}
-			if err := wd.Init(t.Context()); err != nil {
-				t.Fatal(err)
-			}
+			wd := cliWorkdir(t, mock, cliVideo("an interrupted sunrise [mock:hold]"))
 			run, taskID := startHeldApply(t, mock, wd)
 			if err := run.Signal(sig); err != nil {
 				t.Fatal(err)
@@ -620,13 +628,7 @@ func TestAccBilling_warningsTheUserCanActOn(t *testing.T) {
 	t.Run("abandoned task", func(t *testing.T) {
 		t.Parallel()
 		mock := acctest.NewMock(t)
-		wd := acctest.NewWorkdir(t)
-		if err := wd.Write(cliClip(mock, cliVideo("a first draft [mock:hold]"))); err != nil {
-			t.Fatal(err)
-		}
-		if err := wd.Init(t.Context()); err != nil {
-			t.Fatal(err)
-		}
+		wd := cliWorkdir(t, mock, cliVideo("a first draft [mock:hold]"))
 		run, first := startHeldApply(t, mock, wd)
 		if err := run.Signal(syscall.SIGINT); err != nil {
 			t.Fatal(err)
@@ -646,13 +648,7 @@ func TestAccBilling_warningsTheUserCanActOn(t *testing.T) {
 	t.Run("untracked task after a gateway failure", func(t *testing.T) {
 		t.Parallel()
 		mock := acctest.NewMock(t, func(cfg *mockapi.Config) { cfg.GatewayFailuresAfterSubmit = 1 })
-		wd := acctest.NewWorkdir(t)
-		if err := wd.Write(cliClip(mock, cliVideo("behind a gateway"))); err != nil {
-			t.Fatal(err)
-		}
-		if err := wd.Init(t.Context()); err != nil {
-			t.Fatal(err)
-		}
+		wd := cliWorkdir(t, mock, cliVideo("behind a gateway"))
 		out := applyOutput(t, wd)
 		if !wrapped("Submission May Have Created an Untracked Task", "attempt 1 was answered HTTP 504").MatchString(out) {
 			t.Fatalf("the apply does not warn about the doubtful attempt:\n%s", out)
@@ -664,27 +660,21 @@ func TestAccBilling_warningsTheUserCanActOn(t *testing.T) {
 	t.Run("destroy", func(t *testing.T) {
 		t.Parallel()
 		mock := acctest.NewMock(t)
-		wd := acctest.NewWorkdir(t)
-		config := cliClip(mock, `
+		clips := `
 resource "videogen_video" "clip" {
   count  = 2
   model  = "videogen-1"
   prompt = "kept by the service ${count.index}"
 }
-`)
-		if err := wd.Write(config); err != nil {
-			t.Fatal(err)
-		}
-		if err := wd.Init(t.Context()); err != nil {
-			t.Fatal(err)
-		}
+`
+		wd := cliWorkdir(t, mock, clips)
 		if err := wd.Apply(t.Context()); err != nil {
 			t.Fatal(err)
 		}
 		// A changed prompt replaces one clip; the plan names the task that stays billed.
-		recut := strings.Replace(config, `"kept by the service ${count.index}"`,
+		recut := strings.Replace(clips, `"kept by the service ${count.index}"`,
 			`count.index == 0 ? "kept by the service, recut" : "kept by the service 1"`, 1)
-		if err := wd.Write(recut); err != nil {
+		if err := wd.Write(cliClip(mock, recut)); err != nil {
 			t.Fatal(err)
 		}
 		var recutOut strings.Builder
@@ -710,7 +700,7 @@ resource "videogen_video" "clip" {
 			t.Fatalf("the plan that replaces one clip shows %d replacement warnings, want one naming the task that stays "+
 				"billed:\n%s", n, recutOut.String())
 		}
-		if err := wd.Write(config); err != nil {
+		if err := wd.Write(cliClip(mock, clips)); err != nil {
 			t.Fatal(err)
 		}
 		// The destroy plan says, before anything is applied, which clips stay billed:
@@ -851,18 +841,11 @@ func TestAccBilling_rotatingURLsKeepDriftDetectionQuiet(t *testing.T) {
 	requireAcc(t)
 	t.Parallel()
 	mock := acctest.NewMock(t)
-	wd := acctest.NewWorkdir(t)
-	config := cliClip(mock, cliVideo("a signed clip")) + `
+	wd := cliWorkdir(t, mock, cliVideo("a signed clip")+`
 output "teaser_url" {
   value = videogen_video.clip.url
 }
-`
-	if err := wd.Write(config); err != nil {
-		t.Fatal(err)
-	}
-	if err := wd.Init(t.Context()); err != nil {
-		t.Fatal(err)
-	}
+`)
 	first := applyAndReadClip(t, wd)["url"]
 	for range 2 {
 		mock.ExpireURLs()

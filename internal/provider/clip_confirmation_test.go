@@ -165,13 +165,7 @@ resource "videogen_video" "clip" {
 		t.Run(dialect, func(t *testing.T) {
 			t.Parallel()
 			mock := acctest.NewMock(t, mockapi.WithDialect(dialect))
-			wd := acctest.NewWorkdir(t)
-			if err := wd.Write(cliClip(mock, body)); err != nil {
-				t.Fatal(err)
-			}
-			if err := wd.Init(t.Context()); err != nil {
-				t.Fatal(err)
-			}
+			wd := cliWorkdir(t, mock, body)
 			// The tasks are held until all three are submitted, so that the creates overlap.
 			run := wd.Start(t.Context(), "apply", "-auto-approve", "-input=false", "-no-color")
 			ctx, cancel := context.WithCancel(t.Context())
@@ -237,13 +231,7 @@ resource "videogen_video" "clip" {
 		t.Run(dialect, func(t *testing.T) {
 			t.Parallel()
 			mock := acctest.NewMock(t, mockapi.WithDialect(dialect))
-			wd := acctest.NewWorkdir(t)
-			if err := wd.Write(cliClip(mock, body(false))); err != nil {
-				t.Fatal(err)
-			}
-			if err := wd.Init(t.Context()); err != nil {
-				t.Fatal(err)
-			}
+			wd := cliWorkdir(t, mock, body(false))
 			if err := wd.Apply(t.Context()); err != nil {
 				t.Fatal(err)
 			}

@@ -110,13 +110,7 @@ func TestCheckModelLimits(t *testing.T) {
 // was not checked and goes on, where an unreachable one fails.
 func TestAccModelCatalog_failingListWarns(t *testing.T) {
 	mock := acctest.NewMock(t, func(cfg *mockapi.Config) { cfg.FaultRate = 1 })
-	wd := acctest.NewWorkdir(t)
-	if err := wd.Write(cliClip(mock, cliVideo("the list fails"), "max_retries = 0")); err != nil {
-		t.Fatal(err)
-	}
-	if err := wd.Init(t.Context()); err != nil {
-		t.Fatal(err)
-	}
+	wd := cliWorkdir(t, mock, cliVideo("the list fails"), "max_retries = 0")
 	var out strings.Builder
 	wd.TF.SetStdout(&out)
 	changes, err := wd.Plan(t.Context())

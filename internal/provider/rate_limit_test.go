@@ -110,13 +110,7 @@ func TestAccProvider_largeBatchAtHighParallelism(t *testing.T) {
 			if tc.settings == nil {
 				mock.RateLimitSubmissions(refused)
 			}
-			wd := acctest.NewWorkdir(t)
-			if err := wd.Write(cliClip(mock, rateLimitedClips(clips), tc.settings...)); err != nil {
-				t.Fatal(err)
-			}
-			if err := wd.Init(t.Context()); err != nil {
-				t.Fatal(err)
-			}
+			wd := cliWorkdir(t, mock, rateLimitedClips(clips), tc.settings...)
 			if err := wd.Apply(t.Context(), tfexec.Parallelism(parallelism)); err != nil {
 				t.Fatal(err)
 			}

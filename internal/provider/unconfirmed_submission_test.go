@@ -22,13 +22,7 @@ func TestAccBilling_unconfirmedSubmissionIsSaidBeforeSubmittingAgain(t *testing.
 	requireAcc(t)
 	t.Parallel()
 	mock := acctest.NewMock(t, func(cfg *mockapi.Config) { cfg.GatewayFailuresAfterSubmit = -1 })
-	wd := acctest.NewWorkdir(t)
-	if err := wd.Write(cliClip(mock, cliVideo("behind a gateway that times out"), "submit_gateway_retries = 0")); err != nil {
-		t.Fatal(err)
-	}
-	if err := wd.Init(t.Context()); err != nil {
-		t.Fatal(err)
-	}
+	wd := cliWorkdir(t, mock, cliVideo("behind a gateway that times out"), "submit_gateway_retries = 0")
 	err := wd.Apply(t.Context())
 	if err == nil || !wrapped("A task may exist", "attempt 1 was answered HTTP 504").MatchString(err.Error()) {
 		t.Fatalf("the first apply: %v; want the ambiguous-submission error", err)
@@ -88,14 +82,7 @@ func TestAccBilling_interruptedWhileSubmittingIsSaidNextTime(t *testing.T) {
 				mock.ServeHTTP(w, r)
 			}))
 			t.Cleanup(front.Close)
-			config := cliClip(mock, cliVideo("stopped while it was being submitted"), `base_url = "`+front.URL+`"`)
-			wd := acctest.NewWorkdir(t)
-			if err := wd.Write(config); err != nil {
-				t.Fatal(err)
-			}
-			if err := wd.Init(t.Context()); err != nil {
-				t.Fatal(err)
-			}
+			wd := cliWorkdir(t, mock, cliVideo("stopped while it was being submitted"), `base_url = "`+front.URL+`"`)
 			run := wd.Start(t.Context(), "apply", "-auto-approve", "-input=false", "-no-color")
 			ctx, cancel := context.WithCancel(t.Context())
 			go func() {
