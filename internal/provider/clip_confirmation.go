@@ -114,12 +114,12 @@ func contentOf(entries []client.ContentEntry, contentType string) []string {
 	return urls
 }
 
-// confirmationReport gathers the unconfirmed parameters of the clips that finish
-// in one run (created and waited for, or waited for by an update), so that a batch
-// of clips gets one warning that counts them instead of one warning per clip:
-// Terraform shows every diagnostic of every resource. The waits that run together
-// are counted in and out, and the last one out says what all of them found. Its
-// zero value is ready to use.
+// confirmationReport gathers the unconfirmed parameters of the clips first seen
+// finished in one run (by the wait of a create or an update, or by a refresh of a
+// clip created without waiting), so that a batch of clips gets one warning that
+// counts them instead of one warning per clip: Terraform shows every diagnostic of
+// every resource. The calls that run together are counted in and out, and the
+// last one out says what all of them found. Its zero value is ready to use.
 type confirmationReport struct {
 	mu       sync.Mutex
 	inFlight int
@@ -129,16 +129,16 @@ type confirmationReport struct {
 	taskIDs  []string
 }
 
-// begin counts a wait in; every begin is followed by one end.
+// begin counts a call in; every begin is followed by one end.
 func (c *confirmationReport) begin() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.inFlight++
 }
 
-// end counts a wait out with what its clip's answer left unconfirmed (nothing for
-// a wait that saw no clip), and adds the warning for every clip gathered so far
-// when no other wait is in flight.
+// end counts a call out with what its clip's answer left unconfirmed (nothing for
+// a call that saw no finished clip), and adds the warning for every clip gathered
+// so far when no other call is in flight.
 func (c *confirmationReport) end(taskID string, lines []string, diags *diag.Diagnostics) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -183,7 +183,7 @@ func addUnconfirmedParamsWarning(diags *diag.Diagnostics, clips int, order []str
 		tasks += fmt.Sprintf(" and %d more", len(taskIDs)-maxNamedTasks)
 	}
 	diags.AddWarning("Clip Parameters Not Confirmed",
-		fmt.Sprintf("The service's answers for %s that finished in this run do not confirm every parameter asked for:\n\n%s\n"+
+		fmt.Sprintf("The service's answers for %s first seen finished in this run do not confirm every parameter asked for:\n\n%s\n"+
 			"Each clip is what the service made, and it is billed as made. A gateway in front of the service may drop "+
 			"parameters it does not pass on to the model, which then makes the clip at its defaults.\n\n"+
 			"State keeps the configured values where the service says nothing or only its upstream record differs, so "+

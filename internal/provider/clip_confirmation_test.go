@@ -121,7 +121,7 @@ func TestConfirmationReportOneWarningPerBatch(t *testing.T) {
 		t.Fatalf("%d creates gave %d warnings, want 1: %v", clips, len(warnings), warnings)
 	}
 	detail := warnings[0].Detail()
-	for _, want := range []string{"for 12 clips that finished in this run", "resolution: asked 720p, the service reports 1080p (12 clips)",
+	for _, want := range []string{"for 12 clips first seen finished in this run", "resolution: asked 720p, the service reports 1080p (12 clips)",
 		"ratio: not confirmed (4 clips)", "and 2 more"} {
 		if !strings.Contains(detail, want) {
 			t.Errorf("the warning does not say %q:\n%s", want, detail)
@@ -137,7 +137,7 @@ func TestConfirmationReportOneWarningPerBatch(t *testing.T) {
 	if quiet.WarningsCount() != 0 || next.WarningsCount() != 1 {
 		t.Fatalf("warnings: %v then %v; want none, then one", quiet, next)
 	}
-	if d := next.Warnings()[0].Detail(); !strings.Contains(d, "for 1 clip that finished") || strings.Contains(d, "(1 clip)") ||
+	if d := next.Warnings()[0].Detail(); !strings.Contains(d, "for 1 clip first seen finished") || strings.Contains(d, "(1 clip)") ||
 		!strings.Contains(d, "Tasks: task_next.") {
 		t.Errorf("the second batch's warning:\n%s", d)
 	}
@@ -187,7 +187,9 @@ resource "videogen_video" "clip" {
 			warnings := strings.Count(out, "Warning: Clip Parameters Not Confirmed")
 			switch dialect {
 			case mockapi.DialectNewAPI:
-				if warnings != 1 || !wrapped("for 3 clips that finished in this run",
+				// Terraform shows warnings of one summary as one: a second would add "(and one
+				// more similar warning elsewhere)".
+				if warnings != 1 || strings.Contains(out, "similar warning") || !wrapped("for 3 clips first seen finished in this run",
 					"seconds: asked 4, the service reports 5 (3 clips)",
 					"ratio: asked 9:16, the service reports 16:9 (3 clips)",
 					"resolution: asked 720p, the service reports 1080p (3 clips)",
@@ -212,61 +214,85 @@ resource "videogen_video" "clip" {
 	}
 }
 
-// TestAccDialect_unconfirmedParametersOfAClipWaitedForLater: a clip created
-// without waiting and waited for by a later apply (an in-place update) gets the
-// same warning as one Create waited for, and nothing more is submitted.
-func TestAccDialect_unconfirmedParametersOfAClipWaitedForLater(t *testing.T) {
+// TestAccDialect_unconfirmedParametersOfAClipSeenFinishedLater: a clip created
+// without waiting gets the same warning as one Create waited for, from the later
+// apply that first sees it finished, whether that apply's update waits for it or
+// its refresh finds it done; a clip whose create wait was cut short gets it once,
+// from the replacement that resumes its task, not from the refresh before too.
+// Once state records the clip, nothing more is said, and nothing more is
+// submitted.
+func TestAccDialect_unconfirmedParametersOfAClipSeenFinishedLater(t *testing.T) {
 	requireAcc(t)
-	body := func(wait bool) string {
+	body := func(wait bool, timeout string) string {
 		return fmt.Sprintf(`
 resource "videogen_video" "clip" {
   model               = "videogen-2"
   prompt              = "a tram at dawn [mock:hold]"
   ratio               = "9:16"
   wait_for_completion = %t
+  timeouts {
+    create = %q
+  }
 }
-`, wait)
+`, wait, timeout)
 	}
 	for _, dialect := range testedDialects {
-		t.Run(dialect, func(t *testing.T) {
-			t.Parallel()
-			mock := acctest.NewMock(t, mockapi.WithDialect(dialect))
-			wd := cliWorkdir(t, mock, body(false))
-			if err := wd.Apply(t.Context()); err != nil {
-				t.Fatal(err)
-			}
-			tasks := mock.Ledger().Tasks
-			if len(tasks) != 1 {
-				t.Fatalf("the ledger shows %d submissions after the first apply, want 1", len(tasks))
-			}
-			if err := wd.Write(cliClip(mock, body(true))); err != nil {
-				t.Fatal(err)
-			}
-			// Without a refresh the plan still sees the task submitted, so the apply's
-			// update is the first to read it, and the mock finishes it once read.
-			finishAllAfterNextGet(t, mock)
-			out, err := wd.Start(t.Context(), "apply", "-auto-approve", "-input=false", "-no-color", "-refresh=false").Wait()
-			if err != nil {
-				t.Fatalf("%v\n%s", err, out)
-			}
-			if !strings.Contains(out, "1 changed") {
-				t.Fatalf("want the clip updated in place:\n%s", out)
-			}
-			warnings := strings.Count(out, "Warning: Clip Parameters Not Confirmed")
-			switch dialect {
-			case mockapi.DialectNewAPI:
-				if warnings != 1 || !wrapped("for 1 clip that finished in this run",
-					"ratio: asked 9:16, the service reports 16:9", "Tasks: "+tasks[0].TaskID).MatchString(out) {
-					t.Fatalf("want one warning naming the ratio and the task, got %d:\n%s", warnings, out)
+		for _, seenBy := range []string{"update", "refresh", "resume"} {
+			t.Run(dialect+"/"+seenBy, func(t *testing.T) {
+				t.Parallel()
+				mock := acctest.NewMock(t, mockapi.WithDialect(dialect))
+				first := body(false, "10m")
+				if seenBy == "resume" {
+					first = body(true, cutShortTimeout)
 				}
-			default:
-				if warnings != 0 {
-					t.Fatalf("the canonical service confirmed every parameter, yet:\n%s", out)
+				wd := cliWorkdir(t, mock, first)
+				if err := wd.Apply(t.Context()); (err != nil) != (seenBy == "resume") {
+					t.Fatalf("the first apply: %v; want an error only when its wait is cut short", err)
 				}
-			}
-			if n := mock.Submissions(); n != 1 {
-				t.Fatalf("the ledger shows %d submissions, want 1", n)
-			}
-		})
+				tasks := mock.Ledger().Tasks
+				if len(tasks) != 1 {
+					t.Fatalf("the ledger shows %d submissions after the first apply, want 1", len(tasks))
+				}
+				apply := []string{"apply", "-auto-approve", "-input=false", "-no-color"}
+				switch seenBy {
+				case "update":
+					if err := wd.Write(cliClip(mock, body(true, "10m"))); err != nil {
+						t.Fatal(err)
+					}
+					// Without a refresh the plan still sees the task submitted, so the
+					// apply's update is the first to read it, and the mock finishes it then.
+					finishAllAfterNextGet(t, mock)
+					apply = append(apply, "-refresh=false")
+				case "refresh", "resume":
+					finishAll(t, mock)
+				}
+				out, err := wd.Start(t.Context(), apply...).Wait()
+				if err != nil {
+					t.Fatalf("%v\n%s", err, out)
+				}
+				if seenBy == "update" && !strings.Contains(out, "1 changed") {
+					t.Fatalf("want the clip updated in place:\n%s", out)
+				}
+				warnings := strings.Count(out, "Warning: Clip Parameters Not Confirmed")
+				switch dialect {
+				case mockapi.DialectNewAPI:
+					if warnings != 1 || strings.Contains(out, "similar warning") || !wrapped("for 1 clip first seen finished in this run",
+						"ratio: asked 9:16, the service reports 16:9", "Tasks: "+tasks[0].TaskID).MatchString(out) {
+						t.Fatalf("want one warning naming the ratio and the task, got %d:\n%s", warnings, out)
+					}
+				default:
+					if warnings != 0 {
+						t.Fatalf("the canonical service confirmed every parameter, yet:\n%s", out)
+					}
+				}
+				out, err = wd.Start(t.Context(), "plan", "-input=false", "-no-color").Wait()
+				if err != nil || strings.Contains(out, "Clip Parameters Not Confirmed") {
+					t.Fatalf("the plan after the clip was recorded: error %v, want no warning:\n%s", err, out)
+				}
+				if n := mock.Submissions(); n != 1 {
+					t.Fatalf("the ledger shows %d submissions, want 1", n)
+				}
+			})
+		}
 	}
 }

@@ -730,6 +730,9 @@ func (r *videoResource) Read(ctx context.Context, req resource.ReadRequest, resp
 		return
 	}
 	taskID := state.TaskID.ValueString()
+	var unconfirmed []string
+	r.data.confirmations.begin()
+	defer func() { r.data.confirmations.end(taskID, unconfirmed, &resp.Diagnostics) }()
 	video, err := r.data.client.GetVideo(ctx, taskID)
 	if client.IsNotFound(err) {
 		// A wrong base_url answers 404 for every task too: make sure the address is the
@@ -761,6 +764,7 @@ func (r *videoResource) Read(ctx context.Context, req resource.ReadRequest, resp
 		tflog.Warn(ctx, "the service reports a task status outside its contract; it is treated as still running",
 			map[string]any{"task_id": taskID, "status": video.RawStatus})
 	}
+	unconfirmed = r.firstSeenFinished(ctx, state, video, req.Private)
 	state.applyVideo(video)
 	state.Billing = types.StringValue(billingOf(video.Status))
 	if waitCutShort(ctx, req.Private) && (!video.Status.Final() || video.Status.Usable()) {
@@ -771,6 +775,26 @@ func (r *videoResource) Read(ctx context.Context, req resource.ReadRequest, resp
 		r.data.budget.see(state)
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+// firstSeenFinished returns what the answer of a clip that a refresh is the first
+// to see finished leaves unconfirmed of the request its state describes: a clip
+// created with wait_for_completion = false. The request is read from state, so
+// write-only reference media, which state never holds, go unchecked. A clip whose
+// create wait was cut short is left to the apply that resumes it, and an imported
+// clip (no model in state yet) asked for nothing that state can tell.
+func (r *videoResource) firstSeenFinished(ctx context.Context, state videoResourceModel, video *client.Video,
+	private privateState,
+) []string {
+	prior := client.Status(state.Status.ValueString())
+	if state.Model.IsNull() || prior == "" || prior.Final() || !video.Status.Usable() || waitCutShort(ctx, private) {
+		return nil
+	}
+	request, diags := state.toRequest(ctx, tfsdk.Config{})
+	if diags.HasError() {
+		return nil
+	}
+	return unconfirmedParams(request, video)
 }
 
 // Update only ever records adopted values and settings: every argument that would
