@@ -20,7 +20,6 @@ import (
 
 	"github.com/hashicorp/go-version"
 	"github.com/hashicorp/terraform-exec/tfexec"
-	"github.com/hashicorp/terraform-plugin-testing/compare"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
@@ -40,10 +39,13 @@ import (
 
 // heldClip is a clip whose task the mock keeps running until the test finishes it.
 // cutShortTimeout is the create timeout of a step whose wait must be cut short
-// while the mock holds its tasks. It is long enough for every submission to be
-// made first, however loaded the machine: a timeout that struck before a
-// request went out would create nothing, and the step would test something
-// else (the apply then ends with "no task was created" for that clip).
+// by its timeout while the mock holds its task: the only way terraform-plugin-
+// testing can end a wait. A timeout that struck before the request went out
+// would create nothing, and the step would test something else (the apply then
+// ends with "no task was created"), so it is kept to one clip per step, whose
+// submission is the first thing its Create does. Tests that need several clips
+// cut short, or do not test the timeout itself, interrupt the real CLI once the
+// mock has every task (startHeldApply), which does not depend on the machine.
 const cutShortTimeout = "10s"
 
 func heldClip(mock *acctest.Mock, prompt, timeout string) string {
@@ -128,48 +130,54 @@ func taskIDOf(mock *acctest.Mock, n int) knownvalue.Check {
 }
 
 func TestAccVideoResource_identicalClipsResumeTheirOwnTasks(t *testing.T) {
+	requireAcc(t)
+	t.Parallel()
 	mock := acctest.NewMock(t)
-	config := func(timeout string) string {
-		return mock.ProviderBlock() + fmt.Sprintf(`
+	wd := cliWorkdir(t, mock, `
 resource "videogen_video" "clip" {
   count  = 2
   model  = "videogen-1"
   prompt = "the same clip twice [mock:hold]"
-  timeouts {
-    create = %q
-  }
 }
-`, timeout)
+`)
+	// Interrupted once both tasks are waited for: both clips are saved tainted,
+	// each with its task.
+	run, taskIDs := startHeldApply(t, mock, wd, 2)
+	if err := run.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Config:      config(cutShortTimeout),
-				ExpectError: regexp.MustCompile(`Video Not Ready`),
-			},
-			{
-				PreConfig: func() { finishAllAfterNextGet(t, mock) },
-				Config:    config("10m"),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.CompareValuePairs("videogen_video.clip[0]", tfjsonpath.New("task_id"),
-						"videogen_video.clip[1]", tfjsonpath.New("task_id"), compare.ValuesDiffer()),
-				},
-				Check: resource.ComposeTestCheckFunc(mock.ExpectSubmissions(2), func(s *terraform.State) error {
-					for _, task := range mock.Ledger().Tasks {
-						found := false
-						for _, rs := range s.RootModule().Resources {
-							found = found || rs.Primary.ID == task.TaskID
-						}
-						if !found {
-							return fmt.Errorf("task %s of the first apply is not in state: it was orphaned", task.TaskID)
-						}
-					}
-					return nil
-				}),
-			},
-		},
-	})
+	if out, err := run.Wait(); err == nil {
+		t.Fatalf("the interrupted apply succeeded:\n%s", out)
+	}
+	for _, id := range taskIDs {
+		if !mock.FinishTask(id) {
+			t.Fatalf("task %s was not pending any more", id)
+		}
+	}
+	if err := wd.Apply(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	st, err := wd.State(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	recorded := map[string]bool{}
+	for _, r := range st.Values.RootModule.Resources {
+		if r.AttributeValues["status"] != "succeeded" {
+			t.Fatalf("%s after a plain apply: %v; want it succeeded", r.Address, r.AttributeValues)
+		}
+		recorded[fmt.Sprint(r.AttributeValues["task_id"])] = true
+	}
+	if len(recorded) != 2 || !recorded[taskIDs[0]] || !recorded[taskIDs[1]] {
+		t.Fatalf("state records tasks %v; want each clip with one of %v: a task of the first apply was orphaned",
+			recorded, taskIDs)
+	}
+	if n := mock.Submissions(); n != 2 {
+		t.Fatalf("the ledger shows %d submissions, want 2 (one per clip)", n)
+	}
+	if changes, err := wd.Plan(t.Context()); err != nil || changes {
+		t.Fatalf("the plan after: changes %v, error %v; want an empty plan", changes, err)
+	}
 }
 
 func TestAccVideoResource_changedArgumentAfterTimeoutSubmitsANewTask(t *testing.T) {
@@ -543,9 +551,10 @@ resource "videogen_video" "clip" {
 `, prompt)
 }
 
-// startHeldApply starts `apply` of one held clip and returns once the provider is
-// waiting for its task.
-func startHeldApply(t *testing.T, mock *acctest.Mock, wd *acctest.Workdir) (*acctest.Run, string) {
+// startHeldApply starts `apply` of held clips and returns their task IDs once
+// the provider is waiting for each of the first clips: an interrupt from then on
+// cuts every wait short, however slowly the machine submitted them.
+func startHeldApply(t *testing.T, mock *acctest.Mock, wd *acctest.Workdir, clips int) (*acctest.Run, []string) {
 	t.Helper()
 	ctx := t.Context()
 	run := wd.Start(ctx, "apply", "-auto-approve", "-input=false", "-no-color")
@@ -555,16 +564,19 @@ func startHeldApply(t *testing.T, mock *acctest.Mock, wd *acctest.Workdir) (*acc
 		_, _ = run.Wait() // an apply that ends early must not leave the test waiting
 		cancel()
 	}()
-	if err := mock.AwaitTasks(waitCtx, 1); err != nil {
+	if err := mock.AwaitTasks(waitCtx, clips); err != nil {
 		out, _ := run.Wait()
 		t.Fatalf("%v\n%s", err, out)
 	}
-	taskID := ledgerTask(t, mock, 0).TaskID
-	if err := mock.AwaitGets(waitCtx, taskID, 1); err != nil {
-		out, _ := run.Wait()
-		t.Fatalf("%v\n%s", err, out)
+	taskIDs := make([]string, clips)
+	for i := range taskIDs {
+		taskIDs[i] = ledgerTask(t, mock, i).TaskID
+		if err := mock.AwaitGets(waitCtx, taskIDs[i], 1); err != nil {
+			out, _ := run.Wait()
+			t.Fatalf("%v\n%s", err, out)
+		}
 	}
-	return run, taskID
+	return run, taskIDs
 }
 
 func applyAndReadClip(t *testing.T, wd *acctest.Workdir) map[string]any {
@@ -597,7 +609,8 @@ func TestAccBilling_interruptedApplyResumesByPlainApply(t *testing.T) {
 			t.Parallel()
 			mock := acctest.NewMock(t)
 			wd := cliWorkdir(t, mock, cliVideo("an interrupted sunrise [mock:hold]"))
-			run, taskID := startHeldApply(t, mock, wd)
+			run, taskIDs := startHeldApply(t, mock, wd, 1)
+			taskID := taskIDs[0]
 			if err := run.Signal(sig); err != nil {
 				t.Fatal(err)
 			}
@@ -629,7 +642,8 @@ func TestAccBilling_warningsTheUserCanActOn(t *testing.T) {
 		t.Parallel()
 		mock := acctest.NewMock(t)
 		wd := cliWorkdir(t, mock, cliVideo("a first draft [mock:hold]"))
-		run, first := startHeldApply(t, mock, wd)
+		run, taskIDs := startHeldApply(t, mock, wd, 1)
+		first := taskIDs[0]
 		if err := run.Signal(syscall.SIGINT); err != nil {
 			t.Fatal(err)
 		}

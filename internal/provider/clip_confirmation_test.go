@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -223,31 +224,33 @@ resource "videogen_video" "clip" {
 // submitted.
 func TestAccDialect_unconfirmedParametersOfAClipSeenFinishedLater(t *testing.T) {
 	requireAcc(t)
-	body := func(wait bool, timeout string) string {
+	body := func(wait bool) string {
 		return fmt.Sprintf(`
 resource "videogen_video" "clip" {
   model               = "videogen-2"
   prompt              = "a tram at dawn [mock:hold]"
   ratio               = "9:16"
   wait_for_completion = %t
-  timeouts {
-    create = %q
-  }
 }
-`, wait, timeout)
+`, wait)
 	}
 	for _, dialect := range testedDialects {
 		for _, seenBy := range []string{"update", "refresh", "resume"} {
 			t.Run(dialect+"/"+seenBy, func(t *testing.T) {
 				t.Parallel()
 				mock := acctest.NewMock(t, mockapi.WithDialect(dialect))
-				first := body(false, "10m")
+				wd := cliWorkdir(t, mock, body(seenBy == "resume"))
 				if seenBy == "resume" {
-					first = body(true, cutShortTimeout)
-				}
-				wd := cliWorkdir(t, mock, first)
-				if err := wd.Apply(t.Context()); (err != nil) != (seenBy == "resume") {
-					t.Fatalf("the first apply: %v; want an error only when its wait is cut short", err)
+					// An interrupt cuts the first apply's wait short.
+					run, _ := startHeldApply(t, mock, wd, 1)
+					if err := run.Signal(syscall.SIGINT); err != nil {
+						t.Fatal(err)
+					}
+					if out, err := run.Wait(); err == nil {
+						t.Fatalf("the interrupted apply succeeded:\n%s", out)
+					}
+				} else if err := wd.Apply(t.Context()); err != nil {
+					t.Fatal(err)
 				}
 				tasks := mock.Ledger().Tasks
 				if len(tasks) != 1 {
@@ -256,7 +259,7 @@ resource "videogen_video" "clip" {
 				apply := []string{"apply", "-auto-approve", "-input=false", "-no-color"}
 				switch seenBy {
 				case "update":
-					if err := wd.Write(cliClip(mock, body(true, "10m"))); err != nil {
+					if err := wd.Write(cliClip(mock, body(true))); err != nil {
 						t.Fatal(err)
 					}
 					// Without a refresh the plan still sees the task submitted, so the
