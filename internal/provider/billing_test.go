@@ -20,6 +20,7 @@ import (
 
 	"github.com/hashicorp/go-version"
 	"github.com/hashicorp/terraform-exec/tfexec"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
@@ -37,17 +38,47 @@ import (
 // generated (and billed) twice: the mock's ledger is the bill, and every test
 // asserts its exact count.
 
-// heldClip is a clip whose task the mock keeps running until the test finishes it.
-// cutShortTimeout is the create timeout of a step whose wait must be cut short
-// by its timeout while the mock holds its task: the only way terraform-plugin-
-// testing can end a wait. A timeout that struck before the request went out
-// would create nothing, and the step would test something else (the apply then
-// ends with "no task was created"), so it is kept to one clip per step, whose
-// submission is the first thing its Create does. Tests that need several clips
-// cut short, or do not test the timeout itself, interrupt the real CLI once the
-// mock has every task (startHeldApply), which does not depend on the machine.
-const cutShortTimeout = "10s"
+// cutFirstWaitShort serves the provider with the context of the first apply of
+// a videogen_video cancelled once the mock has its task and has been asked for it
+// once, as a timeout or an interrupt of the CLI ends a wait: the wait is cut short
+// when the mock says the task is being waited for, not by a timer that a loaded
+// machine could let run out before the submission went out (which would create
+// nothing and test something else). Later applies are served as they are.
+// Tests that run the real CLI interrupt it instead (startHeldApply).
+func cutFirstWaitShort(mock *acctest.Mock) map[string]func() (tfprotov6.ProviderServer, error) {
+	cut := &atomic.Bool{}
+	return map[string]func() (tfprotov6.ProviderServer, error){
+		"videogen": func() (tfprotov6.ProviderServer, error) {
+			inner, err := testAccProtoV6ProviderFactories["videogen"]()
+			return cutShortServer{ProviderServer: inner, mock: mock, cut: cut}, err
+		},
+	}
+}
 
+// cutShortServer is the provider server of cutFirstWaitShort.
+type cutShortServer struct {
+	tfprotov6.ProviderServer
+	mock *acctest.Mock
+	cut  *atomic.Bool
+}
+
+func (s cutShortServer) ApplyResourceChange(ctx context.Context, req *tfprotov6.ApplyResourceChangeRequest,
+) (*tfprotov6.ApplyResourceChangeResponse, error) {
+	if req.TypeName != "videogen_video" || !s.cut.CompareAndSwap(false, true) {
+		return s.ProviderServer.ApplyResourceChange(ctx, req)
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	n := s.mock.Submissions()
+	go func() {
+		if s.mock.AwaitTasks(ctx, n+1) == nil && s.mock.AwaitGets(ctx, s.mock.Ledger().Tasks[n].TaskID, 1) == nil {
+			cancel()
+		}
+	}()
+	return s.ProviderServer.ApplyResourceChange(ctx, req)
+}
+
+// heldClip is a clip whose task the mock keeps running until the test finishes it.
 func heldClip(mock *acctest.Mock, prompt, timeout string) string {
 	return mock.ProviderBlock() + fmt.Sprintf(`
 resource "videogen_video" "test" {
@@ -86,10 +117,10 @@ func finishAllAfterNextGet(t *testing.T, mock *acctest.Mock) {
 func TestAccVideoResource_resumeAfterTimeoutByPlainApply(t *testing.T) {
 	mock := acctest.NewMock(t)
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: cutFirstWaitShort(mock),
 		Steps: []resource.TestStep{
 			{
-				Config:      heldClip(mock, "a slow sunrise", cutShortTimeout),
+				Config:      heldClip(mock, "a slow sunrise", "10m"),
 				ExpectError: wrapped("Video Not Ready", "Apply again to keep waiting for the same task"),
 			},
 			{
@@ -183,10 +214,10 @@ resource "videogen_video" "clip" {
 func TestAccVideoResource_changedArgumentAfterTimeoutSubmitsANewTask(t *testing.T) {
 	mock := acctest.NewMock(t)
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: cutFirstWaitShort(mock),
 		Steps: []resource.TestStep{
 			{
-				Config:      heldClip(mock, "a first draft", cutShortTimeout),
+				Config:      heldClip(mock, "a first draft", "10m"),
 				ExpectError: regexp.MustCompile(`Video Not Ready`),
 			},
 			{
@@ -958,22 +989,19 @@ resource "videogen_video" "clip" {
 func TestAccBilling_resumePlanSaysNoNewCharge(t *testing.T) {
 	mock := acctest.NewMock(t)
 	const prompt = "a slow sunrise [mock:hold]"
-	config := func(timeout string, providerLines ...string) string {
+	config := func(providerLines ...string) string {
 		return mock.ProviderBlock(providerLines...) + fmt.Sprintf(`
 resource "videogen_video" "test" {
   model  = "videogen-1"
   prompt = %q
-  timeouts {
-    create = %q
-  }
 }
-`, prompt, timeout)
+`, prompt)
 	}
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: cutFirstWaitShort(mock),
 		Steps: []resource.TestStep{
 			{
-				Config:      config(cutShortTimeout),
+				Config:      config(),
 				ExpectError: wrapped("Video Not Ready", "Apply again to keep waiting for the same task"),
 			},
 			{
@@ -983,7 +1011,7 @@ resource "videogen_video" "test" {
 						t.Fatal("the mock had no held task to finish")
 					}
 				},
-				Config: config("10m", "max_new_clips = 0"),
+				Config: config("max_new_clips = 0"),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(videoAddr, plancheck.ResourceActionDestroyBeforeCreate),
 					plancheck.ExpectKnownValue(videoAddr, tfjsonpath.New("billing"), knownvalue.StringExact(billingResumes)),
@@ -996,7 +1024,7 @@ resource "videogen_video" "test" {
 				},
 				Check: mock.ExpectSubmissions(1),
 			},
-			mock.NothingNewStep(config("10m", "max_new_clips = 0"), 1),
+			mock.NothingNewStep(config("max_new_clips = 0"), 1),
 		},
 	})
 }

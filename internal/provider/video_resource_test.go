@@ -369,13 +369,13 @@ func TestAccVideoResource_resumeAfterTimeoutWithoutPayingTwice(t *testing.T) {
 	mock := acctest.NewMock(t)
 	workDirs := t.TempDir()
 	t.Setenv("TF_ACC_TEMP_DIR", workDirs)
-	config := func(timeout string) string { return heldClip(mock, "a slow sunrise", timeout) }
+	config := heldClip(mock, "a slow sunrise", "10m")
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: cutFirstWaitShort(mock),
 		Steps: []resource.TestStep{
 			{
-				// The task is held, so this wait ends by its timeout whatever the machine's load.
-				Config:      config(cutShortTimeout),
+				// The task is held, so this wait is cut short (cutFirstWaitShort) whatever the machine's load.
+				Config:      config,
 				ExpectError: regexp.MustCompile(`(?is)Video Not Ready.*Apply\s+again\s+to\s+keep\s+waiting\s+for\s+the\s+same\s+task`),
 			},
 			{
@@ -383,7 +383,7 @@ func TestAccVideoResource_resumeAfterTimeoutWithoutPayingTwice(t *testing.T) {
 					untaint(t, workDirs, videoAddr)
 					finishAfterNextGet(t, mock, ledgerTask(t, mock, 0))
 				},
-				Config: config("10m"),
+				Config: config,
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(videoAddr, plancheck.ResourceActionUpdate)},
 				},
@@ -422,12 +422,12 @@ func TestAccVideoResource_untaintedClipFinishedMeanwhile(t *testing.T) {
 	mock := acctest.NewMock(t)
 	workDirs := t.TempDir()
 	t.Setenv("TF_ACC_TEMP_DIR", workDirs)
-	config := func(timeout string) string { return heldClip(mock, "a slow sunset", timeout) }
+	config := heldClip(mock, "a slow sunset", "10m")
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: cutFirstWaitShort(mock),
 		Steps: []resource.TestStep{
 			{
-				Config:      config(cutShortTimeout),
+				Config:      config,
 				ExpectError: regexp.MustCompile(`Video Not Ready`),
 			},
 			{
@@ -437,7 +437,7 @@ func TestAccVideoResource_untaintedClipFinishedMeanwhile(t *testing.T) {
 						t.Fatal("the mock had no held task to finish")
 					}
 				},
-				Config: config("10m"),
+				Config: config,
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(videoAddr, plancheck.ResourceActionUpdate),
 					expectPrior{videoAddr, "billing", billingCutShort},
@@ -449,7 +449,7 @@ func TestAccVideoResource_untaintedClipFinishedMeanwhile(t *testing.T) {
 				},
 				Check: mock.ExpectSubmissions(1),
 			},
-			mock.NothingNewStep(config("10m"), 1),
+			mock.NothingNewStep(config, 1),
 		},
 	})
 }
