@@ -219,29 +219,40 @@ func PluginFile(version string) string {
 var mirrorHosts = []string{TerraformRegistryHost, OpenTofuRegistryHost}
 
 func (h *Harness) install(ctx context.Context, goBin, root string) error {
-	first := filepath.Join(h.Mirror, PluginDir(mirrorHosts[0], h.Version), PluginFile(h.Version))
+	if err := h.buildIntoMirror(ctx, goBin, root, h.Version, "the provider"); err != nil {
+		return err
+	}
+	return os.WriteFile(h.CLIConfig, []byte(cliConfig(h.Mirror)), 0o600)
+}
+
+// buildIntoMirror builds the provider from the module in dir as version, into
+// the mirror under the first of mirrorHosts, and hard-links it under the
+// others. what names the build in errors; env is added to the build's
+// environment.
+func (h *Harness) buildIntoMirror(ctx context.Context, goBin, dir, version, what string, env ...string) error {
+	first := filepath.Join(h.Mirror, PluginDir(mirrorHosts[0], version), PluginFile(version))
 	if err := os.MkdirAll(filepath.Dir(first), 0o755); err != nil {
 		return err
 	}
 	ctx, cancel := context.WithTimeout(ctx, buildTimeout)
 	defer cancel()
-	build := exec.CommandContext(ctx, goBin, "build", "-ldflags", "-X main.version="+h.Version, "-o", first, ".") //nolint:gosec // building the provider is the point
-	build.Dir = root
+	build := exec.CommandContext(ctx, goBin, "build", "-ldflags", "-X main.version="+version, "-o", first, ".") //nolint:gosec // building the provider is the point
+	build.Dir = dir
 	// The provider must run on this machine, whatever GOOS a caller exported.
-	build.Env = append(os.Environ(), "GOOS="+runtime.GOOS, "GOARCH="+runtime.GOARCH)
+	build.Env = append(append(os.Environ(), "GOOS="+runtime.GOOS, "GOARCH="+runtime.GOARCH), env...)
 	if out, err := build.CombinedOutput(); err != nil {
-		return fmt.Errorf("building the provider (%s build in %s): %w\n%s", goBin, root, err, out)
+		return fmt.Errorf("building %s (%s build in %s): %w\n%s", what, goBin, dir, err, out)
 	}
 	for _, host := range mirrorHosts[1:] {
-		other := filepath.Join(h.Mirror, PluginDir(host, h.Version), PluginFile(h.Version))
+		other := filepath.Join(h.Mirror, PluginDir(host, version), PluginFile(version))
 		if err := os.MkdirAll(filepath.Dir(other), 0o755); err != nil {
 			return err
 		}
 		if err := os.Link(first, other); err != nil {
-			return fmt.Errorf("installing the provider under %s: %w", host, err)
+			return fmt.Errorf("installing %s under %s: %w", what, host, err)
 		}
 	}
-	return os.WriteFile(h.CLIConfig, []byte(cliConfig(h.Mirror)), 0o600)
+	return nil
 }
 
 // cliConfig has no `direct` block: a configuration that needs any other

@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 )
@@ -82,28 +81,7 @@ func (h *Harness) installRevision(ctx context.Context, rev, version string) erro
 		return fmt.Errorf("unpacking %s: %w", rev, extractErr)
 	}
 
-	first := filepath.Join(h.Mirror, PluginDir(mirrorHosts[0], version), PluginFile(version))
-	if err := os.MkdirAll(filepath.Dir(first), 0o755); err != nil {
-		return err
-	}
-	ctx, cancel := context.WithTimeout(ctx, buildTimeout)
-	defer cancel()
-	build := exec.CommandContext(ctx, goBin, "build", "-ldflags", "-X main.version="+version, "-o", first, ".") //nolint:gosec // building the provider is the point
-	build.Dir = src
-	build.Env = append(os.Environ(), "GOOS="+runtime.GOOS, "GOARCH="+runtime.GOARCH, "GOWORK=off", "GOFLAGS=-mod=readonly")
-	if out, err := build.CombinedOutput(); err != nil {
-		return fmt.Errorf("building the provider at %s (%s build): %w\n%s", rev, goBin, err, out)
-	}
-	for _, host := range mirrorHosts[1:] {
-		other := filepath.Join(h.Mirror, PluginDir(host, version), PluginFile(version))
-		if err := os.MkdirAll(filepath.Dir(other), 0o755); err != nil {
-			return err
-		}
-		if err := os.Link(first, other); err != nil {
-			return fmt.Errorf("installing the provider at %s under %s: %w", rev, host, err)
-		}
-	}
-	return nil
+	return h.buildIntoMirror(ctx, goBin, src, version, "the provider at "+rev, "GOWORK=off", "GOFLAGS=-mod=readonly")
 }
 
 // extractTar unpacks the directories and regular files of a git archive into
