@@ -8,33 +8,9 @@
 # exit, also when a step fails.
 set -euo pipefail
 
-GO="${GO:-go}"
-TERRAFORM="${TERRAFORM:-terraform}"
-MAKE="${MAKE:-make}"
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
-cd "$root"
-
-header() { printf '\n==> %s\n' "$*"; }
-die() { printf 'demo: error: %s\n' "$*" >&2; exit 1; }
-TERRAFORM="$(command -v "$TERRAFORM")" || die "Terraform CLI '$TERRAFORM' not found (set TERRAFORM=/path/to/terraform)"
-[[ "$TERRAFORM" == /* ]] || TERRAFORM="$root/$TERRAFORM"
-
-work="$(mktemp -d "${TMPDIR:-/tmp}/videogen-demo.XXXXXX")"
-mock_pid=""
-cleanup() {
-  local status=$?
-  trap - EXIT INT TERM
-  if [[ -n "$mock_pid" ]]; then
-    kill -TERM "$mock_pid" 2>/dev/null || true
-    wait "$mock_pid" 2>/dev/null || true
-  fi
-  [[ $status -eq 0 || ! -s "$work/mock.log" ]] || { printf '\n--- mock API log ---\n' >&2; tail -n 40 "$work/mock.log" >&2; }
-  rm -rf "$work"
-  exit "$status"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+script=demo
+# shellcheck source=scripts/common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 # Terraform runs on a copy, so every run starts from empty state (the mock is
 # new each time) and nothing is left in the repository: the clip files go to
@@ -58,21 +34,10 @@ header "make install-local LOCAL_MIRROR=<copy of examples/demo>/terraform.d/plug
 "$MAKE" --no-print-directory install-local LOCAL_MIRROR="$cfg/terraform.d/plugins" GO="$GO"
 
 header "Starting the mock API on a free local port (scripts/mock.sh, as make mock)"
-exec 3< <(GO="$GO" exec bash scripts/mock.sh -addr 127.0.0.1:0 -duration 3s -quiet 2>"$work/mock.log")
-mock_pid=$!
-read -r base_url_line <&3 && read -r key_line <&3 || die "the mock API did not start"
-exec 3<&-
-eval "$base_url_line"
-eval "$key_line"
-echo "mock API listening at $VIDEOGEN_BASE_URL"
+start_mock -duration 3s
 
 header "terraform init"
-# On Terraform 1.2 and later, init warns on every fresh working directory
-# that a provider from a local mirror has its checksum recorded for this
-# platform only. That is true of any local build, so the demo shows the
-# installation line and keeps init's full output for failures.
-tf init -input=false -no-color >"$work/init.log" 2>&1 || { cat "$work/init.log" >&2; die "terraform init failed"; }
-grep -E '^- Install(ing|ed) ' "$work/init.log"
+tf_init
 
 header "terraform apply (examples/demo, fresh state)"
 tf apply -auto-approve -input=false "${tf_vars[@]}" ${color[@]+"${color[@]}"}

@@ -11,32 +11,9 @@
 # /v1/models may reach the service. The copy and the mock are removed on exit.
 set -euo pipefail
 
-GO="${GO:-go}"
-TERRAFORM="${TERRAFORM:-terraform}"
-MAKE="${MAKE:-make}"
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
-cd "$root"
-
-header() { printf '\n==> %s\n' "$*"; }
-die() { printf 'test-examples: error: %s\n' "$*" >&2; exit 1; }
-TERRAFORM="$(command -v "$TERRAFORM")" || die "Terraform CLI '$TERRAFORM' not found (set TERRAFORM=/path/to/terraform)"
-[[ "$TERRAFORM" == /* ]] || TERRAFORM="$root/$TERRAFORM"
-
-work="$(mktemp -d "${TMPDIR:-/tmp}/videogen-test-examples.XXXXXX")"
-mock_pid=""
-cleanup() {
-  local status=$?
-  trap - EXIT INT TERM
-  if [[ -n "$mock_pid" ]]; then
-    kill -TERM "$mock_pid" 2>/dev/null || true
-    wait "$mock_pid" 2>/dev/null || true
-  fi
-  rm -rf "$work"
-  exit "$status"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+script=test-examples
+# shellcheck source=scripts/common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 module="$work/tests"
 cp -R examples/tests "$module"
@@ -56,17 +33,10 @@ header "make install-local LOCAL_MIRROR=<temporary mirror>"
 "$MAKE" --no-print-directory install-local LOCAL_MIRROR="$work/plugins" GO="$GO"
 
 header "Starting the mock API on a free local port, to prove the tests call nothing"
-exec 3< <(GO="$GO" exec bash scripts/mock.sh -addr 127.0.0.1:0 -quiet 2>"$work/mock.log")
-mock_pid=$!
-read -r base_url_line <&3 && read -r key_line <&3 || { cat "$work/mock.log" >&2; die "the mock API did not start"; }
-exec 3<&-
-eval "$base_url_line"
-eval "$key_line"
-echo "mock API listening at $VIDEOGEN_BASE_URL"
+start_mock
 
 header "$(basename "$TERRAFORM") init"
-tf init -input=false -no-color >"$work/init.log" 2>&1 || { cat "$work/init.log" >&2; die "init failed"; }
-grep -E '^- Install(ing|ed) ' "$work/init.log"
+tf_init
 
 header "$(basename "$TERRAFORM") test (examples/tests)"
 # The ledger is read whatever the outcome: a test that reached the service
