@@ -94,8 +94,8 @@ resource "videogen_video" "sequel" {
 }
 `,
 			ExpectError: regexp.MustCompile(`(?s)Video Not Ready.*task_\w+.*wait_for_completion`),
-			Check:       mock.ExpectSubmissions(1),
 		}},
+		// No Check runs after an expected error; CheckDestroy counts the submissions.
 		CheckDestroy: mock.ExpectSubmissions(1),
 	})
 }
