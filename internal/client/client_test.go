@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -160,26 +159,6 @@ func errReply(status int, message string) reply {
 }
 
 const runningTask = `{"task_id":"task-1","status":"running"}`
-
-// closedAddr returns the address of a listener that has been closed, so that dialling
-// it fails. It prefers 127.0.0.2, where no httptest server (always on 127.0.0.1) can
-// pick up the freed port while the test still dials it.
-func closedAddr(t *testing.T) string {
-	t.Helper()
-	var lc net.ListenConfig
-	l, err := lc.Listen(t.Context(), "tcp", "127.0.0.2:0")
-	if err != nil {
-		l, err = lc.Listen(t.Context(), "tcp", "127.0.0.1:0")
-	}
-	if err != nil {
-		t.Fatalf("listen: %v", err)
-	}
-	addr := l.Addr().String()
-	if err := l.Close(); err != nil {
-		t.Fatalf("close listener: %v", err)
-	}
-	return addr
-}
 
 func TestNormalizeBaseURL(t *testing.T) {
 	t.Parallel()
@@ -665,7 +644,7 @@ func TestAPIKeyNeverInErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			base := "http://" + closedAddr(t)
+			base := refusedURL(t)
 			if !tt.dead {
 				srv, _ := newScriptServer(t, tt.reply)
 				base = srv.URL

@@ -55,6 +55,7 @@ func TestSubmitInterruptedOnTheWireKeepsTheTaskID(t *testing.T) {
 	t.Parallel()
 	srv, h := newHeldSubmission(t, `{"task_id":"cgt-kept"}`)
 	c := newTestClient(t, srv.URL)
+	c.submitGrace = time.Hour // the answer, not a timer, must end the wait
 	met := make(chan bool, 1)
 	c.interruptHook = func(onWire bool) { met <- onWire }
 	ctx, cancel := context.WithCancel(t.Context())
@@ -123,6 +124,7 @@ func TestSubmitInterruptedAfterARefusal(t *testing.T) {
 	t.Cleanup(srv.Close)
 	// Long back-off: only the interrupt can end this call quickly.
 	c := newTestClient(t, srv.URL, WithRetryWait(time.Hour, time.Hour), WithMaxRetries(3))
+	c.submitGrace = time.Hour // the refusal, not a timer, must end the attempt
 	_, err := c.SubmitVideo(ctx, VideoRequest{Model: "m", Prompt: "p"})
 	if err == nil || IsAmbiguousSubmit(err) {
 		t.Fatalf("error = %v, want one without doubt: the only attempt was refused", err)

@@ -279,7 +279,7 @@ func TestPostNotRetriedAfterAmbiguousFailure(t *testing.T) {
 
 func TestPostRetriedOnDialError(t *testing.T) {
 	t.Parallel()
-	c := newTestClient(t, "http://"+closedAddr(t), WithMaxRetries(2))
+	c := newTestClient(t, refusedURL(t), WithMaxRetries(2))
 	_, err := c.SubmitVideo(t.Context(), VideoRequest{Model: "m", Prompt: "p"})
 	var tErr *TransportError
 	if !errors.As(err, &tErr) {

@@ -18,7 +18,7 @@ import (
 	"github.com/videogen/terraform-provider-videogen/internal/mockapi"
 )
 
-// refusedURL is mockapi's address where every connection is refused.
+// refusedURL is mockapi's address where every connection is refused (mockapi.RefusedURL).
 func refusedURL(t *testing.T) string {
 	t.Helper()
 	u, err := mockapi.RefusedURL(t.Context())

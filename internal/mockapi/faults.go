@@ -10,9 +10,14 @@ import (
 // RefusedURL returns a base URL on loopback whose port nothing listens on, so
 // that every connection to it is refused: the service down, or a base_url that
 // points where nothing runs. No Server can stand for that, since a Server answers.
+// It prefers 127.0.0.2, where no httptest server (always on 127.0.0.1) can pick up
+// the freed port while a test still dials it.
 func RefusedURL(ctx context.Context) (string, error) {
 	var lc net.ListenConfig
-	l, err := lc.Listen(ctx, "tcp", "127.0.0.1:0")
+	l, err := lc.Listen(ctx, "tcp", "127.0.0.2:0")
+	if err != nil {
+		l, err = lc.Listen(ctx, "tcp", "127.0.0.1:0")
+	}
 	if err != nil {
 		return "", err
 	}

@@ -456,12 +456,12 @@ resource "videogen_video" "later" {
 `
 		w := g.workdir(t, g.providerBlock()+video)
 		// The upstream holds the task queued: the apply must not wait for it.
-		out, err := g.apply(t, w, 1, func(arkstub.Submission) error { return nil })
+		var id string
+		out, err := g.apply(t, w, 1, func(s arkstub.Submission) error { id = s.TaskID; return nil })
 		if err != nil {
 			t.Fatalf("apply: %v\n%s", err, out)
 		}
 		g.expectUpstream(t, 5, 4)
-		id := upstream.Submissions()[4].TaskID
 		if v := resourceValues(t, state(t, w), "videogen_video.later"); v["task_id"] != id || v["status"] == "succeeded" {
 			t.Fatalf("videogen_video.later: task_id %v, status %v; want %s, not finished", v["task_id"], v["status"], id)
 		}
