@@ -95,11 +95,16 @@ func (g *submitGuard) begin() bool {
 }
 
 // offWire records that no attempt is on the wire: its answer proved that the
-// service did nothing (429), or the next attempt is being waited for.
+// service did nothing (429), or the next attempt is being waited for. An
+// interrupt that came while the attempt was out ends the submission now, as one
+// off the wire does, instead of when the grace or the rate limiter's pause ends.
 func (g *submitGuard) offWire() {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.onWire = false
+	if g.parent.Err() != nil {
+		g.cancel(context.Cause(g.parent))
+	}
 }
 
 // isInterrupted reports whether the caller's context has ended.

@@ -107,6 +107,55 @@ func TestSubmitInterruptedGraceRunsOut(t *testing.T) {
 	}
 }
 
+// An interrupt met on the wire by a 429 ends the submission when the refusal
+// comes back, not after the pause it asks for or the grace: the service did
+// nothing, so nothing is left to wait for.
+func TestSubmitInterruptedOnTheWireThenRateLimited(t *testing.T) {
+	t.Parallel()
+	received, release := make(chan struct{}), make(chan struct{})
+	var hits atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		if hits.Add(1) == 1 {
+			close(received)
+		}
+		<-release
+		w.Header().Set("Retry-After", "3600")
+		w.WriteHeader(http.StatusTooManyRequests)
+		_, _ = io.WriteString(w, `{"error":{"message":"slow down","type":"rate_limit_error"}}`)
+	}))
+	t.Cleanup(srv.Close)
+	c := newTestClient(t, srv.URL, WithRetryWait(time.Hour, time.Hour), WithMaxRetries(3))
+	c.submitGrace = time.Hour
+	met := make(chan bool, 1)
+	c.interruptHook = func(onWire bool) { met <- onWire }
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan error, 1)
+	go func() {
+		_, err := c.SubmitVideo(ctx, VideoRequest{Model: "m", Prompt: "p"})
+		done <- err
+	}()
+	<-received
+	cancel()
+	if onWire := <-met; !onWire {
+		t.Fatal("the interrupt was not met with the grace")
+	}
+	close(release)
+	// A bound that only a wait for the pause can reach: the answer ends the call
+	// at once, where the pause lasts RetryAfterCeiling and the grace an hour.
+	select {
+	case err := <-done:
+		if !errors.Is(err, ErrNotSubmitted) || IsAmbiguousSubmit(err) {
+			t.Fatalf("error = %v, want ErrNotSubmitted without doubt", err)
+		}
+	case <-time.After(RetryAfterCeiling / 2):
+		t.Fatalf("the submission still waits %s after its attempt was refused and the run interrupted", RetryAfterCeiling/2)
+	}
+	if n := hits.Load(); n != 1 {
+		t.Errorf("hits = %d, want 1: no attempt after an interrupt", n)
+	}
+}
+
 // An interrupt after a refused attempt ends the submission without another
 // attempt and without a doubt: the service did nothing. (Whether the interrupt
 // meets the answer on the wire or the back-off after it, the outcome is the same.)
