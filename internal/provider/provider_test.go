@@ -37,15 +37,16 @@ func TestMain(m *testing.M) {
 	_ = acctest.Teardown() // the provider build of the tests that run the real CLI
 	// The provider served in-process runs here, in the source tree: a test
 	// whose provider block lacks a journal_path would leave its journal
-	// behind (acctest.Mock.ProviderBlock sets one). It is removed, and said
-	// with what it holds so that the test can be found; a leftover does not
-	// fail the run, since its cause may lie in another test's cleanup.
+	// behind (acctest.Mock.ProviderBlock sets one). It is removed, said with
+	// what it holds so that the test can be found, and fails the run: the test
+	// summary of `make test` shows a passing package's output to no one.
 	if _, err := os.Stat(".terraform"); err == nil && !hadDataDir {
-		fmt.Fprintln(os.Stderr, "warning: a test left internal/provider/.terraform behind (removed now): give its provider block a journal_path in t.TempDir()")
+		fmt.Fprintln(os.Stderr, "a test left internal/provider/.terraform behind (removed now): give its provider block a journal_path in t.TempDir()")
 		if left, err := os.ReadFile(filepath.Join(".terraform", "videogen", "pending-tasks.json")); err == nil {
 			fmt.Fprintf(os.Stderr, "its journal holds: %s\n", left)
 		}
 		_ = os.RemoveAll(".terraform")
+		code = max(code, 1)
 	}
 	os.Exit(code)
 }
