@@ -395,13 +395,18 @@ func replacesClip(plan, state videoResourceModel) bool {
 	return false
 }
 
+// keptTaskCost says what a task that leaves Terraform state goes on costing.
+func keptTaskCost(status client.Status) string {
+	if !status.Final() {
+		return fmt.Sprintf("the task is %s: it keeps running and is billed if it succeeds", status)
+	}
+	return "its clip stays on the service and stays billed"
+}
+
 // addReplacedClipWarning says, at plan, that the clip a replacement lets go of
 // stays billed. Terraform shows warnings of one summary as one, with a count.
 func addReplacedClipWarning(diags *diag.Diagnostics, taskID string, status client.Status) {
-	cost := "its clip stays on the service and stays billed"
-	if !status.Final() {
-		cost = fmt.Sprintf("the task is %s: it keeps running and is billed if it succeeds", status)
-	}
+	cost := keptTaskCost(status)
 	diags.AddWarning("Replaced Clip Stays Billed",
 		fmt.Sprintf("This plan replaces the clip of task %s with a new one, which is billed when it succeeds. The service "+
 			"has no delete: task %s only leaves Terraform state, and %s.", taskID, taskID, cost))
@@ -528,10 +533,7 @@ func (r *videoResource) planDestroy(ctx context.Context, req resource.ModifyPlan
 	if status == client.StatusFailed {
 		return
 	}
-	cost := "its clip stays on the service and stays billed"
-	if !status.Final() {
-		cost = fmt.Sprintf("the task is %s: it keeps running and is billed if it succeeds", status)
-	}
+	cost := keptTaskCost(status)
 	resp.Diagnostics.AddWarning("Destroyed Clip Stays Billed",
 		fmt.Sprintf("The service has no delete: applying this plan only removes task %s from Terraform state, and %s. "+
 			"If that is not what you want, do not apply it.", taskID, cost))
