@@ -359,10 +359,12 @@ func (r *videoResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("status"), types.StringUnknown())...)
 		resp.RequiresReplace = append(resp.RequiresReplace, path.Root("status"))
 	case !status.Final() && plan.WaitForCompletion.ValueBool():
-		// Resume waiting for the same task instead of submitting a new one.
-		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("status"), types.StringUnknown())...)
-		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("url"), types.StringUnknown())...)
-		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("format"), types.StringUnknown())...)
+		// Resume waiting for the same task instead of submitting a new one. Billing
+		// is recorded from the status the wait ends with: a clip left marked as cut
+		// short after it finished would have its task handed to a later -replace.
+		for _, name := range []string{"status", "url", "format", "billing"} {
+			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root(name), types.StringUnknown())...)
+		}
 	}
 }
 
@@ -828,6 +830,10 @@ func (r *videoResource) Update(ctx context.Context, req resource.UpdateRequest, 
 			resp.Diagnostics.Append(diags...)
 			unconfirmed = unconfirmedParams(request, final)
 		}
+	}
+	if plan.Billing.IsUnknown() {
+		// A wait that read nothing leaves the status it started from.
+		plan.Billing = types.StringValue(billingOf(client.Status(plan.Status.ValueString())))
 	}
 	if client.Status(plan.Status.ValueString()).Final() {
 		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKeyWaitCutShort, nil)...)

@@ -395,6 +395,8 @@ func TestAccVideoResource_resumeAfterTimeoutWithoutPayingTwice(t *testing.T) {
 						return nil
 					})),
 					statecheck.ExpectKnownValue(videoAddr, tfjsonpath.New("status"), knownvalue.StringExact("succeeded")),
+					// Not "wait cut short": Delete would hand the finished task to a later -replace.
+					statecheck.ExpectKnownValue(videoAddr, tfjsonpath.New("billing"), knownvalue.StringExact(billingBilled)),
 					statecheck.ExpectKnownValue(videoAddr, tfjsonpath.New("url"), knownvalue.StringRegexp(regexp.MustCompile(`\.mp4`))),
 				},
 				Check: mock.ExpectSubmissions(1),
