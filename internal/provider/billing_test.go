@@ -1028,3 +1028,40 @@ resource "videogen_video" "test" {
 		},
 	})
 }
+
+// TestAccBilling_plannedResumeNotPossible: a clip planned to resume a task that
+// fails after the plan's refresh is submitted as a new clip at apply, and a
+// warning says so, since the plan's "no new charge" cannot be taken back.
+func TestAccBilling_plannedResumeNotPossible(t *testing.T) {
+	requireAcc(t)
+	t.Parallel()
+	mock := acctest.NewMock(t)
+	wd := cliWorkdir(t, mock, cliVideo("a sunrise that fails late [mock:hold]"))
+	run, taskIDs := startHeldApply(t, mock, wd, 1)
+	if err := run.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := run.Wait(); err == nil {
+		t.Fatalf("the interrupted apply succeeded:\n%s", out)
+	}
+	// The refresh sees the task running, so the plan resumes it; the task fails
+	// right after that read, before the apply can take it over. The new task the
+	// apply submits instead is finished once it exists.
+	first := ledgerTask(t, mock, 0)
+	go func() {
+		if mock.AwaitGets(t.Context(), first.TaskID, first.GetCount+1) == nil {
+			mock.FailTask(first.TaskID, "failed after the plan")
+		}
+		if mock.AwaitTasks(t.Context(), 2) == nil {
+			mock.FinishTask(mock.Ledger().Tasks[1].TaskID)
+		}
+	}()
+	out := applyOutput(t, wd)
+	if !wrapped(`billing`, billingResumes).MatchString(out) ||
+		!wrapped("Planned Resume Not Possible", "A new task is submitted instead").MatchString(out) {
+		t.Fatalf("want a plan that resumes task %s and a warning that the apply could not:\n%s", taskIDs[0], out)
+	}
+	if n := mock.Submissions(); n != 2 {
+		t.Fatalf("the ledger shows %d submissions, want 2 (the failed task and the new one)", n)
+	}
+}

@@ -141,6 +141,17 @@ func addAbandonedTaskWarning(diags *diag.Diagnostics, taskID string) {
 			"Task %s keeps running on the service and is billed if it succeeds.", taskID, taskID, taskID))
 }
 
+// addResumeNotPossibleWarning says that a clip planned to resume an earlier task
+// is submitted as a new one: the task failed or went away after the plan, or an
+// identical clip of the same apply took it over first.
+func addResumeNotPossibleWarning(diags *diag.Diagnostics) {
+	diags.AddWarning("Planned Resume Not Possible",
+		"The plan said this clip resumes an earlier task with no new charge, but at apply no unfinished task of exactly "+
+			"this clip could be taken over: it failed or is gone since the plan, or an identical clip of this apply took "+
+			"it first. A new task is submitted instead, and it is billed when it succeeds. State keeps the planned billing "+
+			"until the next refresh records what the new task bills.")
+}
+
 func forbiddenAdvice(err error) string {
 	msg := serviceMessage(err)
 	switch client.CauseOfForbidden(err) {

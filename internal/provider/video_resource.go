@@ -603,6 +603,10 @@ func (r *videoResource) Create(ctx context.Context, req resource.CreateRequest, 
 	video := r.adoptUnfinished(ctx, plan, fingerprint)
 	var waitOpts []client.WaitOption
 	if video == nil {
+		if plan.Billing.ValueString() == billingResumes {
+			// The plan's billing cannot change now: say what the apply does instead.
+			addResumeNotPossibleWarning(&resp.Diagnostics)
+		}
 		r.data.sayUnconfirmedSubmissions(ctx, fingerprint, &resp.Diagnostics)
 		ticket := r.data.journalSending(ctx, fingerprint, &resp.Diagnostics)
 		submitted, err := r.data.client.SubmitVideo(ctx, request)
