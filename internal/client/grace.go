@@ -136,7 +136,7 @@ type submissionGate struct{ next http.RoundTripper }
 
 func (t submissionGate) RoundTrip(req *http.Request) (*http.Response, error) {
 	rec, _ := req.Context().Value(submitRecordKey{}).(*submitRecord)
-	if rec == nil || rec.guard == nil {
+	if rec == nil {
 		return t.next.RoundTrip(req)
 	}
 	if !rec.guard.begin() {

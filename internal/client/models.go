@@ -116,7 +116,7 @@ func decodeModel(item json.RawMessage) (Model, error) {
 		if strings.TrimSpace(id) == "" {
 			return Model{}, fmt.Errorf("empty model ID")
 		}
-		return Model{ID: id, Raw: append(json.RawMessage(nil), item...)}, nil
+		return Model{ID: id, Raw: item}, nil
 	}
 	var obj struct {
 		ID      string      `json:"id"`
@@ -129,7 +129,7 @@ func decodeModel(item json.RawMessage) (Model, error) {
 	if strings.TrimSpace(obj.ID) == "" {
 		return Model{}, fmt.Errorf("model object without an \"id\": %s", snippet(item))
 	}
-	m := Model{ID: obj.ID, OwnedBy: obj.OwnedBy, Raw: append(json.RawMessage(nil), item...)}
+	m := Model{ID: obj.ID, OwnedBy: obj.OwnedBy, Raw: item}
 	m.Limits = decodeLimits(item)
 	if obj.Created != "" {
 		if n, err := obj.Created.Int64(); err == nil {

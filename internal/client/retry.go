@@ -34,7 +34,7 @@ func (c *Client) checkRetry(ctx context.Context, resp *http.Response, err error)
 		rec.lastStatus = resp.StatusCode
 	}
 	retry, checkErr := c.decideRetry(ctx, resp, err, rec)
-	if retry && rec != nil && rec.guard != nil {
+	if retry && rec != nil {
 		if rec.guard.isInterrupted() {
 			return false, nil
 		}

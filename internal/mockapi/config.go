@@ -149,7 +149,8 @@ type Model struct {
 	// Record holds more members of the model's entry in GET /v1/models, as
 	// given (say {"max_seconds": 10}): the list publishes no limits unless a
 	// test or a config file puts them here, under the names it wants. It
-	// cannot replace id, object, created or owned_by.
+	// cannot replace id, object, created or owned_by. DialectOpenAI only:
+	// new-api's model list publishes no limits, so DialectNewAPI ignores it.
 	Record map[string]json.RawMessage `json:"record,omitempty"`
 }
 
