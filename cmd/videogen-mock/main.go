@@ -17,7 +17,7 @@
 //	              [-duration 2s] [-models videogen-1,videogen-2] [-seed 0]
 //	              [-clip-bytes 0] [-fault-rate 0] [-task-failure-rate 0]
 //	              [-rate-limit 0] [-url-ttl 0] [-hold] [-gateway-failures-after-submit 0]
-//	              [-dialect openai] [-addr-file FILE] [-quiet] [-exit-with PID]
+//	              [-dialect openai] [-keyed-clips] [-addr-file FILE] [-quiet] [-exit-with PID]
 //
 // Flags given on the command line override the -config file. With -hold every
 // task stays running until released with POST /_mock/tasks/{task_id}/finish
@@ -28,7 +28,9 @@
 // task IDs without a status, tasks in its {"code","message","data"}
 // envelope, the clip URL in fail_reason, 400 task_not_exist for unknown
 // tasks, 503 model_not_found for unknown models, and only model and prompt
-// used (see mockapi.DialectNewAPI). With
+// used (see mockapi.DialectNewAPI). -keyed-clips serves clips as new-api
+// does for its Sora and Veo channels: at {base}/v1/videos/{task_id}/content
+// on the mock's own address, only with the key. With
 // "-addr 127.0.0.1:0" a free port is picked; -addr-file then tells scripts
 // where: once listening, the base URL (http://127.0.0.1:PORT) is written to
 // FILE atomically. The server stops gracefully on SIGINT or SIGTERM, and with
@@ -109,6 +111,8 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 		"answer the next N accepted submissions 504 after creating their task (-1 = every one)")
 	dialect := fs.String("dialect", mockapi.DialectOpenAI,
 		"answer as the API is described ("+mockapi.DialectOpenAI+") or as the new-api gateway does ("+mockapi.DialectNewAPI+")")
+	keyedClips := fs.Bool("keyed-clips", false,
+		"serve clips at /v1/videos/{task_id}/content behind the API key, as new-api does for Sora and Veo, instead of signed URLs")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
@@ -154,6 +158,8 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 			o.cfg.GatewayFailuresAfterSubmit = *gatewayFailures
 		case "dialect":
 			o.cfg.Dialect = *dialect
+		case "keyed-clips":
+			o.cfg.KeyedClips = *keyedClips
 		}
 	})
 	return o, err

@@ -163,6 +163,11 @@ func TestParseFlags(t *testing.T) {
 				t.Errorf("New: %v", err)
 			}
 		}},
+		{"keyed clips", []string{"-keyed-clips"}, func(t *testing.T, o options) {
+			if !o.cfg.KeyedClips {
+				t.Error("-keyed-clips left Config.KeyedClips off")
+			}
+		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

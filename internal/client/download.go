@@ -44,6 +44,9 @@ type DownloadError struct {
 	// URL is the clip URL without its query: the query of a signed URL is a credential.
 	URL     string
 	Message string
+	// WithKey is a download from the API's own origin, which carried the key
+	// (a 401 or 403 then concerns the key, not a signature).
+	WithKey bool
 	// Attempts and Elapsed count every try, retries included.
 	Attempts int
 	Elapsed  time.Duration
@@ -51,6 +54,9 @@ type DownloadError struct {
 
 func (e *DownloadError) Error() string {
 	msg := fmt.Sprintf("GET %s %s: HTTP %d", downloadEndpoint, e.URL, e.StatusCode)
+	if e.WithKey {
+		msg = fmt.Sprintf("GET %s %s (sent with the API key, as the API's own address): HTTP %d", downloadEndpoint, e.URL, e.StatusCode)
+	}
 	if e.Message != "" {
 		msg += ": " + e.Message
 	}
@@ -175,8 +181,9 @@ func (c *Client) DownloadVideo(ctx context.Context, video *Video, out Output, ma
 // The download follows the client's retry policy: 429, 5xx and connection
 // errors, including a connection lost in the middle of the body (a body shorter
 // than its Content-Length), are retried with the same capped, jittered
-// back-off. It never sends the API key: the URL is signed and may live on a
-// CDN. The body must start like an MP4 (an ftyp box within its first 4 KiB),
+// back-off. It sends the API key only to the API's own origin (see keyFor): a
+// gateway serves clips there behind the key, while a signed URL on a storage
+// host or CDN needs none. The body must start like an MP4 (an ftyp box within its first 4 KiB),
 // otherwise nothing is written and a *NotMP4Error is returned. Error statuses
 // come back as *DownloadError (see IsExpiredURL).
 //
@@ -196,6 +203,7 @@ func (c *Client) downloadClip(ctx context.Context, clipURL string, out Output, m
 	d := &download{
 		c:        c,
 		rawURL:   clipURL,
+		keyed:    c.keyFor(u),
 		redacted: redactURL(u),
 		out:      out,
 		maxBytes: maxBytes,
@@ -240,6 +248,7 @@ type download struct {
 	c        *Client
 	http     *retryablehttp.Client
 	rawURL   string
+	keyed    bool // the URL is on the API's origin: the request carries the key
 	redacted string
 	out      Output
 	maxBytes int64
@@ -264,10 +273,13 @@ func (d *download) attempt(ctx context.Context) (int64, error) {
 	if err != nil {
 		return 0, fmt.Errorf("building %s request: %w", downloadEndpoint, err)
 	}
-	// Deliberately no Authorization header: the API key never leaves for the clip host.
+	if d.keyed {
+		// Redirects keep it only while they stay on the origin (keepKeyOnOrigin).
+		req.Header.Set("Authorization", "Bearer "+d.c.apiKey)
+	}
 	req.Header.Set("User-Agent", d.c.userAgent)
 	req.Header.Set("Accept", "video/mp4, */*;q=0.1")
-	d.c.log(ctx, "videogen clip download", map[string]any{"url": d.redacted, "method": http.MethodGet})
+	d.c.log(ctx, "videogen clip download", map[string]any{"url": d.redacted, "method": http.MethodGet, "with_api_key": d.keyed})
 
 	resp, err := d.http.Do(req)
 	if err != nil {
@@ -283,10 +295,13 @@ func (d *download) attempt(ctx context.Context) (int64, error) {
 	}
 	defer resp.Body.Close()
 
+	// A host that got the key may quote it back, like the API (see doRequest).
+	redact := d.c.redactor()
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		data, _ := io.ReadAll(io.LimitReader(resp.Body, maxDownloadErrorBytes))
+		msg := describeDownloadError(resp.StatusCode, resp.Header.Get("Content-Type"), redact.Bytes(data))
 		return 0, &DownloadError{StatusCode: resp.StatusCode, URL: d.redacted, Attempts: d.attempts,
-			Elapsed: time.Since(d.start), Message: describeDownloadError(resp.StatusCode, resp.Header.Get("Content-Type"), data)}
+			Elapsed: time.Since(d.start), Message: redact.String(msg), WithKey: d.keyed}
 	}
 
 	announced := resp.ContentLength
@@ -305,7 +320,8 @@ func (d *download) attempt(ctx context.Context) (int64, error) {
 		return 0, d.bodyFailure(ctx, attemptCtx, err, int64(br.Buffered()), announced)
 	}
 	if !localfile.LooksLikeMP4(head) {
-		return 0, &NotMP4Error{URL: d.redacted, ContentType: resp.Header.Get("Content-Type"), Start: printable(head, 80)}
+		return 0, &NotMP4Error{URL: d.redacted, ContentType: redact.String(resp.Header.Get("Content-Type")),
+			Start: redact.String(printable(head, 80))}
 	}
 
 	if err := d.out.Reset(); err != nil {
@@ -394,7 +410,53 @@ func (c *Client) downloadHTTPClient() *http.Client {
 	// The clip host is not the API: downloads take nothing from the request budget,
 	// but a pause the service asked for (a 429's Retry-After) holds them too.
 	hc.Transport = c.limiter.sharePauses(hc.Transport)
+	hc.CheckRedirect = c.keepKeyOnOrigin
 	return &hc
+}
+
+// keyFor reports whether a download of u carries the API key: only when u has
+// the base URL's scheme, host and port, where a gateway serves its clips behind
+// the key (new-api's /v1/videos/{task_id}/content). Any other host is a
+// storage bucket or CDN that has no business seeing it.
+func (c *Client) keyFor(u *url.URL) bool { return sameOrigin(u, c.baseURL) }
+
+// keepKeyOnOrigin follows a download's redirects, as storage hosts and CDNs
+// expect, up to 10. The key goes only as far as the redirects stay on the API's
+// origin: once one leaves it, that hop and every later one go without it, even
+// back on the origin, since the host that sent it there is not the API.
+// net/http's own rule is not enough: it keeps Authorization on a redirect to
+// the same host name on another port, and to a subdomain.
+func (c *Client) keepKeyOnOrigin(req *http.Request, via []*http.Request) error {
+	if len(via) >= 10 {
+		return errors.New("stopped after 10 redirects")
+	}
+	for _, hop := range append(via[:len(via):len(via)], req) {
+		if !c.keyFor(hop.URL) {
+			req.Header.Del("Authorization")
+			break
+		}
+	}
+	return nil
+}
+
+// sameOrigin compares scheme, host and port, a missing port being the scheme's
+// default (RFC 6454).
+func sameOrigin(a, b *url.URL) bool {
+	return strings.EqualFold(a.Scheme, b.Scheme) && strings.EqualFold(a.Hostname(), b.Hostname()) &&
+		effectivePort(a) == effectivePort(b)
+}
+
+func effectivePort(u *url.URL) string {
+	if p := u.Port(); p != "" {
+		return p
+	}
+	switch strings.ToLower(u.Scheme) {
+	case "http":
+		return "80"
+	case "https":
+		return "443"
+	}
+	return ""
 }
 
 // bodyReader reports progress to the stall watchdog.

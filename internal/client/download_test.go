@@ -7,12 +7,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -50,6 +53,10 @@ func (s *dlSink) Reset() error {
 
 // noLimit is the maxBytes of tests that are not about the size bound.
 const noLimit = 1 << 40
+
+// elsewhereAPI is the base URL of tests whose clip host is not the API: their
+// downloads must not carry the key (dlServer checks).
+const elsewhereAPI = "http://127.0.0.1:1/v1"
 
 // dlServer answers each request with the next handler; the last one repeats.
 func dlServer(t *testing.T, handlers ...http.HandlerFunc) (*httptest.Server, *atomic.Int32) {
@@ -358,7 +365,7 @@ func TestDownloadClip(t *testing.T) {
 func TestDownloadClipWriteErrorIsNotRetried(t *testing.T) {
 	t.Parallel()
 	srv, hits := dlServer(t, serveClip(dlClip(1<<20)))
-	c := newTestClient(t, srv.URL)
+	c := newTestClient(t, elsewhereAPI)
 	diskFull := errors.New("no space left on device")
 	_, err := c.downloadClip(context.Background(), srv.URL+"/clip.mp4", &failingOutput{writeErr: diskFull}, noLimit)
 	if !errors.Is(err, diskFull) || IsTransient(err) {
@@ -386,13 +393,231 @@ func TestDownloadClipFollowsRedirectsWithoutKey(t *testing.T) {
 	origin, _ := dlServer(t, func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, cdn.URL+"/edge/clip.mp4?token=x", http.StatusFound)
 	})
-	c := newTestClient(t, origin.URL)
+	c := newTestClient(t, elsewhereAPI)
 	sink := &dlSink{}
 	if _, err := c.downloadClip(context.Background(), origin.URL+"/clip.mp4", sink, noLimit); err != nil {
 		t.Fatal(err)
 	}
 	if cdnHits.Load() != 1 || !bytes.Equal(sink.buf.Bytes(), clip) {
 		t.Fatalf("the redirect was not followed: %d CDN hits, %d bytes", cdnHits.Load(), sink.buf.Len())
+	}
+}
+
+// keyServer records the Authorization header of every request, by path, and
+// answers each with handle.
+type keyServer struct {
+	*httptest.Server
+	mu   sync.Mutex
+	auth map[string][]string
+}
+
+func newKeyServer(t *testing.T, handle http.HandlerFunc) *keyServer {
+	t.Helper()
+	k := &keyServer{auth: map[string][]string{}}
+	k.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		k.mu.Lock()
+		k.auth[r.URL.Path] = append(k.auth[r.URL.Path], r.Header.Get("Authorization"))
+		k.mu.Unlock()
+		handle(w, r)
+	}))
+	t.Cleanup(k.Close)
+	return k
+}
+
+// sent is the Authorization header of each request to path, in order.
+func (k *keyServer) sent(path string) []string {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return append([]string(nil), k.auth[path]...)
+}
+
+// A clip on the API's own origin (a gateway's /v1/videos/{id}/content) is
+// fetched with the key; anywhere else, even the same host on another port or
+// under another name, without it.
+func TestDownloadClipSendsKeyOnlyToTheAPIOrigin(t *testing.T) {
+	t.Parallel()
+	clip := dlClip(64 << 10)
+	api := newKeyServer(t, serveClip(clip))
+	other := newKeyServer(t, serveClip(clip))
+	apiPort := api.Listener.Addr().(*net.TCPAddr).Port //nolint:forcetypeassert // httptest listens on TCP
+	c := newTestClient(t, api.URL+"/v1")
+	const bearer = "Bearer " + testAPIKey
+	tests := []struct {
+		name    string
+		srv     *keyServer
+		url     string
+		wantKey bool
+	}{
+		{"the API's origin, another path", api, api.URL + "/v1/videos/task-1/content", true},
+		{"the API's origin, scheme in capitals", api, "HTTP://127.0.0.1:" + strconv.Itoa(apiPort) + "/spelled", true},
+		{"the same host on another port", other, other.URL + "/v1/videos/task-1/content", false},
+		{"another name of the same host", api, "http://localhost:" + strconv.Itoa(apiPort) + "/by-name", false},
+	}
+	for _, tt := range tests {
+		u, err := url.Parse(tt.url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sink := &dlSink{}
+		if _, err := c.downloadClip(t.Context(), tt.url, sink, noLimit); err != nil {
+			t.Errorf("%s: %v", tt.name, err)
+			continue
+		}
+		got := tt.srv.sent(u.Path)
+		want := ""
+		if tt.wantKey {
+			want = bearer
+		}
+		if len(got) != 1 || got[0] != want {
+			t.Errorf("%s: the host received Authorization %q, want %q", tt.name, got, want)
+		}
+		if !bytes.Equal(sink.buf.Bytes(), clip) {
+			t.Errorf("%s: got %d bytes, want the clip", tt.name, sink.buf.Len())
+		}
+	}
+}
+
+func TestSameOrigin(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		a, b string
+		want bool
+	}{
+		{"https://api.example.com/v1", "https://api.example.com/v1/videos/x/content", true},
+		{"https://api.example.com/v1", "https://API.Example.com:443/clip", true},
+		{"http://api.example.com/v1", "http://api.example.com:80/clip", true},
+		{"https://api.example.com/v1", "http://api.example.com/clip", false},
+		{"https://api.example.com/v1", "https://api.example.com:8443/clip", false},
+		{"http://api.example.com:8080/v1", "http://api.example.com/clip", false},
+		{"https://api.example.com/v1", "https://cdn.api.example.com/clip", false},
+		{"https://api.example.com/v1", "https://example.com/clip", false},
+		{"http://[::1]:3000/v1", "http://[::1]:3000/clip", true},
+	}
+	for _, tt := range tests {
+		a, errA := url.Parse(tt.a)
+		b, errB := url.Parse(tt.b)
+		if errA != nil || errB != nil {
+			t.Fatal(errA, errB)
+		}
+		if got := sameOrigin(a, b); got != tt.want {
+			t.Errorf("sameOrigin(%s, %s) = %v, want %v", tt.a, tt.b, got, tt.want)
+		}
+	}
+}
+
+// A redirect keeps the key while it stays on the API's origin and drops it for
+// good once it leaves, even for a hop back to the origin: net/http alone would
+// send it to the same host name on another port.
+func TestDownloadClipRedirectLeavingTheOriginDropsTheKey(t *testing.T) {
+	t.Parallel()
+	clip := dlClip(64 << 10)
+	var other *keyServer
+	api := newKeyServer(t, func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/v1/videos/stay/content":
+			http.Redirect(w, r, "/v1/videos/stay/moved", http.StatusFound)
+		case "/v1/videos/leave/content", "/v1/videos/return/content":
+			http.Redirect(w, r, other.URL+"/bounce"+strings.TrimPrefix(r.URL.Path, "/v1/videos"), http.StatusFound)
+		default:
+			serveClip(clip)(w, r)
+		}
+	})
+	other = newKeyServer(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/bounce/return/content" {
+			http.Redirect(w, r, api.URL+"/v1/videos/return/back", http.StatusFound)
+			return
+		}
+		serveClip(clip)(w, r)
+	})
+	c := newTestClient(t, api.URL+"/v1")
+	const bearer = "Bearer " + testAPIKey
+	tests := []struct {
+		name  string
+		start string
+		hops  []func() []string
+		want  []string
+	}{
+		{"a redirect on the origin keeps the key", "stay",
+			[]func() []string{func() []string { return api.sent("/v1/videos/stay/content") }, func() []string { return api.sent("/v1/videos/stay/moved") }},
+			[]string{bearer, bearer}},
+		{"a redirect to another port drops it", "leave",
+			[]func() []string{func() []string { return api.sent("/v1/videos/leave/content") }, func() []string { return other.sent("/bounce/leave/content") }},
+			[]string{bearer, ""}},
+		{"a redirect back to the origin does not get it back", "return",
+			[]func() []string{
+				func() []string { return api.sent("/v1/videos/return/content") },
+				func() []string { return other.sent("/bounce/return/content") },
+				func() []string { return api.sent("/v1/videos/return/back") },
+			},
+			[]string{bearer, "", ""}},
+	}
+	for _, tt := range tests {
+		sink := &dlSink{}
+		if _, err := c.downloadClip(t.Context(), api.URL+"/v1/videos/"+tt.start+"/content", sink, noLimit); err != nil {
+			t.Errorf("%s: %v", tt.name, err)
+			continue
+		}
+		for i, hop := range tt.hops {
+			if got := hop(); len(got) != 1 || got[0] != tt.want[i] {
+				t.Errorf("%s: hop %d received Authorization %q, want %q", tt.name, i+1, got, tt.want[i])
+			}
+		}
+		if !bytes.Equal(sink.buf.Bytes(), clip) {
+			t.Errorf("%s: got %d bytes, want the clip", tt.name, sink.buf.Len())
+		}
+	}
+}
+
+// A keyed download whose host quotes the key back, in any form, in an error
+// or in a body that is not a clip: neither the error nor a log line carries it.
+func TestKeyedDownloadNeverLeaksTheKey(t *testing.T) {
+	t.Parallel()
+	echoes := map[string]func(w http.ResponseWriter, form string){
+		"401 json": func(w http.ResponseWriter, form string) {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusUnauthorized)
+			fmt.Fprintf(w, `{"error":{"message":"invalid token %s","type":"new_api_error"}}`, form)
+		},
+		"403 xml": func(w http.ResponseWriter, form string) {
+			w.Header().Set("Content-Type", "application/xml")
+			w.WriteHeader(http.StatusForbidden)
+			fmt.Fprintf(w, "<Error><Code>AccessDenied</Code><Message>key %s</Message></Error>", form)
+		},
+		"200 page": func(w http.ResponseWriter, form string) {
+			w.Header().Set("Content-Type", "text/html; key="+url.QueryEscape(form))
+			fmt.Fprintf(w, "<p>%s</p>", form)
+		},
+	}
+	for name, echo := range echoes {
+		for formName, form := range keyForms(echoKey) {
+			t.Run(name+"/"+formName, func(t *testing.T) {
+				t.Parallel()
+				srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					if r.Header.Get("Authorization") != "Bearer "+echoKey {
+						t.Errorf("the API's origin got Authorization %q, want the key", r.Header.Get("Authorization"))
+					}
+					echo(w, form)
+				}))
+				t.Cleanup(srv.Close)
+				logger := &recordingLogger{}
+				c, err := New(srv.URL, echoKey, WithRetryWait(time.Millisecond, 2*time.Millisecond), WithMaxRetries(1), WithLogger(logger))
+				if err != nil {
+					t.Fatal(err)
+				}
+				video := &Video{TaskID: "t", Status: StatusSucceeded, URL: srv.URL + "/v1/videos/t/content"}
+				_, err = c.DownloadVideo(t.Context(), video, &dlSink{}, noLimit)
+				if err == nil {
+					t.Fatal("the download succeeded")
+				}
+				leakCheck(t, "error", err.Error(), echoKey)
+				leakCheck(t, "error (%+v)", fmt.Sprintf("%+v", err), echoKey)
+				for _, entry := range logger.all() {
+					for field, value := range entry.fields {
+						leakCheck(t, fmt.Sprintf("log %q field %q", entry.msg, field), fmt.Sprintf("%v", value), echoKey)
+					}
+				}
+			})
+		}
 	}
 }
 
@@ -407,7 +632,7 @@ func TestDownloadClipContextCanceled(t *testing.T) {
 		close(started)
 		<-r.Context().Done()
 	})
-	c := newTestClient(t, srv.URL)
+	c := newTestClient(t, elsewhereAPI)
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() {
 		<-started
@@ -482,7 +707,7 @@ func expectEmptyDir(t *testing.T, dir string) {
 func TestDownloadVideoEndlessBodyLeavesNoFile(t *testing.T) {
 	t.Parallel()
 	srv, _ := dlServer(t, serveEndless(nil))
-	c := newTestClient(t, srv.URL)
+	c := newTestClient(t, elsewhereAPI)
 	dir := t.TempDir()
 	const maxBytes = 8 << 20
 	var written int64
@@ -511,7 +736,7 @@ func TestDownloadVideoAnnouncedTooLargeWritesNothing(t *testing.T) {
 		_ = http.NewResponseController(w).Flush()
 		<-r.Context().Done()
 	})
-	c := newTestClient(t, srv.URL)
+	c := newTestClient(t, elsewhereAPI)
 	dir := t.TempDir()
 	_, err := localfile.Write(filepath.Join(dir, "clip.mp4"), 0o644, 0o755, func(f *localfile.File) error {
 		_, err := c.DownloadVideo(context.Background(), &Video{TaskID: "task-1", Status: StatusSucceeded, URL: srv.URL + "/clip.mp4"}, f, 4<<30)
@@ -537,7 +762,7 @@ func TestDownloadVideoCanceledLeavesNoFile(t *testing.T) {
 			cancel()
 		}
 	}))
-	c := newTestClient(t, srv.URL)
+	c := newTestClient(t, elsewhereAPI)
 	dir := t.TempDir()
 	_, err := localfile.Write(filepath.Join(dir, "clip.mp4"), 0o644, 0o755, func(f *localfile.File) error {
 		_, err := c.DownloadVideo(ctx, &Video{TaskID: "task-1", Status: StatusSucceeded, URL: srv.URL + "/clip.mp4"}, f, 1<<40)

@@ -26,9 +26,13 @@ var fixtureClip []byte
 const (
 	clipPathPrefix = "/_mock/clips/"
 	clipPathSuffix = ".mp4"
-	freeBoxHeader  = 8  // size(4) + type(4)
-	largeBoxHeader = 16 // size(4)=1 + type(4) + largesize(8)
-	clipTagSize    = sha256.Size
+	// The keyed clip's path is new-api's, where it serves the clips of its
+	// Sora and Veo channels.
+	keyedClipPrefix = "/v1/videos/"
+	keyedClipSuffix = "/content"
+	freeBoxHeader   = 8  // size(4) + type(4)
+	largeBoxHeader  = 16 // size(4)=1 + type(4) + largesize(8)
+	clipTagSize     = sha256.Size
 )
 
 // minClipSize is the size of every clip when Config.ClipBytes is 0, and the
@@ -123,6 +127,9 @@ func (s *Server) signClip(id string, expires int64, epoch uint64) string {
 // ExpireURLs call the result is identical on every call, which keeps
 // Terraform plans empty. Callers hold s.mu.
 func (s *Server) clipURL(base, id string, now time.Time) string {
+	if s.cfg.KeyedClips {
+		return base + keyedClipPrefix + url.PathEscape(id) + keyedClipSuffix
+	}
 	var expires int64
 	if s.cfg.URLTTL > 0 {
 		// Round up so a URL is never shorter-lived than the TTL.
@@ -180,13 +187,44 @@ func (s *Server) handleClip(w http.ResponseWriter, r *http.Request, id string) {
 		writeBucketError(w, http.StatusNotFound, "NoSuchKey", "The specified key does not exist.")
 		return
 	}
+	s.serveClipBody(w, r, t)
+}
+
+// handleKeyedClip serves a clip behind the key (Config.KeyedClips), as
+// new-api serves the clips of its Sora and Veo channels: the caller passed
+// authentication already; an unknown task is 404 and an unfinished one 400,
+// with new-api's messages, in the error shape of the API.
+func (s *Server) handleKeyedClip(w http.ResponseWriter, r *http.Request, id string) {
+	s.mu.Lock()
+	t := s.tasks[id]
+	status := ""
+	if t != nil && !t.deleted {
+		status = s.observe(t, s.now())
+	}
+	s.mu.Unlock()
+	switch status {
+	case "":
+		writeError(w, http.StatusNotFound, "invalid_request_error", "", "Task not found")
+		return
+	case statusSucceeded:
+	default:
+		writeError(w, http.StatusBadRequest, "invalid_request_error", "",
+			"Task is not completed yet, current status: "+status)
+		return
+	}
+	s.serveClipBody(w, r, t)
+}
+
+// serveClipBody serves t's clip, or for an [mock:html] task the page a CDN
+// might answer instead, with Range and HEAD support.
+func (s *Server) serveClipBody(w http.ResponseWriter, r *http.Request, t *task) {
 	if t.html {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		http.ServeContent(w, r, "", t.finalAt, strings.NewReader(htmlClip))
 		return
 	}
 	w.Header().Set("Content-Type", "video/mp4")
-	http.ServeContent(w, r, "", t.finalAt, &clipReader{head: clipHead(id, s.clipSize), size: s.clipSize})
+	http.ServeContent(w, r, "", t.finalAt, &clipReader{head: clipHead(t.id, s.clipSize), size: s.clipSize})
 }
 
 // Clip returns the bytes the task's clip URL serves once it has succeeded,

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"os"
 	"os/exec"
@@ -106,6 +107,88 @@ func TestClipDownload(t *testing.T) {
 			t.Errorf("%s: status %d, body %s", name, res.status, res.body)
 		}
 	}
+}
+
+// With KeyedClips, clips are served on the mock's own address behind the
+// key, as new-api serves its Sora and Veo channels' clips.
+func TestKeyedClips(t *testing.T) {
+	t.Parallel()
+	for _, dialect := range Dialects {
+		t.Run(dialect, func(t *testing.T) {
+			t.Parallel()
+			_, ts := newTestServer(t, func(c *Config) {
+				c.TaskDuration, c.Dialect, c.KeyedClips = 0, dialect, true
+				c.Keys = append(c.Keys, Key{Key: "revoked-key", Revoked: true})
+			})
+			id := submitTask(t, ts, dialect, "p")
+			clipURL := ts.URL + "/v1/videos/" + id + "/content"
+			if got := taskURL(t, ts, dialect, id); got != clipURL {
+				t.Fatalf("the task's clip URL is %s, want %s", got, clipURL)
+			}
+			res := do(t, ts, http.MethodGet, clipURL, DefaultAPIKey, "")
+			if res.status != http.StatusOK || res.header.Get("Content-Type") != "video/mp4" || !bytes.Equal(res.body, clipHead(id, minClipSize)) {
+				t.Fatalf("GET the clip with the key: status %d, headers %v, %d bytes", res.status, res.header, len(res.body))
+			}
+			if head := do(t, ts, http.MethodHead, clipURL, DefaultAPIKey, ""); head.status != http.StatusOK || len(head.body) != 0 {
+				t.Errorf("HEAD the clip: status %d, %d body bytes", head.status, len(head.body))
+			}
+			for name, key := range map[string]string{"no key": "", "unknown key": "not-a-key", "revoked key": "revoked-key"} {
+				if res := do(t, ts, http.MethodGet, clipURL, key, ""); res.status != http.StatusUnauthorized {
+					t.Errorf("GET the clip with %s: status %d, want 401: %s", name, res.status, res.body)
+				}
+			}
+			pending := submitTask(t, ts, dialect, "p [mock:duration=1h]")
+			for target, want := range map[string]int{
+				ts.URL + "/v1/videos/" + pending + "/content": http.StatusBadRequest,
+				ts.URL + "/v1/videos/task_unknown/content":    http.StatusNotFound,
+				ts.URL + clipPathPrefix + id + clipPathSuffix: http.StatusForbidden,
+			} {
+				if res := do(t, ts, http.MethodGet, target, DefaultAPIKey, ""); res.status != want {
+					t.Errorf("GET %s: status %d, want %d: %s", target, res.status, want, res.body)
+				}
+			}
+		})
+	}
+	// Without the option the path is not served.
+	_, ts := newTestServer(t, func(c *Config) { c.TaskDuration = 0 })
+	id := submit(t, ts, `{"model":"videogen-1","prompt":"p"}`)
+	if res := do(t, ts, http.MethodGet, "/v1/videos/"+id+"/content", DefaultAPIKey, ""); res.status != http.StatusNotFound {
+		t.Errorf("GET /v1/videos/{id}/content without KeyedClips: status %d, want 404", res.status)
+	}
+}
+
+// submitTask submits prompt in dialect and returns the task ID.
+func submitTask(t *testing.T, ts *httptest.Server, dialect, prompt string) string {
+	t.Helper()
+	body := `{"model":"videogen-1","prompt":` + strconv.Quote(prompt) + `}`
+	if dialect == DialectOpenAI {
+		return submit(t, ts, body)
+	}
+	res := do(t, ts, http.MethodPost, "/v1/video/generations", DefaultAPIKey, body)
+	var sr struct {
+		TaskID string `json:"task_id"`
+	}
+	mustDecode(t, res.body, &sr)
+	if res.status != http.StatusOK || sr.TaskID == "" {
+		t.Fatalf("submit %s: status %d: %s", body, res.status, res.body)
+	}
+	return sr.TaskID
+}
+
+// taskURL reads task id in dialect and returns its clip URL.
+func taskURL(t *testing.T, ts *httptest.Server, dialect, id string) string {
+	t.Helper()
+	if dialect == DialectOpenAI {
+		return getTask(t, ts, id).URL
+	}
+	res := do(t, ts, http.MethodGet, "/v1/video/generations/"+id, DefaultAPIKey, "")
+	var env struct {
+		Data struct {
+			FailReason string `json:"fail_reason"`
+		} `json:"data"`
+	}
+	mustDecode(t, res.body, &env)
+	return env.Data.FailReason
 }
 
 func TestClipNotFound(t *testing.T) {

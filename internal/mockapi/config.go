@@ -96,6 +96,13 @@ type Config struct {
 	// task and are then answered 504 with an HTML page; -1 means every one.
 	// Server.SetGatewayFailuresAfterSubmit changes it while serving.
 	GatewayFailuresAfterSubmit int `json:"gateway_failures_after_submit"`
+	// KeyedClips serves clips as a gateway does that keeps them behind its
+	// key (new-api's Sora and Veo channels): at
+	// {base}/v1/videos/{task_id}/content on the mock's own address, an API
+	// path that needs the key like any other, unsigned and never expiring.
+	// Off (the default), clips are signed URLs that need no key, as on a
+	// storage bucket.
+	KeyedClips bool `json:"keyed_clips"`
 	// Dialect is how the mock answers: DialectOpenAI (the default) as the
 	// API is described, DialectNewAPI as the new-api gateway in front of a
 	// Doubao video channel answers.
@@ -128,6 +135,12 @@ var Dialects = []string{DialectOpenAI, DialectNewAPI}
 // the mock speak the named dialect.
 func WithDialect(name string) func(*Config) {
 	return func(c *Config) { c.Dialect = name }
+}
+
+// WithKeyedClips is a Config option that serves clips behind the key, on
+// the mock's own address (Config.KeyedClips).
+func WithKeyedClips() func(*Config) {
+	return func(c *Config) { c.KeyedClips = true }
 }
 
 // Key is an API key the mock accepts, with the limits the console can set.

@@ -14,7 +14,10 @@
 // v0.10.0 does in front of a Doubao video channel (an envelope around its
 // task record, NOT_START ... SUCCESS/FAILURE, the clip URL in fail_reason,
 // 400 task_not_exist, 503 model_not_found, and only model and prompt
-// reaching the upstream). Tests pick it with WithDialect.
+// reaching the upstream). Tests pick it with WithDialect. Config.KeyedClips
+// (WithKeyedClips) serves clips as new-api does for its Sora and Veo
+// channels: at GET /v1/videos/{task_id}/content on the mock's own address,
+// behind the key, instead of at signed URLs.
 //
 // Prompts may carry markers that steer one task:
 //

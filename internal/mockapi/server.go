@@ -21,6 +21,7 @@ const (
 	epTask        = "/v1/video/generations/{task_id}"
 	epModels      = "/v1/models"
 	epClips       = "/_mock/clips"
+	epKeyedClip   = keyedClipPrefix + "{task_id}" + keyedClipSuffix
 	epLedger      = "/_mock/ledger"
 	epMockTask    = "/_mock/tasks/{task_id}"
 	epMockFinish  = "/_mock/tasks/{task_id}/finish"
@@ -213,6 +214,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	defer func() { s.countResponse(rec.code()) }()
 
 	ep, id, found := matchPath(r.URL)
+	if ep == epKeyedClip && !s.cfg.KeyedClips {
+		ep, id, found = "", "", false
+	}
 	allowed := allowedMethods(ep)
 	key := unmatchedEndpoint
 	if found {
@@ -247,7 +251,7 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, ep, id string, fo
 		return
 	}
 	method := r.Method
-	if method == http.MethodHead && ep == epClips {
+	if method == http.MethodHead && (ep == epClips || ep == epKeyedClip) {
 		method = http.MethodGet
 	}
 	if !containsString(allowed, method) {
@@ -265,6 +269,8 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, ep, id string, fo
 		s.handleModels(w, ks)
 	case epClips:
 		s.handleClip(w, r, id)
+	case epKeyedClip:
+		s.handleKeyedClip(w, r, id)
 	case epLedger:
 		writeJSON(w, http.StatusOK, s.Ledger())
 	case epMockTask:
@@ -311,6 +317,9 @@ func matchPath(u *url.URL) (ep, id string, ok bool) {
 	if v, ok := param(epGenerations+"/", ""); ok {
 		return epTask, v, true
 	}
+	if v, ok := param(keyedClipPrefix, keyedClipSuffix); ok {
+		return epKeyedClip, v, true
+	}
 	if v, ok := param(clipPathPrefix, clipPathSuffix); ok {
 		return epClips, v, true
 	}
@@ -332,7 +341,7 @@ func allowedMethods(ep string) []string {
 		return []string{http.MethodPost}
 	case epTask, epModels, epLedger:
 		return []string{http.MethodGet}
-	case epClips:
+	case epClips, epKeyedClip:
 		return []string{http.MethodGet, http.MethodHead}
 	case epMockTask:
 		return []string{http.MethodDelete}
