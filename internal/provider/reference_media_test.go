@@ -93,6 +93,87 @@ func TestAccVideoResource_signedReferenceURLs(t *testing.T) {
 	})
 }
 
+// referenceURLPairs are reference URLs that once counted as the same media and
+// name other media (a first URL, then the URL a later configuration gives), and
+// rotated signatures, which name the same media.
+var (
+	otherReferenceURLs = map[string][2]string{
+		"ss":        {thumbsFrame + "src=ss.mp4&ss=5&sig=aaa", thumbsFrame + "src=ss.mp4&ss=60&sig=aaa"},
+		"st":        {thumbsFrame + "src=st.mp4&st=5&sig=aaa", thumbsFrame + "src=st.mp4&st=60&sig=aaa"},
+		"sr":        {thumbsFrame + "src=sr.mp4&sr=44100&sig=aaa", thumbsFrame + "src=sr.mp4&sr=48000&sig=aaa"},
+		"si":        {thumbsFrame + "src=si.mp4&si=1&sig=aaa", thumbsFrame + "src=si.mp4&si=2&sig=aaa"},
+		"sp":        {thumbsFrame + "src=sp.mp4&sp=2&sig=aaa", thumbsFrame + "src=sp.mp4&sig=aaa"},
+		"encoded":   {thumbsFrame + "src=encoded.mp4&s%70=3&sig=aaa", thumbsFrame + "src=encoded.mp4&s%70=9&sig=aaa"},
+		"proxy":     {"https://proxy.example.com/mug.png?x-amz-date=20260101&X-Amz-Signature=aaa", "https://proxy.example.com/mug.png?x-amz-date=20260102&X-Amz-Signature=aaa"},
+		"dots":      {"https://bucket.s3.eu-west-1.amazonaws.com/a/b/../c.png?" + awsSigned, "https://bucket.s3.eu-west-1.amazonaws.com/a/c.png?" + awsSigned},
+		"encodedot": {"https://bucket.s3.eu-west-1.amazonaws.com/d/e/%2E%2E/f.png?" + awsSigned, "https://bucket.s3.eu-west-1.amazonaws.com/d/f.png?" + awsSigned},
+	}
+	rotatedReferenceURLs = map[string][2]string{
+		"s3":    {awsMug + awsSigned, awsMug + awsRotated},
+		"azure": {azBowl + azSigned, azBowl + azRotated},
+		"gcs":   {gcsCup + gcsSigned, gcsCup + gcsRotated},
+	}
+)
+
+const thumbsFrame = "https://thumbs.example.com/frame.jpg?"
+
+// referenceURLsConfig has one clip per entry, named after it, each citing the
+// entry's first or second URL.
+func referenceURLsConfig(mock *acctest.Mock, second int) string {
+	var b strings.Builder
+	for _, set := range []map[string][2]string{otherReferenceURLs, rotatedReferenceURLs} {
+		for name, urls := range set {
+			fmt.Fprintf(&b, `
+resource "videogen_video" %q {
+  model            = "videogen-1"
+  prompt           = "@image1 in motion"
+  reference_images = [%q]
+}
+`, name, urls[second])
+		}
+	}
+	return mock.ProviderBlock() + b.String()
+}
+
+// URLs that look alike but name other media (short names beside a "sig" on a host
+// no store signed, a lower-case x-amz-date on a proxy, dot segments in an object's
+// key) plan a new clip each, and nothing else does; a rotated signature plans
+// nothing.
+func TestAccVideoResource_referenceURLsThatDiffer(t *testing.T) {
+	mock := acctest.NewMock(t)
+	clips := len(otherReferenceURLs) + len(rotatedReferenceURLs)
+	var actions []plancheck.PlanCheck
+	for name := range otherReferenceURLs {
+		actions = append(actions, plancheck.ExpectResourceAction("videogen_video."+name, plancheck.ResourceActionReplace))
+	}
+	for name := range rotatedReferenceURLs {
+		actions = append(actions, plancheck.ExpectResourceAction("videogen_video."+name, plancheck.ResourceActionNoop))
+	}
+	var states []statecheck.StateCheck
+	for name, urls := range otherReferenceURLs {
+		states = append(states, statecheck.ExpectKnownValue("videogen_video."+name, tfjsonpath.New("reference_images"),
+			knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact(urls[1])})))
+	}
+	for name, urls := range rotatedReferenceURLs {
+		states = append(states, statecheck.ExpectKnownValue("videogen_video."+name, tfjsonpath.New("reference_images"),
+			knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact(urls[0])})))
+	}
+	second := referenceURLsConfig(mock, 1)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: referenceURLsConfig(mock, 0), Check: mock.ExpectSubmissions(clips)},
+			{
+				Config:            second,
+				ConfigPlanChecks:  resource.ConfigPlanChecks{PreApply: actions},
+				Check:             mock.ExpectSubmissions(clips + len(otherReferenceURLs)),
+				ConfigStateChecks: states,
+			},
+			mock.NothingNewStep(second, clips+len(otherReferenceURLs)),
+		},
+	})
+}
+
 func writeOnlyConfig(mock *acctest.Mock, media string) string {
 	return mock.ProviderBlock() + fmt.Sprintf(`
 resource "videogen_video" "test" {

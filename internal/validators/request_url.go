@@ -72,8 +72,11 @@ func CanonicalURL(raw string) (string, error) {
 // SameURL reports whether two URLs address the same resource once the spellings
 // that do not change meaning are set aside (RFC 3986, section 6.2): the case of
 // the scheme, the host and percent-encodings; percent-encoded characters that need
-// no encoding; characters that need one; a default port; an empty path for "/";
-// and "." and ".." path segments. Values that do not parse compare as strings.
+// no encoding; characters that need one; a default port; and an empty path for
+// "/". Paths are otherwise compared byte for byte: "." and ".." segments stay, as
+// an object store's keys are literal ("a/../b.png" is a key of its own) and an
+// HTTP client may send them as written. Values that do not parse compare as
+// strings.
 func SameURL(a, b string) bool {
 	if a == b {
 		return true
@@ -94,11 +97,8 @@ func normalizeURL(raw string) (string, error) {
 	}
 	host = strings.TrimSuffix(host, ":")
 	path := rewritePercent(u.EscapedPath(), pathByte, normalizeEncodings)
-	if host != "" {
-		path = removeDotSegments(path)
-		if path == "" {
-			path = "/"
-		}
+	if host != "" && path == "" {
+		path = "/"
 	}
 	var b strings.Builder
 	if scheme != "" {
@@ -185,29 +185,4 @@ func hexPair(s string) (byte, bool) {
 		return 0, false
 	}
 	return b[0], true
-}
-
-// removeDotSegments resolves "." and ".." segments (RFC 3986, section 5.2.4).
-func removeDotSegments(path string) string {
-	var out []string
-	segments := strings.Split(path, "/")
-	for i, seg := range segments {
-		last := i == len(segments)-1
-		switch seg {
-		case ".":
-			if last {
-				out = append(out, "")
-			}
-		case "..":
-			if len(out) > 1 {
-				out = out[:len(out)-1]
-			}
-			if last {
-				out = append(out, "")
-			}
-		default:
-			out = append(out, seg)
-		}
-	}
-	return strings.Join(out, "/")
 }

@@ -5,81 +5,197 @@ import (
 	"strings"
 )
 
-// signingScheme is one way an object store signs a URL: the query parameter every
-// URL signed that way carries, and the parameters that only sign it (credentials,
-// dates, expiry, permissions, signatures) without choosing the object or its bytes.
+// signingScheme is one way an object store signs a URL: the sets of query
+// parameters that make a URL signed that way beyond doubt, and the parameters that
+// only sign it (credentials, dates, expiry, permissions, signatures) without
+// choosing the object or its bytes.
 type signingScheme struct {
-	Store  string
-	Marker string
+	Store string
+	// Signed lists the mandatory sets: a URL that carries every name of one of them
+	// is signed this way whatever its host.
+	Signed [][]string
 	Params []string
-	// FoldCase compares the names without regard to case, as the store does for
-	// names that mirror HTTP headers.
-	FoldCase bool
 }
 
-// signingSchemes lists the schemes whose parameters a reference URL may change
-// without naming other media (CONTRIBUTING.md, "Signed reference URLs"). A scheme
-// applies only to a URL that carries its marker: short names such as "sp" or "st"
-// may select content on another host. Prefixes are never trusted wholesale, since
-// some stores transform the object through a parameter of the same family
-// (x-tos-process); every other parameter, versionId and generation included,
-// still names the media.
-var signingSchemes = []signingScheme{
-	{
-		Store: "Amazon S3, Signature Version 4", Marker: "X-Amz-Signature", FoldCase: true,
+// The schemes whose parameters a reference URL may change without naming other
+// media (CONTRIBUTING.md, "Signed reference URLs"). Names are matched exactly, in
+// the case the store writes them, after percent-decoding: a name the store would
+// not write is a parameter the provider does not know, and it names the media.
+// Prefixes are never trusted wholesale, since some stores transform the object
+// through a parameter of the same family (x-tos-process); every other parameter,
+// versionId and generation included, still names the media.
+var (
+	schemeS3V4 = signingScheme{
+		Store:  "Amazon S3, Signature Version 4",
+		Signed: [][]string{{"X-Amz-Algorithm", "X-Amz-Credential", "X-Amz-Signature"}},
 		Params: []string{"X-Amz-Algorithm", "X-Amz-Credential", "X-Amz-Date", "X-Amz-Expires", "X-Amz-Signature",
 			"X-Amz-SignedHeaders", "X-Amz-Security-Token"},
-	},
-	{
-		Store: "Amazon S3, Signature Version 2", Marker: "AWSAccessKeyId",
+	}
+	schemeS3V2 = signingScheme{
+		Store:  "Amazon S3, Signature Version 2",
+		Signed: [][]string{{"AWSAccessKeyId", "Signature", "Expires"}},
 		Params: []string{"AWSAccessKeyId", "Signature", "Expires", "x-amz-security-token"},
-	},
-	{
-		Store: "Google Cloud Storage, V4 signing", Marker: "X-Goog-Signature", FoldCase: true,
+	}
+	schemeGCSV4 = signingScheme{
+		Store:  "Google Cloud Storage, V4 signing",
+		Signed: [][]string{{"X-Goog-Algorithm", "X-Goog-Credential", "X-Goog-Signature"}},
 		Params: []string{"X-Goog-Algorithm", "X-Goog-Credential", "X-Goog-Date", "X-Goog-Expires", "X-Goog-Signature",
 			"X-Goog-SignedHeaders"},
-	},
-	{
-		Store: "Google Cloud Storage, V2 signing", Marker: "GoogleAccessId",
+	}
+	schemeGCSV2 = signingScheme{
+		Store:  "Google Cloud Storage, V2 signing",
+		Signed: [][]string{{"GoogleAccessId", "Signature", "Expires"}},
 		Params: []string{"GoogleAccessId", "Expires", "Signature"},
-	},
-	{
-		Store: "Azure Storage shared access signature (SAS)", Marker: "sig",
+	}
+	schemeAzureSAS = signingScheme{
+		Store:  "Azure Storage shared access signature (SAS)",
+		Signed: [][]string{{"sv", "sig", "se"}},
 		Params: []string{"sv", "ss", "srt", "sp", "se", "st", "spr", "sip", "sig", "si", "sr", "skoid", "sktid", "skt",
 			"ske", "sks", "skv", "sdd", "ses", "saoid", "suoid", "scid"},
-	},
-	{
-		Store: "Amazon CloudFront signed URL", Marker: "Key-Pair-Id",
+	}
+	schemeCloudFront = signingScheme{
+		Store: "Amazon CloudFront signed URL",
+		Signed: [][]string{
+			{"Key-Pair-Id", "Signature", "Expires"}, // canned policy
+			{"Key-Pair-Id", "Signature", "Policy"},  // custom policy
+		},
 		Params: []string{"Expires", "Signature", "Key-Pair-Id", "Policy"},
-	},
-	{
-		Store: "Volcengine TOS", Marker: "X-Tos-Signature", FoldCase: true,
+	}
+	schemeTOS = signingScheme{
+		Store:  "Volcengine TOS",
+		Signed: [][]string{{"X-Tos-Algorithm", "X-Tos-Credential", "X-Tos-Signature"}},
 		Params: []string{"X-Tos-Algorithm", "X-Tos-Credential", "X-Tos-Date", "X-Tos-Expires", "X-Tos-Signature",
 			"X-Tos-SignedHeaders", "X-Tos-Security-Token"},
-	},
+	}
+)
+
+var signingSchemes = []*signingScheme{&schemeS3V4, &schemeS3V2, &schemeGCSV4, &schemeGCSV2, &schemeAzureSAS, &schemeCloudFront, &schemeTOS}
+
+// storeHost is a host name only a store answers on, so that the store itself reads
+// the query: there each of its signing parameters signs, with or without a
+// mandatory set. A CDN (CloudFront) has no such hosts: it hands parameters to an
+// origin whose meaning for them it does not know.
+type storeHost struct {
+	// Pattern is a host name in which "*" stands for one label, or a label's rest
+	// after a prefix ("s3-*"); a leading "*." stands for one or more labels, since
+	// bucket names may hold dots.
+	Pattern string
+	Schemes []*signingScheme
 }
 
-func (s signingScheme) has(name string) bool {
-	for _, p := range s.Params {
-		if p == name || s.FoldCase && strings.EqualFold(p, name) {
-			return true
+var storeHosts = []storeHost{
+	{"s3.amazonaws.com", []*signingScheme{&schemeS3V4, &schemeS3V2}},
+	{"*.s3.amazonaws.com", []*signingScheme{&schemeS3V4, &schemeS3V2}},
+	{"s3.*.amazonaws.com", []*signingScheme{&schemeS3V4, &schemeS3V2}},
+	{"*.s3.*.amazonaws.com", []*signingScheme{&schemeS3V4, &schemeS3V2}},
+	{"s3-*.amazonaws.com", []*signingScheme{&schemeS3V4, &schemeS3V2}},
+	{"*.s3-*.amazonaws.com", []*signingScheme{&schemeS3V4, &schemeS3V2}},
+	{"s3.*.amazonaws.com.cn", []*signingScheme{&schemeS3V4, &schemeS3V2}},
+	{"*.s3.*.amazonaws.com.cn", []*signingScheme{&schemeS3V4, &schemeS3V2}},
+	// The XML API also takes S3's Signature Version 4 (HMAC keys).
+	{"storage.googleapis.com", []*signingScheme{&schemeGCSV4, &schemeGCSV2, &schemeS3V4}},
+	{"*.storage.googleapis.com", []*signingScheme{&schemeGCSV4, &schemeGCSV2, &schemeS3V4}},
+	{"*.blob.core.windows.net", []*signingScheme{&schemeAzureSAS}},
+	{"*.dfs.core.windows.net", []*signingScheme{&schemeAzureSAS}},
+	{"*.file.core.windows.net", []*signingScheme{&schemeAzureSAS}},
+	{"*.blob.core.chinacloudapi.cn", []*signingScheme{&schemeAzureSAS}},
+	{"*.blob.core.usgovcloudapi.net", []*signingScheme{&schemeAzureSAS}},
+	// TOS's S3-compatible endpoints (tos-s3-*) take S3's Signature Version 4.
+	{"tos-*.volces.com", []*signingScheme{&schemeTOS, &schemeS3V4}},
+	{"*.tos-*.volces.com", []*signingScheme{&schemeTOS, &schemeS3V4}},
+}
+
+// matchHost reports whether host (lower case, without a port) fits pattern.
+func matchHost(pattern, host string) bool {
+	pl, hl := strings.Split(pattern, "."), strings.Split(host, ".")
+	if pl[0] == "*" && len(pl) > 1 {
+		// One or more leading labels: try each split.
+		for skip := 1; skip < len(hl) && hl[skip-1] != ""; skip++ {
+			if matchLabels(pl[1:], hl[skip:]) {
+				return true
+			}
+		}
+		return false
+	}
+	return matchLabels(pl, hl)
+}
+
+func matchLabels(pl, hl []string) bool {
+	if len(pl) != len(hl) {
+		return false
+	}
+	for i, p := range pl {
+		h := hl[i]
+		if h == "" {
+			return false
+		}
+		if prefix, ok := strings.CutSuffix(p, "*"); ok {
+			if !strings.HasPrefix(h, prefix) || len(h) == len(prefix) {
+				return false
+			}
+		} else if p != h {
+			return false
 		}
 	}
-	return false
+	return true
 }
 
-func (s signingScheme) markedIn(names []string) bool {
+// signingOf returns the schemes that sign a URL on host with the query parameter
+// names given (percent-decoded): the schemes of the store whose host it is, else
+// the schemes whose mandatory set it carries when they are all one store's. A URL
+// that carries the sets of two stores is in doubt, and none applies.
+func signingOf(host string, names []string) []*signingScheme {
+	for _, h := range storeHosts {
+		if matchHost(h.Pattern, host) {
+			return h.Schemes
+		}
+	}
+	present := make(map[string]bool, len(names))
 	for _, n := range names {
-		if n == s.Marker || s.FoldCase && strings.EqualFold(n, s.Marker) {
-			return true
+		present[n] = true
+	}
+	var signed []*signingScheme
+	for _, s := range signingSchemes {
+		for _, set := range s.Signed {
+			all := true
+			for _, n := range set {
+				all = all && present[n]
+			}
+			if all {
+				signed = append(signed, s)
+				break
+			}
+		}
+	}
+	for _, s := range signed {
+		if storeOf(s) != storeOf(signed[0]) {
+			return nil
+		}
+	}
+	return signed
+}
+
+// storeOf names the store behind a scheme: its two S3 (or GCS) schemes are one
+// store's, which may be used together.
+func storeOf(s *signingScheme) string {
+	store, _, _ := strings.Cut(s.Store, ",")
+	return store
+}
+
+func signs(schemes []*signingScheme, name string) bool {
+	for _, s := range schemes {
+		for _, p := range s.Params {
+			if p == name {
+				return true
+			}
 		}
 	}
 	return false
 }
 
-// UnsignedURL returns raw without the query parameters of the signing schemes it
-// carries; everything else stays as written, in order. A value that does not
-// parse is returned as it is.
+// UnsignedURL returns raw without the signing parameters of the store that signed
+// it beyond doubt (see signingOf); everything else stays as written, in order. A
+// value that does not parse, or that no store signed, is returned as it is.
 func UnsignedURL(raw string) string {
 	u, err := url.Parse(raw)
 	if err != nil || u.RawQuery == "" {
@@ -89,27 +205,20 @@ func UnsignedURL(raw string) string {
 	names := make([]string, len(pairs))
 	for i, p := range pairs {
 		name, _, _ := strings.Cut(p, "=")
-		if unescaped, err := url.QueryUnescape(name); err == nil {
+		// Percent-decoding only: "+" is a space to some readers of a query and not
+		// to others, so a name spelled with one is no store's name.
+		if unescaped, err := url.PathUnescape(name); err == nil {
 			name = unescaped
 		}
 		names[i] = name
 	}
-	var active []signingScheme
-	for _, s := range signingSchemes {
-		if s.markedIn(names) {
-			active = append(active, s)
-		}
-	}
-	if len(active) == 0 {
+	schemes := signingOf(strings.ToLower(u.Hostname()), names)
+	if len(schemes) == 0 {
 		return raw
 	}
 	kept := pairs[:0:0]
 	for i, p := range pairs {
-		signing := false
-		for _, s := range active {
-			signing = signing || s.has(names[i])
-		}
-		if !signing {
+		if !signs(schemes, names[i]) {
 			kept = append(kept, p)
 		}
 	}
@@ -118,8 +227,10 @@ func UnsignedURL(raw string) string {
 }
 
 // SameMedia reports whether two reference URLs name the same media: the same URL
-// (see SameURL) once the signing parameters are set aside, so that a signature
-// rotated on every run is not a new image.
+// (see SameURL) once the signing parameters of the store that signed each are set
+// aside, so that a signature rotated on every run is not a new image. When in
+// doubt it answers false: a false "different" costs a clip the plan shows, a false
+// "same" keeps the wrong clip without a word.
 func SameMedia(a, b string) bool {
 	return a == b || SameURL(UnsignedURL(a), UnsignedURL(b))
 }
