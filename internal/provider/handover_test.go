@@ -129,17 +129,17 @@ func TestRequestFingerprintSetsSignaturesAside(t *testing.T) {
 		}}
 	}
 	const obj = "https://bucket.example.com/mug.png"
-	signed := withImage(obj + "?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=900&X-Amz-Signature=aaa")
+	signed := withImage(obj + "?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=AK%2F20260101%2Fus-east-1%2Fs3%2Faws4_request&X-Amz-Expires=900&X-Amz-Signature=aaa")
 	base := requestFingerprint("https://a/v1", signed, nil)
-	if fp := requestFingerprint("https://a/v1", withImage(obj+"?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=900&X-Amz-Signature=bbb"), nil); fp != base {
+	if fp := requestFingerprint("https://a/v1", withImage(obj+"?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=AK%2F20260101%2Fus-east-1%2Fs3%2Faws4_request&X-Amz-Expires=900&X-Amz-Signature=bbb"), nil); fp != base {
 		t.Error("a rotated signature gives another fingerprint: a killed run's journal note would not be found")
 	}
-	if signed.Metadata.Content[0].ImageURL.URL != obj+"?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=900&X-Amz-Signature=aaa" {
+	if signed.Metadata.Content[0].ImageURL.URL != obj+"?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=AK%2F20260101%2Fus-east-1%2Fs3%2Faws4_request&X-Amz-Expires=900&X-Amz-Signature=aaa" {
 		t.Error("the fingerprint changed the request it was given")
 	}
 	for name, u := range map[string]string{
-		"object":    "https://bucket.example.com/cup.png?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Signature=aaa",
-		"versionId": obj + "?versionId=2&X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Signature=aaa",
+		"object":    "https://bucket.example.com/cup.png?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=AK%2F20260101%2Fus-east-1%2Fs3%2Faws4_request&X-Amz-Signature=aaa",
+		"versionId": obj + "?versionId=2&X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=AK%2F20260101%2Fus-east-1%2Fs3%2Faws4_request&X-Amz-Signature=aaa",
 	} {
 		if requestFingerprint("https://a/v1", withImage(u), nil) == base {
 			t.Errorf("another %s gives the same fingerprint", name)
