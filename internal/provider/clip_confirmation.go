@@ -2,15 +2,15 @@ package provider
 
 import (
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
 
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/videogen/terraform-provider-videogen/internal/client"
-	"github.com/videogen/terraform-provider-videogen/internal/validators"
 )
 
 // A clip is generated from what the service receives, which is not always what
@@ -29,89 +29,47 @@ import (
 // shows it.
 
 // unconfirmedParams lists what a succeeded task's answer leaves unconfirmed of
-// the request it was made from, one line per parameter ("resolution: asked 720p,
-// the service reports 1080p", "ratio: not confirmed"). seconds is never echoed
-// by the API as described, so only an upstream record can confirm it: without
-// one it is not mentioned.
+// the request it was made from, one line per argument ("resolution: asked 720p,
+// the service reports 1080p", "ratio: not confirmed"), by each argument's rule of
+// sameness. What a gateway's upstream record says was made wins over the echo,
+// which describes the request. An argument the service never echoes (seconds) is
+// confirmed only by such a record: without one it is not mentioned.
 func unconfirmedParams(req client.VideoRequest, v *client.Video) []string {
-	md := v.Metadata
-	if md == nil {
-		md = &client.Metadata{}
-	}
-	made := v.Made
-	if made == nil {
-		made = &client.MadeParams{}
-	}
+	asked, echo := canonical(req), echoOf(v)
 	var out []string
-	check := func(name, asked, got string, same func(a, b string) bool) {
-		switch {
-		case asked == "":
-		case got == "":
-			out = append(out, name+": not confirmed")
-		case !same(asked, got):
-			out = append(out, fmt.Sprintf("%s: asked %s, the service reports %s", name, asked, got))
+	for _, a := range clipArguments {
+		want, got := a.value(asked), attr.Value(nil)
+		if a.made != nil && v.Made != nil {
+			got = a.made(v.Made)
 		}
-	}
-	if v.Made != nil {
-		check("seconds", req.Seconds, made.Seconds, func(a, b string) bool { return a == b })
-	}
-	asked := req.Metadata
-	if asked == nil {
-		asked = &client.Metadata{}
-	}
-	check("ratio", asked.Ratio, reported(made.Ratio, md.Ratio), validators.SameRatio)
-	check("resolution", asked.Resolution, reported(made.Resolution, md.Resolution), strings.EqualFold)
-	check("generate_audio", boolText(asked.GenerateAudio), boolText(reportedBool(made.GenerateAudio, md.GenerateAudio)),
-		func(a, b string) bool { return a == b })
-	check("callback_url", asked.CallbackURL, md.CallbackURL, validators.SameURL)
-	for _, media := range []struct{ name, contentType string }{
-		{"reference_images", client.ContentImage},
-		{"reference_videos", client.ContentVideo},
-		{"reference_audios", client.ContentAudio},
-	} {
-		want, got := contentOf(asked.Content, media.contentType), contentOf(md.Content, media.contentType)
+		if (got == nil || got.IsNull()) && a.echoed {
+			got = a.value(echo)
+		}
 		switch {
-		case len(want) == 0:
-		case len(got) == 0:
-			out = append(out, media.name+": not confirmed")
-		case !slices.EqualFunc(want, got, validators.SameURL):
-			out = append(out, fmt.Sprintf("%s: asked %d URL(s), the service reports %d other(s)", media.name, len(want), len(got)))
+		case want == nil || got == nil || want.IsNull():
+		case got.IsNull():
+			out = append(out, a.name+": not confirmed")
+		case !a.same(want, got):
+			out = append(out, a.name+": "+mismatch(want, got))
 		}
 	}
 	return out
 }
 
-// reported is what the upstream record says was made when it says, else the
-// canonical echo: the record describes the clip, the echo the request.
-func reported(made, echo string) string {
-	if made != "" {
-		return made
+// mismatch says how the service's value differs; reference lists by their
+// length, since their URLs may be signed.
+func mismatch(want, got attr.Value) string {
+	if w, ok := want.(types.List); ok {
+		return fmt.Sprintf("asked %d URL(s), the service reports %d other(s)", len(w.Elements()), len(listStrings(got)))
 	}
-	return echo
+	return fmt.Sprintf("asked %s, the service reports %s", shown(want), shown(got))
 }
 
-func reportedBool(made, echo *bool) *bool {
-	if made != nil {
-		return made
+func shown(v attr.Value) string {
+	if b, ok := v.(types.Bool); ok {
+		return strconv.FormatBool(b.ValueBool())
 	}
-	return echo
-}
-
-func boolText(b *bool) string {
-	if b == nil {
-		return ""
-	}
-	return strconv.FormatBool(*b)
-}
-
-func contentOf(entries []client.ContentEntry, contentType string) []string {
-	var urls []string
-	for _, e := range entries {
-		if e.Type == contentType {
-			urls = append(urls, e.MediaURL())
-		}
-	}
-	return urls
+	return v.(types.String).ValueString()
 }
 
 // confirmationReport gathers the unconfirmed parameters of the clips first seen

@@ -2,7 +2,6 @@ package provider
 
 import (
 	"context"
-	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -11,109 +10,42 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/videogen/terraform-provider-videogen/internal/client"
-	"github.com/videogen/terraform-provider-videogen/internal/validators"
 )
 
-// videoFields is what the service reports of a task, as Terraform values, with
-// null wherever the service says nothing. It is the one converter from
-// *client.Video: the data source records it as is, and the resource merges it
-// into its state with echoInto.
-type videoFields struct {
-	Status, URL, Format              types.String
-	Ratio, Resolution, CallbackURL   types.String
-	GenerateAudio                    types.Bool
-	ReferenceImages, ReferenceVideos types.List
-	ReferenceAudios                  types.List
-}
-
-func videoFieldsOf(v *client.Video) videoFields {
-	f := videoFields{
-		Status: types.StringValue(string(v.Status)),
-		URL:    types.StringNull(), Format: stringOrNull(v.Format),
-		Ratio: types.StringNull(), Resolution: types.StringNull(), CallbackURL: types.StringNull(),
-		GenerateAudio:   types.BoolNull(),
-		ReferenceImages: types.ListNull(types.StringType), ReferenceVideos: types.ListNull(types.StringType),
-		ReferenceAudios: types.ListNull(types.StringType),
-	}
+// taskOutcome is what the service reports of a task beside the echo of its
+// arguments, as Terraform values: null wherever it says nothing. The resource
+// and the data source both read a task through it and echoOf.
+func taskOutcome(v *client.Video) (status, url, format types.String) {
+	status, url, format = types.StringValue(string(v.Status)), types.StringNull(), stringOrNull(v.Format)
 	if v.Status == client.StatusSucceeded {
-		f.URL = stringOrNull(v.URL)
+		url = stringOrNull(v.URL)
 	}
-	md := v.Metadata
-	if md == nil {
-		return f
-	}
-	f.Ratio, f.Resolution, f.CallbackURL = stringOrNull(md.Ratio), stringOrNull(md.Resolution), stringOrNull(md.CallbackURL)
-	if md.GenerateAudio != nil {
-		f.GenerateAudio = types.BoolValue(*md.GenerateAudio)
-	}
-	f.ReferenceImages = contentURLs(md.Content, client.ContentImage)
-	f.ReferenceVideos = contentURLs(md.Content, client.ContentVideo)
-	f.ReferenceAudios = contentURLs(md.Content, client.ContentAudio)
-	return f
+	return status, url, format
 }
 
-func contentURLs(content []client.ContentEntry, contentType string) types.List {
-	var urls []attr.Value
-	for _, e := range content {
-		if e.Type == contentType {
-			urls = append(urls, types.StringValue(e.MediaURL()))
+// echoOf is the service's echo of a task's arguments, in the request's shape:
+// an echoed argument's row reads its value from it (clipArgument.value).
+func echoOf(v *client.Video) *client.VideoRequest {
+	return canonical(client.VideoRequest{Metadata: v.Metadata})
+}
+
+// recordEcho merges the service's echo into the model. An echoed argument that
+// means what the model holds keeps the model's spelling, and one the service
+// leaves out keeps its value, since the API does not promise every echo; a real
+// difference is recorded, so that it shows in the next plan. A clip made from
+// write-only media records none of the echoed media: their URLs must not reach
+// state.
+func (m *videoResourceModel) recordEcho(v *client.Video) {
+	echo := echoOf(v)
+	for _, a := range clipArguments {
+		switch {
+		case !a.echoed:
+		case a.writeOnly != nil && !m.ReferenceMediaWOVersion.IsNull():
+			m.setArg(a.name, types.ListNull(types.StringType))
+		default:
+			m.setArg(a.name, echoed(m.arg(a.name), a.value(echo), a.same))
 		}
 	}
-	if len(urls) == 0 {
-		return types.ListNull(types.StringType)
-	}
-	list, _ := types.ListValue(types.StringType, urls)
-	return list
-}
-
-func stringOrNull(s string) types.String {
-	if s == "" {
-		return types.StringNull()
-	}
-	return types.StringValue(s)
-}
-
-// sameMeaning reports whether two known, non-null values of one echoed argument ask
-// for the same clip: the service may echo `16:9` for `016:09`, or a URL in another
-// spelling. Each echoed argument has one such rule, used alike to plan it
-// (echoedArgument), to record the service's echo (echoed) and to match a plan to an
-// unfinished task (sameClip).
-type sameMeaning func(a, b attr.Value) bool
-
-var (
-	meansSameRatio      = sameStrings(validators.SameRatio)
-	meansSameResolution = sameStrings(strings.EqualFold)
-	meansSameURL        = sameStrings(validators.SameURL)
-	meansSameBool       = sameMeaning(func(a, b attr.Value) bool { return a.Equal(b) })
-	meansSameURLList    = sameMeaning(sameURLList)
-)
-
-func sameStrings(same func(a, b string) bool) sameMeaning {
-	return func(a, b attr.Value) bool {
-		as, aok := a.(types.String)
-		bs, bok := b.(types.String)
-		return aok && bok && same(as.ValueString(), bs.ValueString())
-	}
-}
-
-func sameURLList(a, b attr.Value) bool {
-	al, aok := a.(types.List)
-	bl, bok := b.(types.List)
-	if !aok || !bok {
-		return false
-	}
-	ae, be := al.Elements(), bl.Elements()
-	if len(ae) != len(be) {
-		return false
-	}
-	for i := range ae {
-		as, aok := ae[i].(types.String)
-		bs, bok := be[i].(types.String)
-		if !aok || !bok || as.IsNull() || bs.IsNull() || !validators.SameMedia(as.ValueString(), bs.ValueString()) {
-			return false
-		}
-	}
-	return true
 }
 
 // echoed keeps what configuration or state already holds when the service says

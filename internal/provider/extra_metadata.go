@@ -13,14 +13,19 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
-// typedMetadataKeys are the members of metadata that have an argument of their own,
-// which extra_metadata must not set behind the argument's back.
-var typedMetadataKeys = map[string]string{
-	"ratio":          "ratio",
-	"resolution":     "resolution",
-	"generate_audio": "generate_audio",
-	"callback_url":   "callback_url",
-	"content":        "reference_images, reference_videos or reference_audios",
+// typedMetadataKeys are the members of metadata that have an argument of their own
+// (member -> the arguments), which extra_metadata must not set behind the
+// argument's back. They are read from the table at init, since the table's own
+// extra_metadata row parses with them.
+var typedMetadataKeys = map[string]string{}
+
+func init() {
+	for _, a := range clipArguments {
+		if member, ok := strings.CutPrefix(a.request[apiVideoGenerations].member, "metadata."); ok {
+			key := strings.TrimSuffix(member, "[]")
+			typedMetadataKeys[key] = strings.TrimPrefix(typedMetadataKeys[key]+" or "+a.name, " or ")
+		}
+	}
 }
 
 // parseExtraMetadata reads extra_metadata: null or a JSON object whose keys have no

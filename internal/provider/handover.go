@@ -135,48 +135,34 @@ func (h *taskHandover) abandoned(plan videoResourceModel) []string {
 }
 
 // sameClip reports whether a plan asks for the clip that an existing task's state
-// describes, by the rules the plan itself follows: the arguments the service never
-// echoes must be equal, and an echoed argument that the configuration leaves unset
-// (unknown in the plan) accepts whatever the task has.
+// describes, by the rules the plan itself follows: every argument must mean what
+// the task's means, except that an echoed argument which the configuration leaves
+// unset (unknown in the plan) accepts whatever the task has. An empty list or map
+// says nothing, as null does.
 func sameClip(plan, clip videoResourceModel) bool {
-	if !plan.Model.Equal(clip.Model) || !plan.Prompt.Equal(clip.Prompt) || !plan.Seconds.Equal(clip.Seconds) ||
-		!plan.ExtraMetadata.Equal(clip.ExtraMetadata) || !sameMap(plan.TriggersReplace, clip.TriggersReplace) ||
-		!plan.ReferenceMediaWOVersion.Equal(clip.ReferenceMediaWOVersion) {
-		return false
-	}
-	// Unset in the plan, an echoed argument accepts whatever the task has; set, it
-	// must mean what the task's value means. An empty list says nothing, as null does.
-	same := func(p, c attr.Value, rule sameMeaning) bool {
+	for _, a := range clipArguments {
+		p, c := plan.arg(a.name), clip.arg(a.name)
 		switch {
-		case p.IsUnknown():
-			return true
+		case a.echoed && p.IsUnknown():
 		case saysNothing(p) || saysNothing(c):
-			return saysNothing(p) && saysNothing(c)
+			if !saysNothing(p) || !saysNothing(c) {
+				return false
+			}
+		case !a.same(p, c):
+			return false
 		}
-		return rule(p, c)
 	}
-	return same(plan.Ratio, clip.Ratio, meansSameRatio) &&
-		same(plan.Resolution, clip.Resolution, meansSameResolution) &&
-		same(plan.CallbackURL, clip.CallbackURL, meansSameURL) &&
-		same(plan.GenerateAudio, clip.GenerateAudio, meansSameBool) &&
-		same(plan.ReferenceImages, clip.ReferenceImages, meansSameURLList) &&
-		same(plan.ReferenceVideos, clip.ReferenceVideos, meansSameURLList) &&
-		same(plan.ReferenceAudios, clip.ReferenceAudios, meansSameURLList)
+	return true
 }
 
 func saysNothing(v attr.Value) bool {
-	if l, ok := v.(types.List); ok && !l.IsUnknown() {
-		return len(l.Elements()) == 0
+	switch c := v.(type) {
+	case types.List:
+		return !c.IsUnknown() && len(c.Elements()) == 0
+	case types.Map:
+		return !c.IsUnknown() && len(c.Elements()) == 0
 	}
 	return v.IsNull()
-}
-
-// sameMap treats a null and an empty triggers_replace alike.
-func sameMap(a, b types.Map) bool {
-	if len(a.Elements()) == 0 && len(b.Elements()) == 0 {
-		return true
-	}
-	return a.Equal(b)
 }
 
 func (d *providerData) journalRemove(ctx context.Context, taskID string) {

@@ -2,9 +2,13 @@ package provider
 
 import (
 	"context"
+	"fmt"
 
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
@@ -17,21 +21,6 @@ type videoDataSource struct {
 // NewVideoDataSource returns the videogen_video data source.
 func NewVideoDataSource() datasource.DataSource { return &videoDataSource{} }
 
-type videoDataSourceModel struct {
-	TaskID          types.String `tfsdk:"task_id"`
-	ID              types.String `tfsdk:"id"`
-	Status          types.String `tfsdk:"status"`
-	URL             types.String `tfsdk:"url"`
-	Format          types.String `tfsdk:"format"`
-	Ratio           types.String `tfsdk:"ratio"`
-	Resolution      types.String `tfsdk:"resolution"`
-	GenerateAudio   types.Bool   `tfsdk:"generate_audio"`
-	CallbackURL     types.String `tfsdk:"callback_url"`
-	ReferenceImages types.List   `tfsdk:"reference_images"`
-	ReferenceVideos types.List   `tfsdk:"reference_videos"`
-	ReferenceAudios types.List   `tfsdk:"reference_audios"`
-}
-
 func (d *videoDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_video"
 }
@@ -39,13 +28,6 @@ func (d *videoDataSource) Metadata(_ context.Context, req datasource.MetadataReq
 func (d *videoDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	computed := func(description string) schema.StringAttribute {
 		return schema.StringAttribute{MarkdownDescription: description, Computed: true}
-	}
-	echoedList := func(kind string) schema.ListAttribute {
-		return schema.ListAttribute{
-			MarkdownDescription: "Reference " + kind + " URLs echoed by the service in `metadata.content`, in order; null when it echoes none.",
-			ElementType:         types.StringType,
-			Computed:            true,
-		}
 	}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Reads a video task by ID, for clips made outside this configuration (another workspace, a script, " +
@@ -60,16 +42,27 @@ func (d *videoDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, 
 				"service's contract, `cancelled`, `expired` or `unknown`."),
 			"url": computed("Download URL of the clip when `status` is `succeeded`; null otherwise. Read afresh on every " +
 				"refresh, so a signed URL is current: use it to download a clip made elsewhere."),
-			"format":           computed("Output container reported by the service: `mp4`."),
-			"ratio":            computed("Aspect ratio echoed in the task's metadata."),
-			"resolution":       computed("Resolution echoed in the task's metadata."),
-			"callback_url":     computed("Webhook URL echoed in the task's metadata."),
-			"generate_audio":   schema.BoolAttribute{MarkdownDescription: "Soundtrack setting echoed in the task's metadata.", Computed: true},
-			"reference_images": echoedList("image"),
-			"reference_videos": echoedList("video"),
-			"reference_audios": echoedList("audio"),
+			"format": computed("Output container reported by the service: `mp4`."),
 		},
 	}
+	for _, a := range clipArguments {
+		if a.echoed {
+			resp.Schema.Attributes[a.name] = echoedAttribute(a)
+		}
+	}
+}
+
+// echoedAttribute is the data source's record of an argument the service echoes.
+func echoedAttribute(a clipArgument) schema.Attribute {
+	description := fmt.Sprintf("`%s` as the service echoes it in the task's `%s`; null when it echoes none.",
+		a.name, a.request[apiVideoGenerations].member)
+	switch a.attribute.(type) {
+	case rschema.BoolAttribute:
+		return schema.BoolAttribute{MarkdownDescription: description, Computed: true}
+	case rschema.ListAttribute:
+		return schema.ListAttribute{MarkdownDescription: description, Computed: true, ElementType: types.StringType}
+	}
+	return schema.StringAttribute{MarkdownDescription: description, Computed: true}
 }
 
 func (d *videoDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
@@ -81,26 +74,30 @@ func (d *videoDataSource) Configure(_ context.Context, req datasource.ConfigureR
 	d.data = data
 }
 
+// Read records the task's outcome and, one by one from the table of clip
+// arguments, what the service echoes.
 func (d *videoDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	const summary = "Unable to Read Video"
-	var cfg videoDataSourceModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
-	if resp.Diagnostics.HasError() {
+	var taskID types.String
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("task_id"), &taskID)...)
+	if resp.Diagnostics.HasError() || !requireConfigured(d.data, &resp.Diagnostics, summary) {
 		return
 	}
-	if !requireConfigured(d.data, &resp.Diagnostics, summary) {
-		return
-	}
-	video, err := d.data.client.GetVideo(ctx, cfg.TaskID.ValueString())
+	video, err := d.data.client.GetVideo(ctx, taskID.ValueString())
 	if err != nil {
 		addAPIError(&resp.Diagnostics, summary, opGet, err)
 		return
 	}
-	f := videoFieldsOf(video)
-	state := videoDataSourceModel{
-		TaskID: cfg.TaskID, ID: types.StringValue(video.TaskID), Status: f.Status, URL: f.URL, Format: f.Format,
-		Ratio: f.Ratio, Resolution: f.Resolution, GenerateAudio: f.GenerateAudio, CallbackURL: f.CallbackURL,
-		ReferenceImages: f.ReferenceImages, ReferenceVideos: f.ReferenceVideos, ReferenceAudios: f.ReferenceAudios,
+	status, url, format := taskOutcome(video)
+	values := map[string]attr.Value{"task_id": taskID, "id": types.StringValue(video.TaskID), "status": status,
+		"url": url, "format": format}
+	echo := echoOf(video)
+	for _, a := range clipArguments {
+		if a.echoed {
+			values[a.name] = a.value(echo)
+		}
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	for name, v := range values {
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root(name), v)...)
+	}
 }

@@ -4,24 +4,18 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
-	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/mapplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
@@ -33,13 +27,6 @@ import (
 
 const defaultWaitTimeout = 30 * time.Minute
 
-// Reference media limits per request (CONTRIBUTING.md, "Submission body").
-const (
-	maxReferenceImages = 9
-	maxReferenceVideos = 3
-	maxReferenceAudios = 3
-)
-
 var (
 	_ resource.ResourceWithConfigure        = (*videoResource)(nil)
 	_ resource.ResourceWithImportState      = (*videoResource)(nil)
@@ -49,45 +36,12 @@ var (
 	_ resource.ResourceWithConfigValidators = (*videoResource)(nil)
 )
 
-var (
-	notBlankPattern = regexp.MustCompile(`\S`)
-	resolutions     = []string{"480p", "720p", "1080p"}
-)
-
 type videoResource struct {
 	data *providerData
 }
 
 // NewVideoResource returns the videogen_video resource.
 func NewVideoResource() resource.Resource { return &videoResource{} }
-
-type videoResourceModel struct {
-	ID              types.String `tfsdk:"id"`
-	TaskID          types.String `tfsdk:"task_id"`
-	Model           types.String `tfsdk:"model"`
-	Prompt          types.String `tfsdk:"prompt"`
-	Seconds         types.String `tfsdk:"seconds"`
-	Ratio           types.String `tfsdk:"ratio"`
-	Resolution      types.String `tfsdk:"resolution"`
-	GenerateAudio   types.Bool   `tfsdk:"generate_audio"`
-	CallbackURL     types.String `tfsdk:"callback_url"`
-	ReferenceImages types.List   `tfsdk:"reference_images"`
-	ReferenceVideos types.List   `tfsdk:"reference_videos"`
-	ReferenceAudios types.List   `tfsdk:"reference_audios"`
-	// Write-only: null in plan and state, read from the configuration at create.
-	ReferenceImagesWO       types.List     `tfsdk:"reference_images_wo"`
-	ReferenceVideosWO       types.List     `tfsdk:"reference_videos_wo"`
-	ReferenceAudiosWO       types.List     `tfsdk:"reference_audios_wo"`
-	ReferenceMediaWOVersion types.Int64    `tfsdk:"reference_media_wo_version"`
-	ExtraMetadata           types.String   `tfsdk:"extra_metadata"`
-	TriggersReplace         types.Map      `tfsdk:"triggers_replace"`
-	WaitForCompletion       types.Bool     `tfsdk:"wait_for_completion"`
-	Status                  types.String   `tfsdk:"status"`
-	URL                     types.String   `tfsdk:"url"`
-	Format                  types.String   `tfsdk:"format"`
-	Billing                 types.String   `tfsdk:"billing"`
-	Timeouts                timeouts.Value `tfsdk:"timeouts"`
-}
 
 func (r *videoResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_video"
@@ -98,27 +52,6 @@ const echoedDescription = " When unset, the service's choice (the value it echoe
 	"adopts it instead of being regenerated. Changing the value to one that means something else forces a new clip."
 
 func (r *videoResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	mediaList := func(kind string, limit int, citation string) schema.ListAttribute {
-		return schema.ListAttribute{
-			MarkdownDescription: fmt.Sprintf("Up to %d reference %s URLs that guide the generation, sent in order as "+
-				"`metadata.content[]` entries. Each is an absolute `http`/`https` URL in canonical form (as Go's URL parser "+
-				"writes it, with the scheme and host in lower case and a space as `%%20`), without credentials, which would "+
-				"be stored in state; no element may be null. A URL that differs from the applied one only in the signing "+
-				"parameters of a presigned URL (S3, GCS, Azure SAS, CloudFront, Volcengine TOS) names the same media: it "+
-				"changes nothing, and state keeps the URL first applied. A different path, or a parameter that selects "+
-				"content such as `versionId` or `generation`, is other media. Null while `reference_media_wo_version` is set, "+
-				"which it cannot be combined with. %s", limit, kind, citation) + echoedDescription,
-			ElementType:   types.StringType,
-			Optional:      true,
-			Computed:      true,
-			PlanModifiers: []planmodifier.List{echoedArgument{meansSameURLList}, nullWithWriteOnlyMedia{}},
-			Validators: []validator.List{
-				listvalidator.SizeAtMost(limit),
-				validators.NoNullElements(),
-				listvalidator.ValueStringsAre(validators.RequestURL()),
-			},
-		}
-	}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A generated video clip. Create submits an asynchronous generation task and, by default, waits " +
 			"until it succeeds or fails. A clip is immutable: changing any argument except `wait_for_completion` and " +
@@ -134,85 +67,6 @@ func (r *videoResource) Schema(ctx context.Context, _ resource.SchemaRequest, re
 				MarkdownDescription: "Task identifier assigned by the service at submission.",
 				Computed:            true,
 				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
-			"model": schema.StringAttribute{
-				MarkdownDescription: "Video model ID, exactly as listed by `GET /v1/models` (see the `videogen_models` data " +
-					"source). Checked against that list at plan time when it can be fetched. Changing this forces a new clip.",
-				Required:      true,
-				PlanModifiers: []planmodifier.String{replaceUnlessAdopting()},
-				Validators:    []validator.String{stringvalidator.RegexMatches(notBlankPattern, "must not be blank")},
-			},
-			"prompt": schema.StringAttribute{
-				MarkdownDescription: "Text description of the clip. Cite reference images as `@image1` to `@imageN`, numbered " +
-					"in the order of `reference_images`. Must not be blank. Changing this forces a new clip.",
-				Required:      true,
-				PlanModifiers: []planmodifier.String{replaceUnlessAdopting()},
-				Validators:    []validator.String{stringvalidator.RegexMatches(notBlankPattern, "must not be blank")},
-			},
-			"seconds": schema.StringAttribute{
-				MarkdownDescription: "Clip length in whole seconds, 1 or more, as a string of digits without leading zeros " +
-					"(`seconds = 8` also works). The maximum depends on the model; at plan time anything above 2147483647 (the " +
-					"largest 32-bit integer) is rejected. When unset the service's default applies. Changing this forces a new clip.",
-				Optional:      true,
-				PlanModifiers: []planmodifier.String{replaceUnlessAdopting()},
-				Validators:    []validator.String{validators.Seconds()},
-			},
-			"ratio": schema.StringAttribute{
-				MarkdownDescription: "Aspect ratio as `W:H` with positive integers without leading zeros, such as `16:9`, `9:16` " +
-					"or `1:1`." + echoedDescription,
-				Optional:      true,
-				Computed:      true,
-				PlanModifiers: []planmodifier.String{echoedArgument{meansSameRatio}},
-				Validators:    []validator.String{validators.Ratio()},
-			},
-			"resolution": schema.StringAttribute{
-				MarkdownDescription: "Output resolution: one of `480p`, `720p`, `1080p`; which are accepted depends on the " +
-					"model." + echoedDescription,
-				Optional:      true,
-				Computed:      true,
-				PlanModifiers: []planmodifier.String{echoedArgument{meansSameResolution}},
-				Validators:    []validator.String{stringvalidator.OneOf(resolutions...)},
-			},
-			"generate_audio": schema.BoolAttribute{
-				MarkdownDescription: "Generate a soundtrack. Applies to some (newer) models." + echoedDescription,
-				Optional:            true,
-				Computed:            true,
-				PlanModifiers:       []planmodifier.Bool{echoedArgument{meansSameBool}},
-			},
-			"callback_url": schema.StringAttribute{
-				MarkdownDescription: "Webhook URL to which the service POSTs the final task state, sent as " +
-					"`metadata.callback_url`: an absolute `http`/`https` URL in canonical form, without credentials. A loopback, " +
-					"link-local or private address (or `localhost`) gets a warning: the service cannot reach it from its network, " +
-					"or reaches its own machines." + echoedDescription,
-				Optional:      true,
-				Computed:      true,
-				PlanModifiers: []planmodifier.String{echoedArgument{meansSameURL}},
-				Validators:    []validator.String{validators.CallbackURL()},
-			},
-			"reference_images": mediaList("image", maxReferenceImages,
-				"The Nth URL is cited in `prompt` as `@imageN`."),
-			"reference_videos":    mediaList("video", maxReferenceVideos, ""),
-			"reference_audios":    mediaList("audio", maxReferenceAudios, ""),
-			"reference_images_wo": writeOnlyMediaList(mediaKinds[0]),
-			"reference_videos_wo": writeOnlyMediaList(mediaKinds[1]),
-			"reference_audios_wo": writeOnlyMediaList(mediaKinds[2]),
-			writeOnlyVersionAttr:  writeOnlyMediaVersionAttribute(),
-			"extra_metadata": schema.StringAttribute{
-				MarkdownDescription: "Vendor parameters that this provider does not type, as a JSON object (write it with " +
-					"`jsonencode`), merged into the request's `metadata`. For a model's newer options, such as first/last-frame " +
-					"mode. The keys that have their own argument (`ratio`, `resolution`, `generate_audio`, `callback_url`, " +
-					"`content`) are rejected: use the argument. The service's echo of these parameters is not read back, so it " +
-					"never shows as drift. Changing this forces a new clip.",
-				Optional:      true,
-				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
-				Validators:    []validator.String{extraMetadataValidator{}},
-			},
-			"triggers_replace": schema.MapAttribute{
-				MarkdownDescription: "Arbitrary map of strings; any change forces a new clip. Use it to regenerate an asset " +
-					"on purpose, as with `terraform_data`.",
-				ElementType:   types.StringType,
-				Optional:      true,
-				PlanModifiers: []planmodifier.Map{mapplanmodifier.RequiresReplace()},
 			},
 			"wait_for_completion": schema.BoolAttribute{
 				MarkdownDescription: "Wait for the task to succeed or fail before finishing the apply. When `false`, the " +
@@ -268,6 +122,13 @@ func (r *videoResource) Schema(ctx context.Context, _ resource.SchemaRequest, re
 					"as a positive duration such as `45m`. Defaults to `30m`.",
 			}),
 		},
+	}
+	// The clip's arguments, and the write-only twins of the reference lists.
+	for _, a := range clipArguments {
+		resp.Schema.Attributes[a.name] = a.schemaAttribute()
+		if a.writeOnly != nil {
+			resp.Schema.Attributes[a.writeOnly.name] = writeOnlyMediaList(a)
+		}
 	}
 }
 
@@ -376,20 +237,10 @@ func (r *videoResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 // it has no value for, and an echoed argument not known yet forces nothing.
 func replacesClip(plan, state videoResourceModel) bool {
 	adopting := state.Model.IsNull()
-	for _, a := range []struct {
-		planned, prior attr.Value
-		echoed         bool
-	}{
-		{plan.Model, state.Model, false}, {plan.Prompt, state.Prompt, false}, {plan.Seconds, state.Seconds, false},
-		{plan.ExtraMetadata, state.ExtraMetadata, false}, {plan.TriggersReplace, state.TriggersReplace, false},
-		{plan.ReferenceMediaWOVersion, state.ReferenceMediaWOVersion, false},
-		{plan.Ratio, state.Ratio, true}, {plan.Resolution, state.Resolution, true},
-		{plan.GenerateAudio, state.GenerateAudio, true}, {plan.CallbackURL, state.CallbackURL, true},
-		{plan.ReferenceImages, state.ReferenceImages, true}, {plan.ReferenceVideos, state.ReferenceVideos, true},
-		{plan.ReferenceAudios, state.ReferenceAudios, true},
-	} {
+	for _, a := range clipArguments {
+		planned, prior := plan.arg(a.name), state.arg(a.name)
 		switch {
-		case a.planned.Equal(a.prior), a.echoed && a.planned.IsUnknown(), adopting && a.prior.IsNull():
+		case planned.Equal(prior), a.echoed && planned.IsUnknown(), adopting && prior.IsNull():
 		default:
 			return true
 		}
@@ -428,18 +279,9 @@ func (r *videoResource) planCreate(ctx context.Context, req resource.ModifyPlanR
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	for _, unset := range []struct {
-		name string
-		cfg  attr.Value
-		null attr.Value
-	}{
-		{"callback_url", cfg.CallbackURL, types.StringNull()},
-		{"reference_images", cfg.ReferenceImages, types.ListNull(types.StringType)},
-		{"reference_videos", cfg.ReferenceVideos, types.ListNull(types.StringType)},
-		{"reference_audios", cfg.ReferenceAudios, types.ListNull(types.StringType)},
-	} {
-		if unset.cfg.IsNull() {
-			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root(unset.name), unset.null)...)
+	for _, a := range clipArguments {
+		if a.nullWhenUnset && cfg.arg(a.name).IsNull() {
+			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root(a.name), cfg.arg(a.name))...)
 		}
 	}
 	if resp.Diagnostics.HasError() {
@@ -986,83 +828,44 @@ func replaceUnlessAdopting() planmodifier.String {
 }
 
 // toRequest builds the submission from the plan, and the write-only reference media
-// from config, where alone they exist.
+// from config, where alone they exist. Unset arguments, and echoed ones the service
+// chooses (unknown until it echoes them), are not sent.
 func (m *videoResourceModel) toRequest(ctx context.Context, config tfsdk.Config) (client.VideoRequest, diag.Diagnostics) {
 	writeOnly, diags := writeOnlyMedia(ctx, config)
-	req := client.VideoRequest{
-		Model:   m.Model.ValueString(),
-		Prompt:  m.Prompt.ValueString(),
-		Seconds: m.Seconds.ValueString(),
-		Metadata: &client.Metadata{
-			Ratio:       m.Ratio.ValueString(),
-			Resolution:  m.Resolution.ValueString(),
-			CallbackURL: m.CallbackURL.ValueString(),
-		},
-	}
-	// Unset arguments the service echoes are unknown until it does: send nothing.
-	if !m.GenerateAudio.IsUnknown() {
-		req.Metadata.GenerateAudio = m.GenerateAudio.ValueBoolPointer()
-	}
-	if extra, err := parseExtraMetadata(m.ExtraMetadata); err != nil {
-		diags.AddAttributeError(path.Root("extra_metadata"), "Invalid Extra Metadata", err.Error())
-	} else {
-		req.Metadata.Extra = extra
-	}
-	// Images first, in list order, so that @imageN is the Nth element of reference_images.
-	for _, media := range []struct {
-		list              types.List
-		contentType, name string
-	}{
-		{m.ReferenceImages, client.ContentImage, "reference_images"},
-		{m.ReferenceVideos, client.ContentVideo, "reference_videos"},
-		{m.ReferenceAudios, client.ContentAudio, "reference_audios"},
-	} {
-		if wo := writeOnly[media.name]; !wo.IsNull() {
-			media.list, media.name = wo, media.name+"_wo"
-		}
-		if media.list.IsUnknown() {
+	req := client.VideoRequest{Metadata: &client.Metadata{}}
+	for _, a := range clipArguments {
+		field, ok := a.request[apiVideoGenerations]
+		if !ok {
 			continue
 		}
-		var urls []types.String
-		diags.Append(media.list.ElementsAs(ctx, &urls, false)...)
-		for i, u := range urls {
-			if u.IsNull() || u.IsUnknown() {
-				// Only a value known at apply gets here: plan-time validation rejects the rest.
-				diags.AddAttributeError(path.Root(media.name).AtListIndex(i), "Invalid Reference Media",
-					fmt.Sprintf("Element %d of %s is null: every element must be a URL. Remove the element or give it a value.",
-						i, media.name))
-				continue
-			}
-			req.Metadata.Content = append(req.Metadata.Content, client.NewContentEntry(media.contentType, u.ValueString()))
+		v, at := m.arg(a.name), path.Root(a.name)
+		if wo, ok := writeOnly[a.name]; ok && !wo.IsNull() {
+			v, at = wo, path.Root(a.writeOnly.name)
+		}
+		if !v.IsNull() && !v.IsUnknown() {
+			diags.Append(field.set(v, &req, at)...)
 		}
 	}
 	return req, diags
 }
 
-// applyVideo records what the service reports. An echoed argument that means what
-// the configuration says keeps the configuration's spelling, and one the service
-// leaves out keeps its value, since the API does not promise every echo; a real
-// difference is recorded, so that it shows in the next plan.
+// applyVideo records what the service reports (see recordEcho).
 func (m *videoResourceModel) applyVideo(v *client.Video) {
-	f := videoFieldsOf(v)
 	// The URL of a finished clip stays the one first recorded: a signed URL changes
 	// on every read, and the clip behind it does not.
 	keepURL := m.Status.ValueString() == string(client.StatusSucceeded) && v.Status.Usable() &&
 		!m.URL.IsNull() && !m.URL.IsUnknown()
-	m.Status = f.Status
+	status, url, format := taskOutcome(v)
+	m.Status = status
 	if m.Billing.IsUnknown() {
 		// A creation the plan could not call new or resumed records what its task costs.
 		m.Billing = types.StringValue(billingOf(v.Status))
 	}
 	if !keepURL {
-		m.URL = f.URL
+		m.URL = url
 	}
-	if !f.Format.IsNull() || m.Format.IsUnknown() {
-		m.Format = f.Format
+	if !format.IsNull() || m.Format.IsUnknown() {
+		m.Format = format
 	}
-	m.Ratio = echoed(m.Ratio, f.Ratio, meansSameRatio)
-	m.Resolution = echoed(m.Resolution, f.Resolution, meansSameResolution)
-	m.CallbackURL = echoed(m.CallbackURL, f.CallbackURL, meansSameURL)
-	m.GenerateAudio = echoed(m.GenerateAudio, f.GenerateAudio, meansSameBool)
-	m.applyReferenceMedia(f)
+	m.recordEcho(v)
 }

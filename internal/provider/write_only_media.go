@@ -13,8 +13,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-
-	"github.com/videogen/terraform-provider-videogen/internal/validators"
 )
 
 // Write-only reference media (Terraform and OpenTofu 1.11 or later) reach the
@@ -24,49 +22,33 @@ import (
 // is not recorded.
 const writeOnlyVersionAttr = "reference_media_wo_version"
 
-// mediaKind pairs a stored reference list with its write-only form.
-type mediaKind struct {
-	stored, writeOnly, noun string
-	limit                   int
-}
-
-var mediaKinds = []mediaKind{
-	{"reference_images", "reference_images_wo", "image", maxReferenceImages},
-	{"reference_videos", "reference_videos_wo", "video", maxReferenceVideos},
-	{"reference_audios", "reference_audios_wo", "audio", maxReferenceAudios},
-}
-
 // storedMediaPaths are the stored reference lists, which write-only media exclude.
 func storedMediaPaths() []path.Expression {
 	var p []path.Expression
-	for _, k := range mediaKinds {
-		p = append(p, path.MatchRoot(k.stored))
+	for _, a := range clipArguments {
+		if a.writeOnly != nil {
+			p = append(p, path.MatchRoot(a.name))
+		}
 	}
 	return p
 }
 
-func writeOnlyMediaList(k mediaKind) schema.ListAttribute {
-	citation := ""
-	if k.noun == "image" {
-		citation = " The Nth URL is cited in `prompt` as `@imageN`."
-	}
+func writeOnlyMediaList(stored clipArgument) schema.ListAttribute {
+	k := stored.writeOnly
 	return schema.ListAttribute{
 		MarkdownDescription: fmt.Sprintf("Write-only form of `%s` for Terraform and OpenTofu 1.11 or later: up to %d "+
 			"reference %s URLs, sent at create and never stored in state or plan, for presigned URLs, which grant "+
 			"access while they live. Same rules as `%s`; cannot be combined with any stored reference list, and needs "+
 			"`%s`. Terraform cannot compare a write-only value with the last apply, so changing it alone changes "+
 			"nothing: change `%s` to generate a new clip from the current URLs.%s Older CLIs reject the argument.",
-			k.stored, k.limit, k.noun, k.stored, writeOnlyVersionAttr, writeOnlyVersionAttr, citation),
+			stored.name, k.limit, k.noun, stored.name, writeOnlyVersionAttr, writeOnlyVersionAttr, k.citation),
 		ElementType: types.StringType,
 		Optional:    true,
 		WriteOnly:   true,
-		Validators: []validator.List{
-			listvalidator.SizeAtMost(k.limit),
-			validators.NoNullElements(),
-			listvalidator.ValueStringsAre(validators.RequestURL()),
+		Validators: append(mediaValidators(k.limit),
 			listvalidator.ConflictsWith(storedMediaPaths()...),
 			listvalidator.AlsoRequires(path.MatchRoot(writeOnlyVersionAttr)),
-		},
+		),
 	}
 }
 
@@ -80,7 +62,7 @@ func writeOnlyMediaVersionAttribute() schema.Int64Attribute {
 			"same media), which moves the clip to write-only media in place.",
 		Optional:      true,
 		PlanModifiers: []planmodifier.Int64{writeOnlyMediaVersion{}},
-		Validators:    []validator.Int64{int64validator.ConflictsWith(storedMediaPaths()...)},
+		Validators:    []validator.Int64{conflictsWithStoredMedia{}},
 	}
 }
 
@@ -112,10 +94,13 @@ func (writeOnlyMediaVersion) PlanModifyInt64(ctx context.Context, req planmodifi
 	// Moving an existing clip to write-only media: the write-only URLs are in the
 	// configuration now, the stored ones in state, so the two can be compared.
 	adopt := adopting(ctx, req.State)
-	for _, k := range mediaKinds {
+	for _, a := range clipArguments {
+		if a.writeOnly == nil {
+			continue
+		}
 		var wo, stored types.List
-		resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root(k.writeOnly), &wo)...)
-		resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root(k.stored), &stored)...)
+		resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root(a.writeOnly.name), &wo)...)
+		resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root(a.name), &stored)...)
 		switch {
 		case wo.IsUnknown():
 			resp.RequiresReplace = true
@@ -123,10 +108,30 @@ func (writeOnlyMediaVersion) PlanModifyInt64(ctx context.Context, req planmodifi
 			// An imported clip whose media the service does not echo adopts them.
 		case len(wo.Elements()) == 0 || len(stored.Elements()) == 0:
 			resp.RequiresReplace = resp.RequiresReplace || len(wo.Elements()) != len(stored.Elements())
-		case !sameURLList(wo, stored):
+		case !sameMedia(wo, stored):
 			resp.RequiresReplace = true
 		}
 	}
+}
+
+// conflictsWithStoredMedia rejects the version beside a stored reference list.
+// It finds the lists when it runs: the table that names them holds it.
+type conflictsWithStoredMedia struct{}
+
+func (conflictsWithStoredMedia) validator() validator.Int64 {
+	return int64validator.ConflictsWith(storedMediaPaths()...)
+}
+
+func (v conflictsWithStoredMedia) Description(ctx context.Context) string {
+	return v.validator().Description(ctx)
+}
+
+func (v conflictsWithStoredMedia) MarkdownDescription(ctx context.Context) string {
+	return v.validator().MarkdownDescription(ctx)
+}
+
+func (v conflictsWithStoredMedia) ValidateInt64(ctx context.Context, req validator.Int64Request, resp *validator.Int64Response) {
+	v.validator().ValidateInt64(ctx, req, resp)
 }
 
 // nullWithWriteOnlyMedia plans a stored reference list as null while the clip
@@ -158,10 +163,12 @@ func writeOnlyMedia(ctx context.Context, config tfsdk.Config) (map[string]types.
 	if config.Raw.IsNull() {
 		return lists, diags
 	}
-	for _, k := range mediaKinds {
-		var l types.List
-		diags.Append(config.GetAttribute(ctx, path.Root(k.writeOnly), &l)...)
-		lists[k.stored] = l
+	for _, a := range clipArguments {
+		if a.writeOnly != nil {
+			var l types.List
+			diags.Append(config.GetAttribute(ctx, path.Root(a.writeOnly.name), &l)...)
+			lists[a.name] = l
+		}
 	}
 	return lists, diags
 }
@@ -172,18 +179,4 @@ func (m *videoResourceModel) citedImages() (types.List, string) {
 		return m.ReferenceImagesWO, "reference_images_wo"
 	}
 	return m.ReferenceImages, "reference_images"
-}
-
-// applyReferenceMedia merges the echoed reference media into the model, except for
-// a clip made from write-only media, whose URLs the echo must not bring into state.
-func (m *videoResourceModel) applyReferenceMedia(f videoFields) {
-	if !m.ReferenceMediaWOVersion.IsNull() {
-		m.ReferenceImages = types.ListNull(types.StringType)
-		m.ReferenceVideos = types.ListNull(types.StringType)
-		m.ReferenceAudios = types.ListNull(types.StringType)
-		return
-	}
-	m.ReferenceImages = echoed(m.ReferenceImages, f.ReferenceImages, meansSameURLList)
-	m.ReferenceVideos = echoed(m.ReferenceVideos, f.ReferenceVideos, meansSameURLList)
-	m.ReferenceAudios = echoed(m.ReferenceAudios, f.ReferenceAudios, meansSameURLList)
 }

@@ -1,0 +1,501 @@
+package provider
+
+import (
+	"fmt"
+	"reflect"
+	"regexp"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/listplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/mapplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/videogen/terraform-provider-videogen/internal/client"
+	"github.com/videogen/terraform-provider-videogen/internal/validators"
+)
+
+// clipArguments declares, once each, the arguments of videogen_video that say
+// which clip is made: changing what one means forces a new clip. Everything that handles an argument reads its row: the
+// schema, the request (toRequest), the record of the service's echo
+// (applyVideo, the data source), the plan's "is this another clip?"
+// (replacesClip, the echoed arguments' plan modifier), the handover's "is this
+// the clip that task makes?" (sameClip), the warning about what a finished clip
+// leaves unconfirmed (unconfirmedParams) and the write-only reference media. To
+// add an argument, see CONTRIBUTING.md, "Adding a clip argument".
+var clipArguments = []clipArgument{
+	{
+		name: "model",
+		attribute: schema.StringAttribute{
+			MarkdownDescription: "Video model ID, exactly as listed by `GET /v1/models` (see the `videogen_models` data " +
+				"source). Checked against that list at plan time when it can be fetched. Changing this forces a new clip.",
+			Required:   true,
+			Validators: []validator.String{notBlank},
+		},
+		request:         perAPI{apiVideoGenerations: stringMember("model", func(r *client.VideoRequest) *string { return &r.Model })},
+		same:            sameExact,
+		adoptedOnImport: true,
+	},
+	{
+		name: "prompt",
+		attribute: schema.StringAttribute{
+			MarkdownDescription: "Text description of the clip. Cite reference images as `@image1` to `@imageN`, numbered " +
+				"in the order of `reference_images`. Must not be blank. Changing this forces a new clip.",
+			Required:   true,
+			Validators: []validator.String{notBlank},
+		},
+		request:         perAPI{apiVideoGenerations: stringMember("prompt", func(r *client.VideoRequest) *string { return &r.Prompt })},
+		same:            sameExact,
+		adoptedOnImport: true,
+	},
+	{
+		name: "seconds",
+		attribute: schema.StringAttribute{
+			MarkdownDescription: "Clip length in whole seconds, 1 or more, as a string of digits without leading zeros " +
+				"(`seconds = 8` also works). The maximum depends on the model; at plan time anything above 2147483647 (the " +
+				"largest 32-bit integer) is rejected. When unset the service's default applies. Changing this forces a new clip.",
+			Validators: []validator.String{validators.Seconds()},
+		},
+		request:         perAPI{apiVideoGenerations: stringMember("seconds", func(r *client.VideoRequest) *string { return &r.Seconds })},
+		made:            func(m *client.MadeParams) attr.Value { return stringOrNull(m.Seconds) },
+		same:            sameExact,
+		adoptedOnImport: true,
+	},
+	{
+		name: "ratio",
+		attribute: schema.StringAttribute{
+			MarkdownDescription: "Aspect ratio as `W:H` with positive integers without leading zeros, such as `16:9`, " +
+				"`9:16` or `1:1`.",
+			Validators: []validator.String{validators.Ratio()},
+		},
+		request: perAPI{apiVideoGenerations: stringMember("metadata.ratio",
+			func(r *client.VideoRequest) *string { return &r.Metadata.Ratio })},
+		echoed: true,
+		made:   func(m *client.MadeParams) attr.Value { return stringOrNull(m.Ratio) },
+		same:   sameStrings(validators.SameRatio),
+	},
+	{
+		name: "resolution",
+		attribute: schema.StringAttribute{
+			MarkdownDescription: "Output resolution: one of `480p`, `720p`, `1080p`; which are accepted depends on the " +
+				"model.",
+			Validators: []validator.String{stringvalidator.OneOf(resolutions...)},
+		},
+		request: perAPI{apiVideoGenerations: stringMember("metadata.resolution",
+			func(r *client.VideoRequest) *string { return &r.Metadata.Resolution })},
+		echoed: true,
+		made:   func(m *client.MadeParams) attr.Value { return stringOrNull(m.Resolution) },
+		same:   sameStrings(strings.EqualFold),
+	},
+	{
+		name:      "generate_audio",
+		attribute: schema.BoolAttribute{MarkdownDescription: "Generate a soundtrack. Applies to some (newer) models."},
+		request: perAPI{apiVideoGenerations: boolMember("metadata.generate_audio",
+			func(r *client.VideoRequest) **bool { return &r.Metadata.GenerateAudio })},
+		echoed: true,
+		made:   func(m *client.MadeParams) attr.Value { return types.BoolPointerValue(m.GenerateAudio) },
+		same:   sameExact,
+	},
+	{
+		name: "callback_url",
+		attribute: schema.StringAttribute{
+			MarkdownDescription: "Webhook URL to which the service POSTs the final task state, sent as " +
+				"`metadata.callback_url`: an absolute `http`/`https` URL in canonical form, without credentials. A loopback, " +
+				"link-local or private address (or `localhost`) gets a warning: the service cannot reach it from its " +
+				"network, or reaches its own machines.",
+			Validators: []validator.String{validators.CallbackURL()},
+		},
+		request: perAPI{apiVideoGenerations: stringMember("metadata.callback_url",
+			func(r *client.VideoRequest) *string { return &r.Metadata.CallbackURL })},
+		echoed:        true,
+		same:          sameStrings(validators.SameURL),
+		nullWhenUnset: true,
+	},
+	referenceMedia("reference_images", "image", client.ContentImage, 9, "The Nth URL is cited in `prompt` as `@imageN`."),
+	referenceMedia("reference_videos", "video", client.ContentVideo, 3, ""),
+	referenceMedia("reference_audios", "audio", client.ContentAudio, 3, ""),
+	{
+		name:      writeOnlyVersionAttr,
+		attribute: writeOnlyMediaVersionAttribute(),
+		same:      sameExact,
+	},
+	{
+		name: "extra_metadata",
+		attribute: schema.StringAttribute{
+			MarkdownDescription: "Vendor parameters that this provider does not type, as a JSON object (write it with " +
+				"`jsonencode`), merged into the request's `metadata`. For a model's newer options, such as first/last-frame " +
+				"mode. The keys that have their own argument (`ratio`, `resolution`, `generate_audio`, `callback_url`, " +
+				"`content`) are rejected: use the argument. The service's echo of these parameters is not read back, so it " +
+				"never shows as drift. Changing this forces a new clip.",
+			Validators: []validator.String{extraMetadataValidator{}},
+		},
+		request: perAPI{apiVideoGenerations: requestField{member: "metadata", set: setExtraMetadata}},
+		same:    sameExact,
+	},
+	{
+		// Not sent: it names a clip only to Terraform, and to the journal's fingerprint.
+		name: "triggers_replace",
+		attribute: schema.MapAttribute{
+			MarkdownDescription: "Arbitrary map of strings; any change forces a new clip. Use it to regenerate an asset " +
+				"on purpose, as with `terraform_data`.",
+			ElementType: types.StringType,
+		},
+		same: sameExact,
+	},
+}
+
+// videoResourceModel is videogen_video's plan and state: a field for each row
+// above, named by its tfsdk tag (TestClipArgumentsCoverTheSchema finds a missing
+// one), and for what the service answers.
+type videoResourceModel struct {
+	ID              types.String `tfsdk:"id"`
+	TaskID          types.String `tfsdk:"task_id"`
+	Model           types.String `tfsdk:"model"`
+	Prompt          types.String `tfsdk:"prompt"`
+	Seconds         types.String `tfsdk:"seconds"`
+	Ratio           types.String `tfsdk:"ratio"`
+	Resolution      types.String `tfsdk:"resolution"`
+	GenerateAudio   types.Bool   `tfsdk:"generate_audio"`
+	CallbackURL     types.String `tfsdk:"callback_url"`
+	ReferenceImages types.List   `tfsdk:"reference_images"`
+	ReferenceVideos types.List   `tfsdk:"reference_videos"`
+	ReferenceAudios types.List   `tfsdk:"reference_audios"`
+	// Write-only: null in plan and state, read from the configuration at create.
+	ReferenceImagesWO       types.List     `tfsdk:"reference_images_wo"`
+	ReferenceVideosWO       types.List     `tfsdk:"reference_videos_wo"`
+	ReferenceAudiosWO       types.List     `tfsdk:"reference_audios_wo"`
+	ReferenceMediaWOVersion types.Int64    `tfsdk:"reference_media_wo_version"`
+	ExtraMetadata           types.String   `tfsdk:"extra_metadata"`
+	TriggersReplace         types.Map      `tfsdk:"triggers_replace"`
+	WaitForCompletion       types.Bool     `tfsdk:"wait_for_completion"`
+	Status                  types.String   `tfsdk:"status"`
+	URL                     types.String   `tfsdk:"url"`
+	Format                  types.String   `tfsdk:"format"`
+	Billing                 types.String   `tfsdk:"billing"`
+	Timeouts                timeouts.Value `tfsdk:"timeouts"`
+}
+
+// clipArgument is one row of clipArguments.
+type clipArgument struct {
+	name string
+	// attribute is the schema attribute without Optional, Computed and plan
+	// modifiers, which clipArgument.schemaAttribute derives from the rest of the row.
+	attribute schema.Attribute
+	// request says how the value reaches the submission of each API shape; a shape
+	// without an entry cannot carry the argument. An argument without any entry is
+	// never sent.
+	request perAPI
+	// echoed: the service echoes the argument in the task's metadata, where the
+	// video-generations request carries it. Unset, it records the service's
+	// choice (the plan keeps the clip's value); set, it forces a new clip only
+	// when it means something else than the clip's; an echo that means the same
+	// changes nothing.
+	echoed bool
+	// made reads what a gateway's upstream record says was made; nil when the
+	// record says nothing of this argument.
+	made func(*client.MadeParams) attr.Value
+	// same reports whether two known, non-null values ask for the same clip.
+	same sameMeaning
+	// adoptedOnImport: the service never echoes the argument, so right after an
+	// import the configuration's value is adopted in place instead of forcing a
+	// new clip.
+	adoptedOnImport bool
+	// nullWhenUnset plans an echoed argument left out of a new clip's
+	// configuration as null instead of unknown: a request without it has nothing
+	// of it to echo.
+	nullWhenUnset bool
+	// writeOnly is the twin that carries the value at create without storing it.
+	writeOnly *writeOnlyTwin
+}
+
+// apiShape names the shape of an API's submission. The service's echo is always
+// read in the video-generations shape, which the client decodes every answer into.
+type apiShape string
+
+const apiVideoGenerations apiShape = "video-generations"
+
+type perAPI map[apiShape]requestField
+
+// requestField is where an argument lives in one API shape's submission.
+type requestField struct {
+	member string // as the API documents it: "metadata.ratio"
+	// set puts a known, non-null value into the request; at names the attribute
+	// the value came from, for errors.
+	set func(v attr.Value, r *client.VideoRequest, at path.Path) diag.Diagnostics
+	// get reads the value back from a request or an echo: null when absent; nil
+	// for an argument that is not read back.
+	get func(r *client.VideoRequest) attr.Value
+}
+
+// sameMeaning reports whether two known, non-null values of one argument ask for
+// the same clip: the service may echo `16:9` for `016:09`, or a URL in another
+// spelling.
+type sameMeaning func(a, b attr.Value) bool
+
+var sameExact = sameMeaning(func(a, b attr.Value) bool { return a.Equal(b) })
+
+func sameStrings(same func(a, b string) bool) sameMeaning {
+	return func(a, b attr.Value) bool {
+		as, aok := a.(types.String)
+		bs, bok := b.(types.String)
+		return aok && bok && same(as.ValueString(), bs.ValueString())
+	}
+}
+
+// sameMedia compares reference lists element by element by the one rule for
+// reference media, which the plan, the echo, import and the handover share
+// (CONTRIBUTING.md, "Signed reference URLs").
+func sameMedia(a, b attr.Value) bool {
+	ae, be := listStrings(a), listStrings(b)
+	if ae == nil || be == nil || len(ae) != len(be) {
+		return false
+	}
+	for i := range ae {
+		if !validators.SameMedia(ae[i], be[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// listStrings returns the elements of a list of known strings, nil for anything else.
+func listStrings(v attr.Value) []string {
+	l, ok := v.(types.List)
+	if !ok {
+		return nil
+	}
+	out := []string{}
+	for _, e := range l.Elements() {
+		s, ok := e.(types.String)
+		if !ok || s.IsNull() || s.IsUnknown() {
+			return nil
+		}
+		out = append(out, s.ValueString())
+	}
+	return out
+}
+
+// writeOnlyTwin describes the write-only form of a reference list.
+type writeOnlyTwin struct {
+	name, noun, citation string
+	limit                int
+}
+
+// referenceMedia is the row of one kind of reference media, sent in order as
+// metadata.content[] entries of contentType.
+func referenceMedia(name, noun, contentType string, limit int, citation string) clipArgument {
+	if citation != "" {
+		citation = " " + citation
+	}
+	return clipArgument{
+		name: name,
+		attribute: schema.ListAttribute{
+			MarkdownDescription: fmt.Sprintf("Up to %d reference %s URLs that guide the generation, sent in order as "+
+				"`metadata.content[]` entries. Each is an absolute `http`/`https` URL in canonical form (as Go's URL parser "+
+				"writes it, with the scheme and host in lower case and a space as `%%20`), without credentials, which would "+
+				"be stored in state; no element may be null. A URL that differs from the applied one only in the signing "+
+				"parameters of a presigned URL (S3, GCS, Azure SAS, CloudFront, Volcengine TOS) names the same media: it "+
+				"changes nothing, and state keeps the URL first applied. A different path, or a parameter that selects "+
+				"content such as `versionId` or `generation`, is other media. Null while `reference_media_wo_version` is set, "+
+				"which it cannot be combined with.%s", limit, noun, citation),
+			ElementType: types.StringType,
+			Validators:  mediaValidators(limit),
+		},
+		request:       perAPI{apiVideoGenerations: contentMember(contentType)},
+		echoed:        true,
+		same:          sameMedia,
+		nullWhenUnset: true,
+		writeOnly:     &writeOnlyTwin{name: name + "_wo", noun: noun, citation: citation, limit: limit},
+	}
+}
+
+func mediaValidators(limit int) []validator.List {
+	return []validator.List{
+		listvalidator.SizeAtMost(limit),
+		validators.NoNullElements(),
+		listvalidator.ValueStringsAre(validators.RequestURL()),
+	}
+}
+
+// stringMember carries a string argument in a string field of the request; the
+// empty string is absent.
+func stringMember(member string, field func(*client.VideoRequest) *string) requestField {
+	return requestField{
+		member: member,
+		set: func(v attr.Value, r *client.VideoRequest, _ path.Path) diag.Diagnostics {
+			*field(r) = v.(types.String).ValueString()
+			return nil
+		},
+		get: func(r *client.VideoRequest) attr.Value { return stringOrNull(*field(r)) },
+	}
+}
+
+func boolMember(member string, field func(*client.VideoRequest) **bool) requestField {
+	return requestField{
+		member: member,
+		set: func(v attr.Value, r *client.VideoRequest, _ path.Path) diag.Diagnostics {
+			*field(r) = v.(types.Bool).ValueBoolPointer()
+			return nil
+		},
+		get: func(r *client.VideoRequest) attr.Value { return types.BoolPointerValue(*field(r)) },
+	}
+}
+
+// contentMember carries a list of reference URLs as metadata.content[] entries of
+// one type, appended in list order: images come first, so that @imageN is the
+// Nth element of reference_images (CONTRIBUTING.md, "Submission body").
+func contentMember(contentType string) requestField {
+	return requestField{
+		member: "metadata.content[]",
+		set: func(v attr.Value, r *client.VideoRequest, at path.Path) diag.Diagnostics {
+			var diags diag.Diagnostics
+			for i, e := range v.(types.List).Elements() {
+				u, ok := e.(types.String)
+				if !ok || u.IsNull() || u.IsUnknown() {
+					// Only a value known at apply gets here: plan-time validation rejects the rest.
+					diags.AddAttributeError(at.AtListIndex(i), "Invalid Reference Media",
+						fmt.Sprintf("Element %d of %s is null: every element must be a URL. Remove the element or give it "+
+							"a value.", i, at))
+					continue
+				}
+				r.Metadata.Content = append(r.Metadata.Content, client.NewContentEntry(contentType, u.ValueString()))
+			}
+			return diags
+		},
+		get: func(r *client.VideoRequest) attr.Value { return contentList(r.Metadata.Content, contentType) },
+	}
+}
+
+// contentList lists the URLs of one content type, null when there are none.
+func contentList(content []client.ContentEntry, contentType string) types.List {
+	var urls []attr.Value
+	for _, e := range content {
+		if e.Type == contentType {
+			urls = append(urls, types.StringValue(e.MediaURL()))
+		}
+	}
+	if len(urls) == 0 {
+		return types.ListNull(types.StringType)
+	}
+	list, _ := types.ListValue(types.StringType, urls)
+	return list
+}
+
+func setExtraMetadata(v attr.Value, r *client.VideoRequest, at path.Path) diag.Diagnostics {
+	extra, err := parseExtraMetadata(v.(types.String))
+	if err != nil {
+		return diag.Diagnostics{diag.NewAttributeErrorDiagnostic(at, "Invalid Extra Metadata", err.Error())}
+	}
+	r.Metadata.Extra = extra
+	return nil
+}
+
+func stringOrNull(s string) types.String {
+	if s == "" {
+		return types.StringNull()
+	}
+	return types.StringValue(s)
+}
+
+// canonical reads a request in the video-generations shape, the one a task's
+// echo has too: metadata that the service left out reads as empty.
+func canonical(r client.VideoRequest) *client.VideoRequest {
+	if r.Metadata == nil {
+		r.Metadata = &client.Metadata{}
+	}
+	return &r
+}
+
+// value is what a canonical request (or a task's echo) says of the argument:
+// null when it says nothing, nil for an argument that is never read back.
+func (a clipArgument) value(r *client.VideoRequest) attr.Value {
+	if field := a.request[apiVideoGenerations]; field.get != nil {
+		return field.get(r)
+	}
+	return nil
+}
+
+// arg is the model's value of a clip argument. The model's fields carry the
+// same tfsdk names as the table's rows, which TestClipArgumentsCoverTheSchema
+// keeps true.
+func (m *videoResourceModel) arg(name string) attr.Value {
+	return modelField(m, name).Interface().(attr.Value)
+}
+
+func (m *videoResourceModel) setArg(name string, v attr.Value) {
+	modelField(m, name).Set(reflect.ValueOf(v))
+}
+
+func modelField(m *videoResourceModel, name string) reflect.Value {
+	v := reflect.ValueOf(m).Elem()
+	for i := range v.NumField() {
+		if v.Type().Field(i).Tag.Get("tfsdk") == name {
+			return v.Field(i)
+		}
+	}
+	panic("videoResourceModel has no field for attribute " + name)
+}
+
+// schemaAttribute completes the row's attribute: a required argument is
+// required, every other optional, an echoed one also computed (it records the
+// service's choice), with the plan modifier that forces a new clip as the row says.
+func (a clipArgument) schemaAttribute() schema.Attribute {
+	note := ""
+	if a.echoed {
+		note = echoedDescription
+	}
+	switch s := a.attribute.(type) {
+	case schema.StringAttribute:
+		s.Optional, s.Computed, s.MarkdownDescription = !s.Required, a.echoed, s.MarkdownDescription+note
+		s.PlanModifiers = append(s.PlanModifiers, changeModifier(a, stringplanmodifier.RequiresReplace(), replaceUnlessAdopting()))
+		return s
+	case schema.BoolAttribute:
+		s.Optional, s.Computed, s.MarkdownDescription = true, a.echoed, s.MarkdownDescription+note
+		s.PlanModifiers = append(s.PlanModifiers, changeModifier(a, boolplanmodifier.RequiresReplace(), nil))
+		return s
+	case schema.ListAttribute:
+		s.Optional, s.Computed, s.MarkdownDescription = true, a.echoed, s.MarkdownDescription+note
+		s.PlanModifiers = append(s.PlanModifiers, changeModifier(a, listplanmodifier.RequiresReplace(), nil))
+		if a.writeOnly != nil {
+			s.PlanModifiers = append(s.PlanModifiers, nullWithWriteOnlyMedia{})
+		}
+		return s
+	case schema.MapAttribute:
+		s.Optional = true
+		s.PlanModifiers = append(s.PlanModifiers, changeModifier(a, mapplanmodifier.RequiresReplace(), nil))
+		return s
+	case schema.Int64Attribute:
+		// Its own plan modifier (writeOnlyMediaVersion) plans the replacement.
+		s.Optional = true
+		return s
+	}
+	panic(fmt.Sprintf("clip argument %s: no schema for %T", a.name, a.attribute))
+}
+
+// changeModifier is the plan modifier that forces a new clip as the row says,
+// given the attribute type's own "requires replace" and, for strings, the one
+// that adopts after an import.
+func changeModifier[M any](a clipArgument, replace, unlessImported M) M {
+	switch {
+	case a.echoed:
+		return any(echoedArgument{a.same}).(M)
+	case a.adoptedOnImport:
+		return unlessImported
+	}
+	return replace
+}
+
+var (
+	notBlankPattern = regexp.MustCompile(`\S`)
+	notBlank        = stringvalidator.RegexMatches(notBlankPattern, "must not be blank")
+	resolutions     = []string{"480p", "720p", "1080p"}
+)
