@@ -28,7 +28,10 @@
 // task IDs without a status, tasks in its {"code","message","data"}
 // envelope, the clip URL in fail_reason, 400 task_not_exist for unknown
 // tasks, 503 model_not_found for unknown models, and only model and prompt
-// used (see mockapi.DialectNewAPI). -keyed-clips serves clips as new-api
+// used (see mockapi.DialectNewAPI). -dialect openai-videos answers as OpenAI's
+// video API does: POST /v1/videos (multipart), GET and DELETE /v1/videos/{id},
+// the clip at /v1/videos/{id}/content behind the key, GET /v1/videos (see
+// mockapi.DialectOpenAIVideos). -keyed-clips serves clips as new-api
 // does for its Sora and Veo channels: at {base}/v1/videos/{task_id}/content
 // on the mock's own address, only with the key. With
 // "-addr 127.0.0.1:0" a free port is picked; -addr-file then tells scripts
@@ -110,7 +113,8 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	gatewayFailures := fs.Int("gateway-failures-after-submit", 0,
 		"answer the next N accepted submissions 504 after creating their task (-1 = every one)")
 	dialect := fs.String("dialect", mockapi.DialectOpenAI,
-		"answer as the API is described ("+mockapi.DialectOpenAI+") or as the new-api gateway does ("+mockapi.DialectNewAPI+")")
+		"answer as the API is described ("+mockapi.DialectOpenAI+"), as the new-api gateway does ("+mockapi.DialectNewAPI+
+			"), or as OpenAI's video API does ("+mockapi.DialectOpenAIVideos+")")
 	keyedClips := fs.Bool("keyed-clips", false,
 		"serve clips at /v1/videos/{task_id}/content behind the API key, as new-api does for Sora and Veo, instead of signed URLs")
 	if err := fs.Parse(args); err != nil {

@@ -30,6 +30,9 @@ type Mock struct {
 
 	ts      *httptest.Server
 	journal string // journal_path for ProviderBlock; empty keeps the provider's default
+	// api is the API the mock's dialect speaks, which Client and ProviderBlock
+	// select.
+	api client.API
 }
 
 // StartMock serves a mock with cfg until Close. It is for programs such as
@@ -40,7 +43,11 @@ func StartMock(cfg mockapi.Config) (*Mock, error) {
 		return nil, fmt.Errorf("acctest: starting the mock: %w", err)
 	}
 	ts := httptest.NewServer(srv)
-	return &Mock{Server: srv, URL: ts.URL, ts: ts}, nil
+	api := client.APIVideoGenerations
+	if cfg.Dialect == mockapi.DialectOpenAIVideos {
+		api = client.APIOpenAIVideos
+	}
+	return &Mock{Server: srv, URL: ts.URL, ts: ts, api: api}, nil
 }
 
 // Close stops the listener, then the mock's timers and webhook deliveries.
@@ -144,11 +151,12 @@ func (m *Mock) NothingNewStep(config string, submissions int) resource.TestStep 
 	}
 }
 
-// Client is the project's API client for the mock, with the mock's key, for
-// tests that act as a script or another workspace would.
+// Client is the project's API client for the mock, with the mock's key and
+// the API its dialect speaks, for tests that act as a script or another
+// workspace would.
 func (m *Mock) Client(t testing.TB) *client.Client {
 	t.Helper()
-	c, err := client.New(m.URL, mockapi.DefaultAPIKey)
+	c, err := client.New(m.URL, mockapi.DefaultAPIKey, client.WithAPI(m.api))
 	if err != nil {
 		t.Fatalf("acctest: client for the mock: %v", err)
 	}

@@ -49,6 +49,7 @@ type Logger interface {
 
 // Client talks to one service endpoint with one API key. It is safe for concurrent use.
 type Client struct {
+	api            API
 	baseURL        *url.URL
 	apiKey         string
 	userAgent      string
@@ -118,6 +119,7 @@ func New(baseURL, apiKey string, options ...Option) (*Client, error) {
 		return nil, errors.New("an API key is required")
 	}
 	c := &Client{
+		api:            APIVideoGenerations,
 		baseURL:        u,
 		apiKey:         apiKey,
 		userAgent:      "terraform-provider-videogen/dev",
@@ -133,6 +135,9 @@ func New(baseURL, apiKey string, options ...Option) (*Client, error) {
 	}
 	for _, o := range options {
 		o(c)
+	}
+	if _, err := ParseAPI(string(c.api)); err != nil {
+		return nil, err
 	}
 	if c.submitGatewayRetries < 0 {
 		return nil, fmt.Errorf("submission gateway retries must be zero or more, got %d", c.submitGatewayRetries)
@@ -241,6 +246,13 @@ func (c *Client) endpoint(segments ...string) string {
 
 type idempotencyKey struct{}
 
+// formBody is a request body already encoded (OpenAI's video API takes
+// multipart/form-data), which doRequest sends as it is instead of as JSON.
+type formBody struct {
+	data        []byte
+	contentType string
+}
+
 type attemptCounter struct {
 	attempts int
 }
@@ -253,7 +265,10 @@ type attemptKey struct{}
 // that read one: the waiter reads Retry-After.
 func (c *Client) doRequest(ctx context.Context, method, endpointName, rawURL string, in, out any) (http.Header, error) {
 	var body []byte
-	if in != nil {
+	contentType := "application/json"
+	if form, ok := in.(formBody); ok {
+		body, contentType = form.data, form.contentType
+	} else if in != nil {
 		var err error
 		if body, err = json.Marshal(in); err != nil {
 			return nil, fmt.Errorf("encoding %s request: %w", endpointName, err)
@@ -261,7 +276,8 @@ func (c *Client) doRequest(ctx context.Context, method, endpointName, rawURL str
 	}
 	counter := &attemptCounter{}
 	ctx = context.WithValue(ctx, attemptKey{}, counter)
-	ctx = context.WithValue(ctx, idempotencyKey{}, method == http.MethodGet)
+	// Deleting twice deletes nothing more: a DELETE is repeated like a read.
+	ctx = context.WithValue(ctx, idempotencyKey{}, method == http.MethodGet || method == http.MethodDelete)
 	ctx = withCallPatience(ctx)
 
 	var reqBody any
@@ -276,7 +292,7 @@ func (c *Client) doRequest(ctx context.Context, method, endpointName, rawURL str
 	req.Header.Set("Accept", "application/json")
 	req.Header.Set("User-Agent", c.userAgent)
 	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Content-Type", contentType)
 	}
 	c.log(ctx, "videogen API request", map[string]any{
 		"method": method, "url": rawURL, "body": string(body), "headers": redactedHeaders(req.Header),

@@ -160,16 +160,24 @@ func (c *Client) SubmitVideo(ctx context.Context, req VideoRequest) (*Video, err
 	defer guard.stop()
 	rec := &submitRecord{guard: guard}
 	ctx = context.WithValue(ctx, submitRecordKey{}, rec)
+	path, url, body := generationsPath, c.endpoint("video", "generations"), any(req)
+	if c.api == APIOpenAIVideos {
+		form, err := openAIVideoForm(req)
+		if err != nil {
+			return nil, err
+		}
+		path, url, body = videosPath, c.endpoint("videos"), form
+	}
 	var answer json.RawMessage
-	_, err := c.doRequest(ctx, http.MethodPost, generationsPath, c.endpoint("video", "generations"), req, &answer)
+	_, err := c.doRequest(ctx, http.MethodPost, path, url, body, &answer)
 	if err == nil {
 		var v *Video
-		if v, err = decodeTask(answer, taskContext{submission: true}); err == nil {
+		if v, err = c.decodeVideo(answer, taskContext{submission: true}); err == nil {
 			v.UncertainAttempts = rec.doubts
 			return v, nil
 		}
 		// A success status means the service most likely created the task.
-		return nil, &AmbiguousSubmitError{Doubts: rec.doubts, Err: fmt.Errorf("POST %s: %w", generationsPath, err)}
+		return nil, &AmbiguousSubmitError{Doubts: rec.doubts, Err: fmt.Errorf("POST %s: %w", path, err)}
 	}
 	var apiErr *APIError
 	var tErr *TransportError
@@ -181,7 +189,7 @@ func (c *Client) SubmitVideo(ctx context.Context, req VideoRequest) (*Video, err
 	case errors.As(err, &apiErr), errors.As(err, &tErr) && tErr.MaybeSent():
 		return nil, err
 	case guard.isInterrupted():
-		return nil, fmt.Errorf("POST %s: %w (%w)", generationsPath, ErrNotSubmitted, context.Cause(parent))
+		return nil, fmt.Errorf("POST %s: %w (%w)", path, ErrNotSubmitted, context.Cause(parent))
 	case errors.As(err, &tErr):
 		return nil, err
 	case rec.attempts > 0:
@@ -202,14 +210,26 @@ func (c *Client) getVideo(ctx context.Context, taskID string) (*Video, http.Head
 	if strings.TrimSpace(taskID) == "" {
 		return nil, nil, errors.New("a task ID is required")
 	}
+	path, url := taskPath, c.endpoint("video", "generations", taskID)
+	if c.api == APIOpenAIVideos {
+		path, url = videoPath, c.endpoint("videos", taskID)
+	}
 	var answer json.RawMessage
-	header, err := c.doRequest(ctx, http.MethodGet, taskPath, c.endpoint("video", "generations", taskID), nil, &answer)
+	header, err := c.doRequest(ctx, http.MethodGet, path, url, nil, &answer)
 	if err != nil {
 		return nil, header, err
 	}
-	v, err := decodeTask(answer, taskContext{askedID: taskID})
+	v, err := c.decodeVideo(answer, taskContext{askedID: taskID})
 	if err != nil {
-		return nil, header, fmt.Errorf("GET %s for task %q: %w", taskPath, taskID, err)
+		return nil, header, fmt.Errorf("GET %s for task %q: %w", path, taskID, err)
 	}
 	return v, header, nil
+}
+
+// decodeVideo reads a task from a 2xx answer of the client's API.
+func (c *Client) decodeVideo(data []byte, tc taskContext) (*Video, error) {
+	if c.api == APIOpenAIVideos {
+		return c.decodeOpenAIVideo(data, tc)
+	}
+	return decodeTask(data, tc)
 }

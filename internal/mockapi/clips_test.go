@@ -110,10 +110,12 @@ func TestClipDownload(t *testing.T) {
 }
 
 // With KeyedClips, clips are served on the mock's own address behind the
-// key, as new-api serves its Sora and Veo channels' clips.
+// key, as new-api serves its Sora and Veo channels' clips. The openai-videos
+// dialect serves them there always, and its video objects carry no URL: its
+// own tests download them (TestOpenAIVideos_sdkLifecycle).
 func TestKeyedClips(t *testing.T) {
 	t.Parallel()
-	for _, dialect := range Dialects {
+	for _, dialect := range []string{DialectOpenAI, DialectNewAPI} {
 		t.Run(dialect, func(t *testing.T) {
 			t.Parallel()
 			_, ts := newTestServer(t, func(c *Config) {

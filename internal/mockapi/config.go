@@ -105,7 +105,7 @@ type Config struct {
 	KeyedClips bool `json:"keyed_clips"`
 	// Dialect is how the mock answers: DialectOpenAI (the default) as the
 	// API is described, DialectNewAPI as the new-api gateway in front of a
-	// Doubao video channel answers.
+	// Doubao video channel answers, DialectOpenAIVideos as OpenAI's video API.
 	Dialect string `json:"dialect"`
 }
 
@@ -126,10 +126,17 @@ const (
 	// such, and no webhook is sent. The ledger still records the request as
 	// received.
 	DialectNewAPI = "new-api"
+	// DialectOpenAIVideos answers as OpenAI's video API does (openai-go
+	// v3.98's shapes): multipart submissions to POST /v1/videos, video
+	// objects at GET /v1/videos/{id} with queued, in_progress, completed and
+	// failed and a progress in percent, the clip at /v1/videos/{id}/content
+	// behind the key, DELETE /v1/videos/{id} and GET /v1/videos. The
+	// video-generations endpoints answer 404, as on OpenAI.
+	DialectOpenAIVideos = "openai-videos"
 )
 
 // Dialects lists the dialects Config.Dialect accepts.
-var Dialects = []string{DialectOpenAI, DialectNewAPI}
+var Dialects = []string{DialectOpenAI, DialectNewAPI, DialectOpenAIVideos}
 
 // WithDialect is a Config option (as acctest.NewMock takes them) that makes
 // the mock speak the named dialect.

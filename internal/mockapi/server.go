@@ -20,6 +20,8 @@ const (
 	epGenerations = "/v1/video/generations"
 	epTask        = "/v1/video/generations/{task_id}"
 	epModels      = "/v1/models"
+	epVideos      = "/v1/videos"
+	epVideo       = "/v1/videos/{id}"
 	epClips       = "/_mock/clips"
 	epKeyedClip   = keyedClipPrefix + "{task_id}" + keyedClipSuffix
 	epLedger      = "/_mock/ledger"
@@ -40,6 +42,7 @@ const maxBodyBytes = 1 << 20
 type Server struct {
 	cfg      Config
 	newAPI   bool // cfg.Dialect is DialectNewAPI
+	videos   bool // cfg.Dialect is DialectOpenAIVideos
 	models   map[string]*Model
 	seed     int64 // cfg.Seed, or the one drawn for this run when it is 0
 	signKey  []byte
@@ -126,6 +129,7 @@ func New(cfg Config) (*Server, error) {
 	s := &Server{
 		cfg:      cfg,
 		newAPI:   cfg.Dialect == DialectNewAPI,
+		videos:   cfg.Dialect == DialectOpenAIVideos,
 		models:   make(map[string]*Model, len(cfg.Models)),
 		seed:     runSeed,
 		signKey:  sum[:],
@@ -214,7 +218,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	defer func() { s.countResponse(rec.code()) }()
 
 	ep, id, found := matchPath(r.URL)
-	if ep == epKeyedClip && !s.cfg.KeyedClips {
+	if ep == epKeyedClip && !s.cfg.KeyedClips && !s.videos {
 		ep, id, found = "", "", false
 	}
 	allowed := allowedMethods(ep)
@@ -231,7 +235,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if !ok {
 			return
 		}
-		submission := r.Method == http.MethodPost && ep == epGenerations
+		submission := r.Method == http.MethodPost && ep == s.submitEndpoint()
 		if !s.admit(rec, ks, submission) {
 			return
 		}
@@ -245,9 +249,16 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) route(w http.ResponseWriter, r *http.Request, ep, id string, found bool, allowed []string, ks *keyState) {
+	if s.videos != (ep == epVideos || ep == epVideo) && (ep == epVideos || ep == epVideo || ep == epGenerations || ep == epTask) {
+		// Each dialect serves one API's paths.
+		found = false
+	}
 	if !found {
-		writeError(w, http.StatusNotFound, "not_found_error", "",
-			fmt.Sprintf("unknown path %s: the API serves POST %s, GET %s and GET %s", r.URL.Path, epGenerations, epTask, epModels))
+		served := fmt.Sprintf("POST %s, GET %s and GET %s", epGenerations, epTask, epModels)
+		if s.videos {
+			served = fmt.Sprintf("POST %s, GET %s, GET %s/content, DELETE %s, GET %s and GET %s", epVideos, epVideo, epVideo, epVideo, epVideos, epModels)
+		}
+		writeError(w, http.StatusNotFound, "not_found_error", "", fmt.Sprintf("unknown path %s: the API serves %s", r.URL.Path, served))
 		return
 	}
 	method := r.Method
@@ -265,6 +276,14 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, ep, id string, fo
 		s.handleSubmit(w, r, ks)
 	case epTask:
 		s.handleGetTask(w, r, id)
+	case epVideos:
+		if r.Method == http.MethodPost {
+			s.handleVideoSubmit(w, r, ks)
+			return
+		}
+		s.handleVideoList(w, r, ks)
+	case epVideo:
+		s.handleVideo(w, r, id)
 	case epModels:
 		s.handleModels(w, ks)
 	case epClips:
@@ -285,6 +304,14 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, ep, id string, fo
 		s.ExpireURLs()
 		w.WriteHeader(http.StatusNoContent)
 	}
+}
+
+// submitEndpoint is the endpoint that creates tasks in the server's dialect.
+func (s *Server) submitEndpoint() string {
+	if s.videos {
+		return epVideos
+	}
+	return epGenerations
 }
 
 func isAPIPath(p string) bool { return p == "/v1" || strings.HasPrefix(p, "/v1/") }
@@ -311,8 +338,11 @@ func matchPath(u *url.URL) (ep, id string, ok bool) {
 		return v, true
 	}
 	switch p {
-	case epGenerations, epModels, epLedger, epExpireURLs:
+	case epGenerations, epModels, epLedger, epExpireURLs, epVideos:
 		return p, "", true
+	}
+	if v, ok := param(epVideos+"/", ""); ok {
+		return epVideo, v, true
 	}
 	if v, ok := param(epGenerations+"/", ""); ok {
 		return epTask, v, true
@@ -345,6 +375,10 @@ func allowedMethods(ep string) []string {
 		return []string{http.MethodGet, http.MethodHead}
 	case epMockTask:
 		return []string{http.MethodDelete}
+	case epVideos:
+		return []string{http.MethodGet, http.MethodPost}
+	case epVideo:
+		return []string{http.MethodGet, http.MethodDelete}
 	}
 	return nil
 }

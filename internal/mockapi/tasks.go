@@ -257,16 +257,24 @@ func (s *Server) accept(r *http.Request, ks *keyState, req *submitRequest) *task
 func (s *Server) newTaskID(now time.Time) string {
 	for {
 		var id string
-		if s.newAPI {
+		switch {
+		case s.videos:
+			id = "video_" + s.randomHex()
+		case s.newAPI:
 			id = fmt.Sprintf("cgt-%s-%05x", now.UTC().Format("20060102150405"), s.idRNG.Uint64()&0xfffff)
-		} else {
-			var b [16]byte
-			binary.BigEndian.PutUint64(b[:8], s.idRNG.Uint64())
-			binary.BigEndian.PutUint64(b[8:], s.idRNG.Uint64())
-			id = "task_" + hex.EncodeToString(b[:])
+		default:
+			id = "task_" + s.randomHex()
 		}
 		if s.tasks[id] == nil {
 			return id
 		}
 	}
+}
+
+// randomHex is 32 hex digits from the seeded stream. Callers hold s.mu.
+func (s *Server) randomHex() string {
+	var b [16]byte
+	binary.BigEndian.PutUint64(b[:8], s.idRNG.Uint64())
+	binary.BigEndian.PutUint64(b[8:], s.idRNG.Uint64())
+	return hex.EncodeToString(b[:])
 }

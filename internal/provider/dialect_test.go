@@ -26,7 +26,7 @@ import (
 const videoDataAddr = "data.videogen_video.test"
 
 // testedDialects are the dialects every test in this file runs against.
-var testedDialects = mockapi.Dialects
+var testedDialects = []string{mockapi.DialectOpenAI, mockapi.DialectNewAPI}
 
 // TestAccDialect_lifecycle: create and wait, the file's bytes, the empty plan,
 // import and the data source, with exactly one submission.

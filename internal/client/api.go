@@ -1,0 +1,50 @@
+package client
+
+import (
+	"fmt"
+	"strings"
+)
+
+// API names the protocol a Client speaks (CONTRIBUTING.md, "APIs"). Both
+// generate a clip asynchronously and read it back as the same *Video, so that
+// waiting, billing and downloading are one path whichever is spoken.
+type API string
+
+const (
+	// APIVideoGenerations is the API this project was written for: JSON
+	// submissions to POST /v1/video/generations, tasks read at
+	// GET /v1/video/generations/{task_id}, the clip at a storage URL.
+	APIVideoGenerations API = "video-generations"
+	// APIOpenAIVideos is OpenAI's video API: multipart submissions to
+	// POST /v1/videos, videos read at GET /v1/videos/{id}, the clip at
+	// GET /v1/videos/{id}/content behind the key, and DELETE /v1/videos/{id}.
+	APIOpenAIVideos API = "openai-videos"
+)
+
+// APIs lists the APIs a Client speaks, the default first.
+var APIs = []API{APIVideoGenerations, APIOpenAIVideos}
+
+// ParseAPI reads an API name as a user writes it; the names are exact, so that a
+// typo is an error and not the default.
+func ParseAPI(name string) (API, error) {
+	for _, a := range APIs {
+		if string(a) == name {
+			return a, nil
+		}
+	}
+	names := make([]string, len(APIs))
+	for i, a := range APIs {
+		names[i] = fmt.Sprintf("%q", a)
+	}
+	return "", fmt.Errorf("unknown API %q: use one of %s", name, strings.Join(names, ", "))
+}
+
+// WithAPI selects the API the client speaks; APIVideoGenerations by default.
+func WithAPI(a API) Option { return func(c *Client) { c.api = a } }
+
+// API returns the API the client speaks.
+func (c *Client) API() API { return c.api }
+
+// CanDelete reports whether the API has a call that deletes a finished clip
+// from the service (DeleteVideo).
+func (a API) CanDelete() bool { return a == APIOpenAIVideos }

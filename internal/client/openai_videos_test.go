@@ -1,0 +1,174 @@
+package client_test
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/videogen/terraform-provider-videogen/internal/acctest"
+	"github.com/videogen/terraform-provider-videogen/internal/client"
+	"github.com/videogen/terraform-provider-videogen/internal/mockapi"
+)
+
+func newOpenAIVideosClient(t *testing.T, m *acctest.Mock, api client.API) *client.Client {
+	t.Helper()
+	c, err := client.New(m.URL, mockapi.DefaultAPIKey, client.WithAPI(api),
+		client.WithRetryWait(time.Millisecond, 5*time.Millisecond),
+		client.WithPollPolicy(client.PollPolicy{Fixed: time.Millisecond, MaxConsecutiveErrors: 3}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// The client speaks OpenAI's video API to the mock's openai-videos dialect,
+// which OpenAI's SDK holds to OpenAI's shapes: the same *Video as the other
+// API, the clip at /content, one submission per task.
+func TestOpenAIVideosAgainstMock(t *testing.T) {
+	t.Parallel()
+	m := acctest.NewMock(t, mockapi.WithDialect(mockapi.DialectOpenAIVideos), func(c *mockapi.Config) { c.HoldTasks = true })
+	c := newOpenAIVideosClient(t, m, client.APIOpenAIVideos)
+	ctx := t.Context()
+	v, err := c.SubmitVideo(ctx, client.VideoRequest{Model: "videogen-1", Prompt: "a heron", Seconds: "8",
+		Metadata: &client.Metadata{Ratio: "16:9", Resolution: "720p",
+			Content: []client.ContentEntry{client.NewContentEntry(client.ContentImage, "https://img.example/a.png")}}})
+	if err != nil || v.Status.Final() || !strings.HasPrefix(v.TaskID, "video_") {
+		t.Fatalf("SubmitVideo = %+v, %v; want an unfinished video", v, err)
+	}
+	task, _ := m.Ledger().Task(v.TaskID)
+	if task.Seconds != "8" || string(task.Metadata) != `{"input_reference[image_url]":"https://img.example/a.png","size":"1280x720"}` {
+		t.Errorf("the mock received seconds %q and %s, want 8 and the size and reference image", task.Seconds, task.Metadata)
+	}
+	m.FinishTask(v.TaskID)
+	done, err := c.WaitForVideo(ctx, v.TaskID)
+	if err != nil || done.Status != client.StatusSucceeded || done.URL != m.URL+"/v1/videos/"+v.TaskID+"/content" {
+		t.Fatalf("WaitForVideo = %+v, %v; want succeeded with the clip at the video's /content", done, err)
+	}
+	if done.Made == nil || *done.Made != (client.MadeParams{Seconds: "8", Ratio: "16:9", Resolution: "720p"}) ||
+		done.Metadata == nil || done.Metadata.Ratio != "16:9" || done.Metadata.Resolution != "720p" {
+		t.Errorf("Made = %+v, Metadata = %+v; want 8 s at 16:9, 720p read from seconds and size", done.Made, done.Metadata)
+	}
+
+	failed, err := c.SubmitVideo(ctx, client.VideoRequest{Model: "videogen-1", Prompt: "a storm"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.FailTask(failed.TaskID, "the prompt was refused")
+	got, err := c.GetVideo(ctx, failed.TaskID)
+	if err != nil || got.Status != client.StatusFailed || got.FailureReason != "the prompt was refused (video_generation_failed)" {
+		t.Errorf("GetVideo of a failed video = %+v, %v; want failed with the reason and its code", got, err)
+	}
+	if _, err := c.GetVideo(ctx, "video_unknown"); !client.IsNotFound(err) {
+		t.Errorf("GetVideo of an unknown video: %v, want not found", err)
+	}
+	if n := m.Submissions(); n != 2 {
+		t.Errorf("%d submissions, want 2", n)
+	}
+}
+
+// A request OpenAI's API cannot carry is refused whole before anything is
+// sent: sending the rest would make, and bill, another clip.
+func TestOpenAIVideosRefusesWhatItCannotSend(t *testing.T) {
+	t.Parallel()
+	m := acctest.NewMock(t, mockapi.WithDialect(mockapi.DialectOpenAIVideos))
+	c := newOpenAIVideosClient(t, m, client.APIOpenAIVideos)
+	yes := true
+	image := client.NewContentEntry(client.ContentImage, "https://img.example/a.png")
+	for _, tc := range []struct {
+		md    client.Metadata
+		param string
+	}{
+		{client.Metadata{Ratio: "16:9"}, client.ParamRatio},
+		{client.Metadata{Resolution: "720p"}, client.ParamResolution},
+		{client.Metadata{Ratio: "16:9", Resolution: "480p"}, client.ParamRatio},
+		{client.Metadata{GenerateAudio: &yes}, client.ParamGenerateAudio},
+		{client.Metadata{CallbackURL: "https://hooks.example/v"}, client.ParamCallbackURL},
+		{client.Metadata{Content: []client.ContentEntry{image, image}}, client.ContentParam(client.ContentImage)},
+		{client.Metadata{Content: []client.ContentEntry{client.NewContentEntry(client.ContentVideo, "https://v.example/a.mp4")}},
+			client.ContentParam(client.ContentVideo)},
+		{client.Metadata{Extra: map[string]json.RawMessage{"watermark": json.RawMessage(`false`)}}, "metadata.watermark"},
+	} {
+		req := client.VideoRequest{Model: "videogen-1", Prompt: "a heron", Metadata: &tc.md}
+		_, err := c.SubmitVideo(t.Context(), req)
+		var inexpressible *client.InexpressibleError
+		if !errors.As(err, &inexpressible) || len(inexpressible.Params) != 1 || inexpressible.Params[0].Param != tc.param {
+			t.Errorf("%+v: %v, want it refused for %s", tc.md, err, tc.param)
+		}
+		if bad := client.APIVideoGenerations.Inexpressible(req); len(bad) != 0 {
+			t.Errorf("%+v: the video-generations API cannot carry %v", tc.md, bad)
+		}
+	}
+	if n := m.Ledger().RequestCount(); n != 0 {
+		t.Errorf("the mock received %d requests, want none", n)
+	}
+}
+
+func TestOpenAIVideoSize(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ ratio, resolution, size string }{
+		{"", "", ""},
+		{"16:9", "720p", "1280x720"},
+		{"9:16", "720p", "720x1280"},
+		{"16:9", "1080p", "1920x1080"},
+		{"32:18", "1080P", "1920x1080"},
+		{"1:1", "480p", "480x480"},
+		{"4:3", "480p", "640x480"},
+		{"16:9", "480p", ""}, // 853.33 pixels wide
+		{"7:4", "720p", ""},  // 1260 wide, but 7:4 at 1080p is 1890: both whole, so only check one
+		{"16:9", "", ""},
+		{"", "720p", ""},
+		{"16:9", "4k", ""},
+	} {
+		size, err := client.OpenAIVideoSize(tc.ratio, tc.resolution)
+		if tc.ratio == "7:4" {
+			if size != "1260x720" || err != nil {
+				t.Errorf("%s at %s: %q, %v; want 1260x720", tc.ratio, tc.resolution, size, err)
+			}
+			continue
+		}
+		if size != tc.size || (err == nil) != (tc.size != "" || tc.ratio == "" && tc.resolution == "") {
+			t.Errorf("%s at %s: %q, %v; want %q", tc.ratio, tc.resolution, size, err, tc.size)
+		}
+		if tc.size == "" {
+			continue
+		}
+		ratio, resolution := client.RatioAndResolutionOf(size)
+		if r, _ := client.OpenAIVideoSize(ratio, resolution); r != size {
+			t.Errorf("%s reads back as %s at %s, which is %s", size, ratio, resolution, r)
+		}
+	}
+	if ratio, resolution := client.RatioAndResolutionOf("1792x1024"); ratio != "7:4" || resolution != "" {
+		t.Errorf("1792x1024 reads as %q at %q, want 7:4 and no resolution", ratio, resolution)
+	}
+}
+
+// DeleteVideo deletes a finished video once; a video already gone is not
+// found; the video-generations API has no delete and sends nothing.
+func TestDeleteVideo(t *testing.T) {
+	t.Parallel()
+	m := acctest.NewMock(t, mockapi.WithDialect(mockapi.DialectOpenAIVideos), func(c *mockapi.Config) { c.TaskDuration = 0 })
+	c := newOpenAIVideosClient(t, m, client.APIOpenAIVideos)
+	v, err := c.SubmitVideo(t.Context(), client.VideoRequest{Model: "videogen-1", Prompt: "a heron"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.DeleteVideo(t.Context(), v.TaskID); err != nil {
+		t.Fatalf("DeleteVideo: %v", err)
+	}
+	if task, _ := m.Ledger().Task(v.TaskID); !task.Deleted || !task.Billed {
+		t.Errorf("ledger task = %+v, want deleted and still billed", task)
+	}
+	if err := c.DeleteVideo(t.Context(), v.TaskID); !client.IsNotFound(err) {
+		t.Errorf("second DeleteVideo: %v, want not found", err)
+	}
+	before := m.Ledger().RequestCount()
+	other := newOpenAIVideosClient(t, m, client.APIVideoGenerations)
+	if err := other.DeleteVideo(t.Context(), v.TaskID); err == nil || client.IsNotFound(err) {
+		t.Errorf("DeleteVideo on the video-generations API: %v, want an error of its own", err)
+	}
+	if n := m.Ledger().RequestCount(); n != before {
+		t.Errorf("%d requests sent by a delete the API does not have", n-before)
+	}
+}
