@@ -87,3 +87,19 @@ func (k *knownClips) ofTask(taskID string) (knownClip, bool) {
 	c, ok := k.byTask[taskID]
 	return c, ok
 }
+
+// rememberClip records the clip of a videogen_video_file in state for the plan
+// of its replacement in this provider process; byTask is false for a refresh,
+// which records only the path.
+func rememberClip(data *providerData, state *videoFileResourceModel, byTask bool) {
+	if data == nil || state.SHA256.IsNull() || state.SHA256.IsUnknown() {
+		return
+	}
+	c := knownClip{taskID: state.TaskID.ValueString(), sha256: state.SHA256.ValueString(),
+		size: state.SizeBytes.ValueInt64(), sourceURL: state.SourceURL.ValueString()}
+	if byTask {
+		data.clips.remember(state.Path.ValueString(), c)
+	} else {
+		data.clips.rememberPath(state.Path.ValueString(), c)
+	}
+}

@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
-	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
@@ -44,9 +42,8 @@ const (
 )
 
 var (
-	_ resource.ResourceWithConfigure   = (*videoFileResource)(nil)
-	_ resource.ResourceWithImportState = (*videoFileResource)(nil)
-	_ resource.ResourceWithModifyPlan  = (*videoFileResource)(nil)
+	_ resource.ResourceWithConfigure  = (*videoFileResource)(nil)
+	_ resource.ResourceWithModifyPlan = (*videoFileResource)(nil)
 )
 
 type videoFileResource struct {
@@ -225,7 +222,7 @@ func (r *videoFileResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 		if resp.Diagnostics.HasError() {
 			return
 		}
-		r.remember(&state, true)
+		rememberClip(r.data, &state, true)
 		if !state.Path.Equal(plan.Path) || !state.TaskID.Equal(plan.TaskID) {
 			// A replacement: Terraform plans its new half again without prior
 			// state, and that plan checks the path.
@@ -283,26 +280,8 @@ func (r *videoFileResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 	}
 }
 
-// remember records the clip of a resource in state for the plan of its
-// replacement in this provider process (see knownClips); byTask is false for a
-// refresh, which records only the path.
-func (r *videoFileResource) remember(state *videoFileResourceModel, byTask bool) {
-	if r.data == nil || state.SHA256.IsNull() || state.SHA256.IsUnknown() {
-		return
-	}
-	c := knownClip{taskID: state.TaskID.ValueString(), sha256: state.SHA256.ValueString(),
-		size: state.SizeBytes.ValueInt64(), sourceURL: state.SourceURL.ValueString()}
-	if byTask {
-		r.data.clips.remember(state.Path.ValueString(), c)
-	} else {
-		r.data.clips.rememberPath(state.Path.ValueString(), c)
-	}
-}
-
 // fileDrift returns what Read found wrong with the file at path, or "".
-func fileDrift(ctx context.Context, private interface {
-	GetKey(context.Context, string) ([]byte, diag.Diagnostics)
-}, diags *diag.Diagnostics) string {
+func fileDrift(ctx context.Context, private privateState, diags *diag.Diagnostics) string {
 	if private == nil {
 		return ""
 	}
@@ -345,7 +324,7 @@ func (r *videoFileResource) Create(ctx context.Context, req resource.CreateReque
 	if occ != localfile.Nothing && !plan.SHA256.IsUnknown() {
 		// The plan adopts the file that holds this clip already.
 		if holds, _ := localfile.Holds(target.path, plan.SHA256.ValueString(), plan.SizeBytes.ValueInt64()); holds {
-			if err := os.Chmod(target.path, target.fileMode); err != nil {
+			if err := localfile.SetMode(target.path, target.fileMode); err != nil {
 				addPermissionError(&resp.Diagnostics, target, err)
 				return
 			}
@@ -428,75 +407,37 @@ func (r *videoFileResource) Read(ctx context.Context, req resource.ReadRequest, 
 		}
 		return
 	}
-	r.remember(&state, false)
-	p := state.Path.ValueString()
-	occ, info, err := localfile.Inspect(p)
-	if err != nil {
+	rememberClip(r.data, &state, false)
+	p, size := state.Path.ValueString(), int64(-1)
+	if !state.SizeBytes.IsNull() {
+		size = state.SizeBytes.ValueInt64()
+	}
+	found, err := localfile.Compare(p, state.SHA256.ValueString(), size)
+	switch {
+	case err != nil:
 		resp.Diagnostics.AddAttributeError(path.Root("path"), "Unable to Read Video File",
 			fmt.Sprintf("The file at %s could not be checked against its recorded SHA-256. Check that Terraform may read "+
-				"it and its directory.\n\nOriginal error: %s", p, err))
+				"it and its directory, and that the file's owner may read it (file_permission).\n\nOriginal error: %s", p, err))
 		return
-	}
-	if occ == localfile.Nothing {
+	case found.Occupant == localfile.Nothing:
 		tflog.Warn(ctx, "video file is missing; removing it from state so that it is downloaded again (the video is not regenerated)",
 			map[string]any{"path": p, "task_id": state.TaskID.ValueString()})
 		resp.State.RemoveResource(ctx)
 		return
-	}
-	// Anything else that is not the clip stays in state with the reason kept
-	// for the plan, which refuses to replace it without overwrite.
-	drift := ""
-	switch {
-	case occ != localfile.RegularFile:
-		drift = "was replaced by " + occ.String()
-	case !state.SizeBytes.IsNull() && info.Size() != state.SizeBytes.ValueInt64():
-		drift = fmt.Sprintf("has changed size (%d bytes, the clip has %d)", info.Size(), state.SizeBytes.ValueInt64())
-	default:
-		sum, err := localfile.SHA256(p)
-		if err != nil {
-			resp.Diagnostics.AddAttributeError(path.Root("path"), "Unable to Read Video File",
-				fmt.Sprintf("The file at %s could not be read to check its SHA-256. Check that its owner may read it "+
-					"(file_permission) and that Terraform runs as that user.\n\nOriginal error: %s", p, err))
-			return
-		}
-		if sum != state.SHA256.ValueString() {
-			drift = "no longer matches the SHA-256 of the clip"
-		}
-	}
-	if drift != "" {
-		tflog.Warn(ctx, "video file "+drift, map[string]any{"path": p, "task_id": state.TaskID.ValueString()})
-		reason, _ := json.Marshal(drift)
+	case found.Drift != "":
+		// Anything at the path that is not the clip stays in state with the reason
+		// kept for the plan, which refuses to replace it without overwrite.
+		tflog.Warn(ctx, "video file "+found.Drift, map[string]any{"path": p, "task_id": state.TaskID.ValueString()})
+		reason, _ := json.Marshal(found.Drift)
 		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKeyFileDrift, reason)...)
 		resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 		return
 	}
 	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKeyFileDrift, nil)...)
-	if mode, err := validators.ParseFileMode(state.FilePermission.ValueString()); err != nil || mode != info.Mode().Perm() {
-		state.FilePermission = types.StringValue(fmt.Sprintf("%04o", info.Mode().Perm()))
+	if mode, err := validators.ParseFileMode(state.FilePermission.ValueString()); err != nil || mode != found.Mode {
+		state.FilePermission = types.StringValue(fmt.Sprintf("%04o", found.Mode))
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
-}
-
-// ImportState takes "<task_id>,<path>", with the path in any spelling; the first
-// Read then adopts the file. A task ID never holds a comma, while a path may.
-func (r *videoFileResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	id, diags := r.importID(ctx, req)
-	resp.Diagnostics.Append(diags...)
-	taskID, p, ok := strings.Cut(id, ",")
-	taskID = strings.TrimSpace(taskID)
-	if !ok || taskID == "" || p == "" {
-		resp.Diagnostics.AddError("Invalid Import ID", fmt.Sprintf("Import a videogen_video_file as <task_id>,<path>, "+
-			"for example: terraform import videogen_video_file.teaser task_abc123,out/teaser.mp4. The path may be "+
-			"relative to the directory Terraform runs in or absolute. Got %q.", id))
-		return
-	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), p)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("path"), filePathValue(p))...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("task_id"), taskID)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("directory_permission"), defaultDirectoryPermission)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("overwrite"), false)...)
-	resp.Diagnostics.Append(r.setIdentity(ctx, resp.Identity,
-		videoFileResourceModel{TaskID: types.StringValue(taskID), Path: filePathValue(p)})...)
 }
 
 // adoptImported records an existing file as this task's clip, without downloading
@@ -517,30 +458,24 @@ func (r *videoFileResource) adoptImported(ctx context.Context, state *videoFileR
 		return
 	}
 	p := state.Path.ValueString()
-	info, err := os.Stat(p)
-	if err != nil || !info.Mode().IsRegular() {
+	sum, mode, err := localfile.ReadClip(p)
+	switch {
+	case errors.Is(err, localfile.ErrNotMP4):
+		diags.AddAttributeError(path.Root("path"), summary, fmt.Sprintf("%s is not an MP4 video clip, so it cannot be "+
+			"adopted as the clip of task %s. Remove it and apply without the import to download the clip.\n\n"+
+			"Original error: %s", p, taskID, err))
+		return
+	case err != nil:
 		diags.AddAttributeError(path.Root("path"), summary, fmt.Sprintf("Import adopts a clip that was already "+
 			"downloaded, but there is no readable file at %s. Check the path (relative paths are relative to the "+
 			"directory Terraform runs in), or skip the import: applying the resource downloads the clip without "+
 			"regenerating it.\n\nOriginal error: %v", p, err))
 		return
 	}
-	if err := localfile.CheckMP4(p); err != nil {
-		diags.AddAttributeError(path.Root("path"), summary, fmt.Sprintf("%s is not an MP4 video clip, so it cannot be "+
-			"adopted as the clip of task %s. Remove it and apply without the import to download the clip.\n\n"+
-			"Original error: %s", p, taskID, err))
-		return
-	}
-	sum, err := localfile.SHA256(p)
-	if err != nil {
-		diags.AddAttributeError(path.Root("path"), summary, fmt.Sprintf("The file at %s could not be read for its "+
-			"SHA-256.\n\nOriginal error: %s", p, err))
-		return
-	}
-	state.SHA256 = types.StringValue(sum)
-	state.SizeBytes = types.Int64Value(info.Size())
+	state.SHA256 = types.StringValue(sum.SHA256)
+	state.SizeBytes = types.Int64Value(sum.Size)
 	state.SourceURL = types.StringValue(video.URL)
-	state.FilePermission = types.StringValue(fmt.Sprintf("%04o", info.Mode().Perm()))
+	state.FilePermission = types.StringValue(fmt.Sprintf("%04o", mode))
 }
 
 // Update applies a new file_permission to the file in place; directory_permission,
@@ -585,7 +520,7 @@ func (r *videoFileResource) Update(ctx context.Context, req resource.UpdateReque
 		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKeyFileDrift, nil)...)
 	}
 	if !redownload && !plan.FilePermission.Equal(state.FilePermission) {
-		if err := os.Chmod(target.path, target.fileMode); err != nil {
+		if err := localfile.SetMode(target.path, target.fileMode); err != nil {
 			addPermissionError(&resp.Diagnostics, target, err)
 			return
 		}
@@ -606,109 +541,29 @@ func (r *videoFileResource) Delete(ctx context.Context, req resource.DeleteReque
 	// The apply plans the new half of a replacement again, after this Delete and
 	// without prior state: it learns the clip from here, as the plan did from
 	// ModifyPlan.
-	r.remember(&state, true)
+	rememberClip(r.data, &state, true)
 	p := state.Path.ValueString()
-	occ, _, err := localfile.Inspect(p)
-	if err == nil && occ == localfile.Nothing {
-		return
-	}
-	if err == nil && occ == localfile.RegularFile && !state.SHA256.IsNull() {
-		var holds bool
-		holds, err = localfile.Holds(p, state.SHA256.ValueString(), state.SizeBytes.ValueInt64())
-		if err == nil && !holds {
-			resp.Diagnostics.AddAttributeWarning(path.Root("path"), "Video File Left in Place",
-				fmt.Sprintf("%s no longer holds the clip this resource downloaded (it was edited or replaced since), so "+
-					"it was not deleted and is no longer managed. Remove it by hand if it is not needed.", p))
-			return
-		}
-	}
-	if err == nil && occ != localfile.RegularFile {
-		resp.Diagnostics.AddAttributeWarning(path.Root("path"), "Video File Left in Place",
-			fmt.Sprintf("%s is now %s, not the downloaded clip, so it was left in place and is no longer managed.", p, occ))
-		return
-	}
-	if err == nil {
-		err = os.Remove(p)
-	}
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+	left, err := localfile.RemoveClip(p, state.SHA256.ValueString(), state.SizeBytes.ValueInt64())
+	switch {
+	case err != nil:
 		resp.Diagnostics.AddAttributeError(path.Root("path"), "Unable to Delete Video File",
 			fmt.Sprintf("The file at %s could not be removed. Check the permissions of its directory, or remove it by "+
 				"hand and run terraform apply again.\n\nOriginal error: %s", p, err))
+	case left == localfile.RegularFile:
+		resp.Diagnostics.AddAttributeWarning(path.Root("path"), "Video File Left in Place",
+			fmt.Sprintf("%s no longer holds the clip this resource downloaded (it was edited or replaced since), so "+
+				"it was not deleted and is no longer managed. Remove it by hand if it is not needed.", p))
+	case left != localfile.Nothing:
+		resp.Diagnostics.AddAttributeWarning(path.Root("path"), "Video File Left in Place",
+			fmt.Sprintf("%s is now %s, not the downloaded clip, so it was left in place and is no longer managed.", p, left))
 	}
-}
-
-// finishedVideo reads the task and, while it is unfinished, waits for it up to
-// timeout; it returns the task once it has a clip to download.
-func (r *videoFileResource) finishedVideo(ctx context.Context, taskID string, timeout time.Duration, summary string, diags *diag.Diagnostics) (*client.Video, bool) {
-	video, err := r.data.client.GetVideo(ctx, taskID)
-	if err != nil {
-		addAPIError(diags, summary, opGet, err)
-		return nil, false
-	}
-	if !video.Status.Final() {
-		tflog.Info(ctx, "the task has not finished; waiting for it before downloading its clip",
-			map[string]any{"task_id": taskID, "status": string(video.Status), "timeout": timeout.String()})
-		waitCtx, cancel := context.WithTimeout(ctx, timeout)
-		defer cancel()
-		waited, err := r.data.client.WaitForVideo(waitCtx, taskID)
-		var failed *client.TaskFailedError
-		switch {
-		case errors.As(err, &failed):
-			video = waited
-		case addVideoNotReady(diags, path.Root("task_id"), taskID, err, video.Status,
-			"timeouts.create of this videogen_video_file", timeout, "Nothing was downloaded, and no new clip was "+
-				"requested: apply again to keep waiting for the same task, or raise timeouts.create."):
-			return nil, false
-		case err != nil:
-			addAPIError(diags, summary, opGet, err)
-			return nil, false
-		default:
-			video = waited
-		}
-	}
-	if !checkDownloadable(video, diags) {
-		return nil, false
-	}
-	return video, true
-}
-
-// checkDownloadable insists that a finished task succeeded with a URL.
-func checkDownloadable(video *client.Video, diags *diag.Diagnostics) bool {
-	switch {
-	case video.Status == client.StatusFailed:
-		reason := video.FailureReason
-		if reason == "" {
-			reason = "the service gave no reason"
-		}
-		diags.AddAttributeError(path.Root("task_id"), "Video Not Downloadable",
-			fmt.Sprintf("Task %s has the status \"failed\" (%s), so it has no clip to download. Failed tasks are not "+
-				"billed. Regenerate the video (the videogen_video resource replaces a failed task on the next apply), "+
-				"then apply again.", video.TaskID, reason))
-		return false
-	case video.Status.Gone():
-		diags.AddAttributeError(path.Root("task_id"), "Video Not Downloadable",
-			fmt.Sprintf("Task %s has no clip any more: %s. The videogen_video resource plans a replacement for it on "+
-				"the next plan, which generates and bills a new clip.", video.TaskID, video.FailureReason))
-		return false
-	case video.Status != client.StatusSucceeded:
-		diags.AddAttributeError(path.Root("task_id"), "Video Not Downloadable",
-			fmt.Sprintf("Task %s has the status %q; only a succeeded task has a clip to download. Apply again when the "+
-				"task has succeeded.", video.TaskID, video.RawStatus))
-		return false
-	case video.URL == "":
-		diags.AddAttributeError(path.Root("task_id"), "Video Not Downloadable",
-			fmt.Sprintf("Task %s has succeeded, but the service reported no download URL for it. Apply again later; if "+
-				"it persists, ask the service about the task.", video.TaskID))
-		return false
-	}
-	return true
 }
 
 // fileTarget is a validated path, modes and size bound.
 type fileTarget struct {
 	path     string
-	fileMode os.FileMode
-	dirMode  os.FileMode
+	fileMode fs.FileMode
+	dirMode  fs.FileMode
 	maxBytes int64
 }
 
@@ -726,98 +581,4 @@ func (m *videoFileResourceModel) target() (fileTarget, diag.Diagnostics) {
 		diags.AddAttributeError(path.Root("directory_permission"), "Invalid Permission", fmt.Sprintf("directory_permission %s.", err))
 	}
 	return t, diags
-}
-
-// addPathError explains a path that cannot receive the file.
-func addPathError(diags *diag.Diagnostics, p string, err error) {
-	diags.AddAttributeError(path.Root("path"), "Unusable Video File Path",
-		fmt.Sprintf("The clip cannot be written to %s, so nothing was downloaded. path must name a file, not a "+
-			"directory, in a directory that the user running Terraform may write (missing parent directories are "+
-			"created). Choose another path, or fix the directory's permissions.\n\nOriginal error: %s", p, err))
-}
-
-// addOccupiedError refuses to replace what is at p, which is not this clip.
-func addOccupiedError(diags *diag.Diagnostics, p string, occ localfile.Occupant, taskID types.String) {
-	task := "<task_id>"
-	if !taskID.IsUnknown() && !taskID.IsNull() {
-		task = taskID.ValueString()
-	}
-	adopt := ""
-	if occ == localfile.RegularFile {
-		adopt = fmt.Sprintf(" If it is the clip of task %s, adopt it as it is with an import (an import block, or "+
-			"terraform import videogen_video_file.<name> %s,%s).", task, task, p)
-	}
-	diags.AddAttributeError(path.Root("path"), "Video File Path Already Taken",
-		fmt.Sprintf("There is already %s at %s that this resource did not write, and videogen_video_file never replaces "+
-			"what it did not write: nothing was downloaded and it was left as it is. Choose another path, or move it "+
-			"away.%s To replace it with the clip, set overwrite = true on this resource (a symbolic link is replaced "+
-			"itself; what it points at is never touched).", occ, p, adopt))
-}
-
-// addDriftWarning says that a file this resource wrote was changed by someone
-// and is left as it is.
-func addDriftWarning(diags *diag.Diagnostics, p, drift string) {
-	diags.AddAttributeWarning(path.Root("path"), "Video File Changed Outside Terraform",
-		fmt.Sprintf("The file at %s is no longer the clip this resource downloaded: it %s. It was edited or replaced "+
-			"outside Terraform, and videogen_video_file never replaces what it did not write, so it is left as it is "+
-			"and nothing is planned for it. To have the clip there again (downloaded from the same task, not "+
-			"regenerated), move the file away or set overwrite = true on this resource; to stop managing the path, "+
-			"terraform state rm this resource.", p, drift))
-}
-
-// addPermissionError explains a chmod that failed.
-func addPermissionError(diags *diag.Diagnostics, t fileTarget, err error) {
-	diags.AddAttributeError(path.Root("file_permission"), "Unable to Change Video File Permissions",
-		fmt.Sprintf("The permissions of %s could not be set to %04o. Check that Terraform runs as the file's owner.\n\n"+
-			"Original error: %s", t.path, t.fileMode, err))
-}
-
-// addDownloadError explains a failed download and quotes the original error.
-// Nothing was written to the target in any of these cases.
-func addDownloadError(diags *diag.Diagnostics, taskID string, t fileTarget, err error) {
-	var local *localfile.Error
-	p := t.path
-	switch {
-	case errors.As(err, &local):
-		diags.AddAttributeError(path.Root("path"), "Unable to Write Video File",
-			fmt.Sprintf("The clip of task %s could not be written to %s. Check that the directory is writable by the "+
-				"user running Terraform, that no directory or read-only file is in the way, and that the disk has room. "+
-				"No partial file was left behind.\n\nOriginal error: %s", taskID, p, err))
-	case client.IsTooLarge(err):
-		diags.AddAttributeError(path.Root("max_size_bytes"), "Video File Too Large",
-			fmt.Sprintf("The clip of task %s is larger than max_size_bytes (%d bytes), so the download was stopped and "+
-				"nothing was written to %s. If a clip this large is expected, raise max_size_bytes; otherwise the clip "+
-				"host is sending something other than the clip.\n\nOriginal error: %s", taskID, t.maxBytes, p, err))
-	case client.IsNotMP4(err):
-		diags.AddError("Downloaded File Is Not an MP4 Video",
-			fmt.Sprintf("The download host answered for task %s, but with something that is not an MP4 video, so "+
-				"nothing was written to %s. This is usually an error or sign-in page from a proxy, CDN or captive portal "+
-				"between this machine and the clip host: check that the clip URL is reachable from here (proxy "+
-				"settings, VPN), then apply again.\n\nOriginal error: %s", taskID, p, err))
-	case client.IsExpiredURL(err):
-		diags.AddError("Clip Download Refused",
-			fmt.Sprintf("The clip host refused the download of task %s even with a fresh URL read from the task, so "+
-				"nothing was written to %s. The service may have removed the clip, or a proxy may block the clip host. "+
-				"Apply again later; if it persists, ask the service about the task. Regenerating it (replacing the "+
-				"videogen_video resource) would bill a new clip.\n\nOriginal error: %s", taskID, p, err))
-	case errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded):
-		diags.AddError("Video File Download Interrupted",
-			fmt.Sprintf("The download of task %s was interrupted, so nothing was written to %s. Apply again to "+
-				"download it; the video is not regenerated.\n\nOriginal error: %s", taskID, p, err))
-	default:
-		advice := "The download failed. Apply again to retry it; the video is not regenerated."
-		var dErr *client.DownloadError
-		if errors.As(err, &dErr) {
-			advice = fmt.Sprintf("The clip host answered HTTP %d after %d attempt(s). Errors 429 and 5xx are usually "+
-				"transient: apply again to retry (the video is not regenerated), or raise the provider's max_retries.",
-				dErr.StatusCode, dErr.Attempts)
-		} else if client.IsTransient(err) {
-			advice = fmt.Sprintf("The clip host kept failing or could not be reached %s. Such errors are usually "+
-				"transient: apply again to retry (the video is not regenerated), or raise the provider's max_retries "+
-				"or request_timeout.", attemptsText(err))
-		}
-		diags.AddError("Unable to Download Video File",
-			fmt.Sprintf("The clip of task %s could not be downloaded to %s; no partial file was left behind. %s\n\n"+
-				"Original error: %s", taskID, p, advice, err))
-	}
 }

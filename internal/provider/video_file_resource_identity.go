@@ -2,15 +2,21 @@ package provider
 
 import (
 	"context"
+	"fmt"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
-var _ resource.ResourceWithIdentity = (*videoFileResource)(nil)
+var (
+	_ resource.ResourceWithIdentity    = (*videoFileResource)(nil)
+	_ resource.ResourceWithImportState = (*videoFileResource)(nil)
+)
 
 // IdentitySchema identifies a downloaded clip by its task and its path (Terraform
 // and OpenTofu 1.12 or later), for `import` blocks with
@@ -53,4 +59,26 @@ func (r *videoFileResource) importID(ctx context.Context, req resource.ImportSta
 	var identity videoFileIdentityModel
 	diags := req.Identity.Get(ctx, &identity)
 	return identity.TaskID.ValueString() + "," + identity.Path.ValueString(), diags
+}
+
+// ImportState takes "<task_id>,<path>", with the path in any spelling; the first
+// Read then adopts the file. A task ID never holds a comma, while a path may.
+func (r *videoFileResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	id, diags := r.importID(ctx, req)
+	resp.Diagnostics.Append(diags...)
+	taskID, p, ok := strings.Cut(id, ",")
+	taskID = strings.TrimSpace(taskID)
+	if !ok || taskID == "" || p == "" {
+		resp.Diagnostics.AddError("Invalid Import ID", fmt.Sprintf("Import a videogen_video_file as <task_id>,<path>, "+
+			"for example: terraform import videogen_video_file.teaser task_abc123,out/teaser.mp4. The path may be "+
+			"relative to the directory Terraform runs in or absolute. Got %q.", id))
+		return
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), p)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("path"), filePathValue(p))...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("task_id"), taskID)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("directory_permission"), defaultDirectoryPermission)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("overwrite"), false)...)
+	resp.Diagnostics.Append(r.setIdentity(ctx, resp.Identity,
+		videoFileResourceModel{TaskID: types.StringValue(taskID), Path: filePathValue(p)})...)
 }

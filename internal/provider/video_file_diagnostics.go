@@ -1,0 +1,111 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/videogen/terraform-provider-videogen/internal/client"
+	"github.com/videogen/terraform-provider-videogen/internal/localfile"
+)
+
+// The diagnostics of videogen_video_file: each says what was left as it was on
+// the disk (always everything, when it fails) and what to do next.
+
+// addPathError explains a path that cannot receive the file.
+func addPathError(diags *diag.Diagnostics, p string, err error) {
+	diags.AddAttributeError(path.Root("path"), "Unusable Video File Path",
+		fmt.Sprintf("The clip cannot be written to %s, so nothing was downloaded. path must name a file, not a "+
+			"directory, in a directory that the user running Terraform may write (missing parent directories are "+
+			"created). Choose another path, or fix the directory's permissions.\n\nOriginal error: %s", p, err))
+}
+
+// addOccupiedError refuses to replace what is at p, which is not this clip.
+func addOccupiedError(diags *diag.Diagnostics, p string, occ localfile.Occupant, taskID types.String) {
+	task := "<task_id>"
+	if !taskID.IsUnknown() && !taskID.IsNull() {
+		task = taskID.ValueString()
+	}
+	adopt := ""
+	if occ == localfile.RegularFile {
+		adopt = fmt.Sprintf(" If it is the clip of task %s, adopt it as it is with an import (an import block, or "+
+			"terraform import videogen_video_file.<name> %s,%s).", task, task, p)
+	}
+	diags.AddAttributeError(path.Root("path"), "Video File Path Already Taken",
+		fmt.Sprintf("There is already %s at %s that this resource did not write, and videogen_video_file never replaces "+
+			"what it did not write: nothing was downloaded and it was left as it is. Choose another path, or move it "+
+			"away.%s To replace it with the clip, set overwrite = true on this resource (a symbolic link is replaced "+
+			"itself; what it points at is never touched).", occ, p, adopt))
+}
+
+// addDriftWarning says that a file this resource wrote was changed by someone
+// and is left as it is.
+func addDriftWarning(diags *diag.Diagnostics, p, drift string) {
+	diags.AddAttributeWarning(path.Root("path"), "Video File Changed Outside Terraform",
+		fmt.Sprintf("The file at %s is no longer the clip this resource downloaded: it %s. It was edited or replaced "+
+			"outside Terraform, and videogen_video_file never replaces what it did not write, so it is left as it is "+
+			"and nothing is planned for it. To have the clip there again (downloaded from the same task, not "+
+			"regenerated), move the file away or set overwrite = true on this resource; to stop managing the path, "+
+			"terraform state rm this resource.", p, drift))
+}
+
+// addPermissionError explains a chmod that failed.
+func addPermissionError(diags *diag.Diagnostics, t fileTarget, err error) {
+	diags.AddAttributeError(path.Root("file_permission"), "Unable to Change Video File Permissions",
+		fmt.Sprintf("The permissions of %s could not be set to %04o. Check that Terraform runs as the file's owner.\n\n"+
+			"Original error: %s", t.path, t.fileMode, err))
+}
+
+// addDownloadError explains a failed download and quotes the original error.
+// Nothing was written to the target in any of these cases.
+func addDownloadError(diags *diag.Diagnostics, taskID string, t fileTarget, err error) {
+	var local *localfile.Error
+	p := t.path
+	switch {
+	case errors.As(err, &local):
+		diags.AddAttributeError(path.Root("path"), "Unable to Write Video File",
+			fmt.Sprintf("The clip of task %s could not be written to %s. Check that the directory is writable by the "+
+				"user running Terraform, that no directory or read-only file is in the way, and that the disk has room. "+
+				"No partial file was left behind.\n\nOriginal error: %s", taskID, p, err))
+	case client.IsTooLarge(err):
+		diags.AddAttributeError(path.Root("max_size_bytes"), "Video File Too Large",
+			fmt.Sprintf("The clip of task %s is larger than max_size_bytes (%d bytes), so the download was stopped and "+
+				"nothing was written to %s. If a clip this large is expected, raise max_size_bytes; otherwise the clip "+
+				"host is sending something other than the clip.\n\nOriginal error: %s", taskID, t.maxBytes, p, err))
+	case client.IsNotMP4(err):
+		diags.AddError("Downloaded File Is Not an MP4 Video",
+			fmt.Sprintf("The download host answered for task %s, but with something that is not an MP4 video, so "+
+				"nothing was written to %s. This is usually an error or sign-in page from a proxy, CDN or captive portal "+
+				"between this machine and the clip host: check that the clip URL is reachable from here (proxy "+
+				"settings, VPN), then apply again.\n\nOriginal error: %s", taskID, p, err))
+	case client.IsExpiredURL(err):
+		diags.AddError("Clip Download Refused",
+			fmt.Sprintf("The clip host refused the download of task %s even with a fresh URL read from the task, so "+
+				"nothing was written to %s. The service may have removed the clip, or a proxy may block the clip host. "+
+				"Apply again later; if it persists, ask the service about the task. Regenerating it (replacing the "+
+				"videogen_video resource) would bill a new clip.\n\nOriginal error: %s", taskID, p, err))
+	case errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded):
+		diags.AddError("Video File Download Interrupted",
+			fmt.Sprintf("The download of task %s was interrupted, so nothing was written to %s. Apply again to "+
+				"download it; the video is not regenerated.\n\nOriginal error: %s", taskID, p, err))
+	default:
+		advice := "The download failed. Apply again to retry it; the video is not regenerated."
+		var dErr *client.DownloadError
+		if errors.As(err, &dErr) {
+			advice = fmt.Sprintf("The clip host answered HTTP %d after %d attempt(s). Errors 429 and 5xx are usually "+
+				"transient: apply again to retry (the video is not regenerated), or raise the provider's max_retries.",
+				dErr.StatusCode, dErr.Attempts)
+		} else if client.IsTransient(err) {
+			advice = fmt.Sprintf("The clip host kept failing or could not be reached %s. Such errors are usually "+
+				"transient: apply again to retry (the video is not regenerated), or raise the provider's max_retries "+
+				"or request_timeout.", attemptsText(err))
+		}
+		diags.AddError("Unable to Download Video File",
+			fmt.Sprintf("The clip of task %s could not be downloaded to %s; no partial file was left behind. %s\n\n"+
+				"Original error: %s", taskID, p, advice, err))
+	}
+}

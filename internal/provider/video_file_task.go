@@ -1,0 +1,84 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/videogen/terraform-provider-videogen/internal/client"
+)
+
+// The task side of videogen_video_file: a clip is downloaded only from a task
+// that succeeded, waited for while it runs; nothing here ever submits one.
+
+// finishedVideo reads the task and, while it is unfinished, waits for it up to
+// timeout; it returns the task once it has a clip to download.
+func (r *videoFileResource) finishedVideo(ctx context.Context, taskID string, timeout time.Duration, summary string, diags *diag.Diagnostics) (*client.Video, bool) {
+	video, err := r.data.client.GetVideo(ctx, taskID)
+	if err != nil {
+		addAPIError(diags, summary, opGet, err)
+		return nil, false
+	}
+	if !video.Status.Final() {
+		tflog.Info(ctx, "the task has not finished; waiting for it before downloading its clip",
+			map[string]any{"task_id": taskID, "status": string(video.Status), "timeout": timeout.String()})
+		waitCtx, cancel := context.WithTimeout(ctx, timeout)
+		defer cancel()
+		waited, err := r.data.client.WaitForVideo(waitCtx, taskID)
+		var failed *client.TaskFailedError
+		switch {
+		case errors.As(err, &failed):
+			video = waited
+		case addVideoNotReady(diags, path.Root("task_id"), taskID, err, video.Status,
+			"timeouts.create of this videogen_video_file", timeout, "Nothing was downloaded, and no new clip was "+
+				"requested: apply again to keep waiting for the same task, or raise timeouts.create."):
+			return nil, false
+		case err != nil:
+			addAPIError(diags, summary, opGet, err)
+			return nil, false
+		default:
+			video = waited
+		}
+	}
+	if !checkDownloadable(video, diags) {
+		return nil, false
+	}
+	return video, true
+}
+
+// checkDownloadable insists that a finished task succeeded with a URL.
+func checkDownloadable(video *client.Video, diags *diag.Diagnostics) bool {
+	switch {
+	case video.Status == client.StatusFailed:
+		reason := video.FailureReason
+		if reason == "" {
+			reason = "the service gave no reason"
+		}
+		diags.AddAttributeError(path.Root("task_id"), "Video Not Downloadable",
+			fmt.Sprintf("Task %s has the status \"failed\" (%s), so it has no clip to download. Failed tasks are not "+
+				"billed. Regenerate the video (the videogen_video resource replaces a failed task on the next apply), "+
+				"then apply again.", video.TaskID, reason))
+		return false
+	case video.Status.Gone():
+		diags.AddAttributeError(path.Root("task_id"), "Video Not Downloadable",
+			fmt.Sprintf("Task %s has no clip any more: %s. The videogen_video resource plans a replacement for it on "+
+				"the next plan, which generates and bills a new clip.", video.TaskID, video.FailureReason))
+		return false
+	case video.Status != client.StatusSucceeded:
+		diags.AddAttributeError(path.Root("task_id"), "Video Not Downloadable",
+			fmt.Sprintf("Task %s has the status %q; only a succeeded task has a clip to download. Apply again when the "+
+				"task has succeeded.", video.TaskID, video.RawStatus))
+		return false
+	case video.URL == "":
+		diags.AddAttributeError(path.Root("task_id"), "Video Not Downloadable",
+			fmt.Sprintf("Task %s has succeeded, but the service reported no download URL for it. Apply again later; if "+
+				"it persists, ask the service about the task.", video.TaskID))
+		return false
+	}
+	return true
+}
