@@ -44,6 +44,10 @@ type Kind any
 type Estimator struct {
 	mu    sync.Mutex
 	kinds map[Kind]*kindHistory
+	// epoch is the Estimator's clock's zero, and slots the looks planned on
+	// it, for the rate every wait shares (see reserve).
+	epoch time.Time
+	slots []slot
 }
 
 const (
@@ -84,13 +88,21 @@ type kindHistory struct {
 	// running is, for each wait of the kind in progress, when its latest look
 	// found its task unfinished: a task that has taken at least that long.
 	running map[*Learned]time.Duration
-	// learned is closed, and replaced, whenever a task of the kind finishes, so
-	// that the waits of that kind in progress can move their next look sooner.
+	// learned is closed, and replaced, whenever a task of the kind finishes or
+	// first reports progress, so that the waits of that kind in progress can
+	// re-plan their next look.
 	learned chan struct{}
+	// joined is how many waits have joined the kind's batch (see Learned.batch):
+	// the next one's rank.
+	joined int
+	// reports says an answer for the kind carried progress; finishLo, when
+	// positive, is the earliest finish a wait's own progress projected.
+	reports  bool
+	finishLo time.Duration
 }
 
 // NewEstimator returns an Estimator that knows nothing yet.
-func NewEstimator() *Estimator { return &Estimator{kinds: map[Kind]*kindHistory{}} }
+func NewEstimator() *Estimator { return &Estimator{kinds: map[Kind]*kindHistory{}, epoch: time.Now()} }
 
 func (e *Estimator) history(k Kind) *kindHistory {
 	h := e.kinds[k]
@@ -114,8 +126,55 @@ func (e *Estimator) observe(k Kind, lo, hi time.Duration) {
 	if len(h.obs) > estimatorHistory {
 		h.obs = slices.Clone(h.obs[len(h.obs)-estimatorHistory:])
 	}
+	h.news()
+}
+
+// news wakes the waits of the kind. Callers hold e.mu.
+func (h *kindHistory) news() {
 	close(h.learned)
 	h.learned = make(chan struct{})
+}
+
+// join registers a new wait of kind k: it joins the kind's batch, with the
+// next rank, when no task of the kind has finished yet.
+func (e *Estimator) join(k Kind, w *Learned) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	h := e.history(k)
+	h.running[w] = 0
+	if len(h.obs) == 0 {
+		w.batch, w.rank = true, h.joined
+		h.joined++
+	}
+}
+
+// progressed records that an answer for kind k carried progress and, when
+// lo is positive, that a wait's own readings project its task to finish no
+// sooner than lo. The first projection, and any that is earlier by more than
+// a progress step, is news to the other waits.
+func (e *Estimator) progressed(k Kind, lo time.Duration) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	h := e.history(k)
+	h.reports = true
+	if lo > 0 && (h.finishLo == 0 || lo < h.finishLo-progressStep) {
+		h.finishLo = lo
+		h.news()
+	} else if lo > 0 {
+		h.finishLo = min(h.finishLo, lo)
+	}
+}
+
+// kindProgress says whether answers for kind k carry progress, and the earliest
+// finish a wait's progress projected (0: none yet).
+func (e *Estimator) kindProgress(k Kind) (bool, time.Duration) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	h := e.kinds[k]
+	if h == nil {
+		return false, 0
+	}
+	return h.reports, h.finishLo
 }
 
 // running records that the task of wait w, of kind k, was unfinished at the
@@ -131,6 +190,15 @@ func (e *Estimator) ended(k Kind, w *Learned) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	delete(e.history(k).running, w)
+	e.release(w)
+}
+
+// finished says a task of kind k has finished.
+func (e *Estimator) finished(k Kind) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	h := e.kinds[k]
+	return h != nil && len(h.obs) > 0
 }
 
 // changes returns a channel that is closed when a task of kind k next finishes.

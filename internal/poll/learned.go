@@ -49,6 +49,8 @@ const (
 // when a Retry-After or a failure says otherwise, and whenever a learned look
 // would break one of the budget's guards (see next). It reports what its looks
 // saw to the Estimator, so that the other waits of the kind learn from it.
+// Two more signals come before the learned window when there are any: the
+// task's own progress (see progress) and the wait's batch (see batch).
 type Learned struct {
 	def  *Budgeted
 	e    *Estimator
@@ -56,6 +58,17 @@ type Learned struct {
 	// unfinishedAt is when the latest look that found the task unfinished was
 	// sent (0 while none has).
 	unfinishedAt time.Duration
+	// batch says the wait joined before any task of its kind finished, with
+	// rank the waits that joined before it (see siblings.go).
+	batch bool
+	rank  int
+	// prog is what the task's own progress says.
+	prog progress
+	// lastSent is when the latest look was sent, lastAt when its answer came.
+	lastSent, lastAt time.Duration
+	// origin is when the wait began on its Estimator's clock, for the rate of
+	// looks that every wait of the Estimator shares (Policy.Rate).
+	origin time.Duration
 }
 
 var _ Schedule = (*Learned)(nil)
@@ -64,30 +77,96 @@ var _ Schedule = (*Learned)(nil)
 // counted as running until it finishes (Finished) or ends (End).
 func (e *Estimator) Learned(k Kind, p Policy, u float64) *Learned {
 	l := &Learned{def: p.Budgeted(u), e: e, kind: k}
-	e.running(k, l, 0)
+	e.join(k, l)
 	return l
 }
 
-// Next records what the latest look saw, then plans the learned look when
-// there is one and the default schedule's otherwise.
+// Next records what the latest look saw, then plans the look the wait's
+// signals call for (see plan), and the default schedule's otherwise.
 func (l *Learned) Next(look Look) time.Duration {
+	l.lastSent, l.lastAt = look.Sent, look.At
 	if look.N > 0 && !look.Failed {
 		l.unfinishedAt = look.Sent
 		l.e.running(l.kind, l, look.Sent)
+		if look.HasProgress {
+			l.prog.read(look.Sent, look.Progress)
+			lo := time.Duration(0)
+			if l.prog.ok {
+				lo = l.prog.lo
+			}
+			l.e.progressed(l.kind, lo)
+		}
 	}
+	return l.e.reserve(l, l.origin+look.At, l.origin+l.next(look)) - l.origin
+}
+
+func (l *Learned) next(look Look) time.Duration {
 	if look.RetryAfter > 0 || look.Failed {
 		return l.def.Next(look)
 	}
-	if at, ok := l.next(look.N, look.At); ok {
+	at, firm, ok := l.plan(look.N, look.At)
+	switch {
+	case ok:
 		l.def.resumeFrom(look.At)
-		return at
+	case !l.scout() && !l.e.finished(l.kind):
+		reports, _ := l.e.kindProgress(l.kind)
+		l.def.resumeFrom(look.At)
+		at = l.explore(look.At+l.def.p.Initial/2, reports)
+	default:
+		at = l.def.Next(look)
 	}
-	return l.def.Next(look)
+	if !l.scout() && !firm {
+		// A member of a batch never has made more looks than the default
+		// schedule would have by then: a batch whose times spread widely
+		// costs no more than the waits would alone.
+		at = max(at, l.def.p.defaultMark(look.N+1))
+	}
+	return at
+}
+
+// plan is the look the wait's signals call for after elapsed, for a wait that
+// has made n looks, first to last: its task's own progress, its siblings'
+// progress, its batch's window, the learned window; false when none does.
+// firm says the look replaces the planned one even when it is later: it
+// comes from progress, which says the task cannot be done sooner.
+func (l *Learned) plan(n int, elapsed time.Duration) (at time.Duration, firm, ok bool) {
+	p := l.def.p
+	floor := p.Initial / learnedSpacingFloorOfInitial
+	// The aim counts from the latest look, whenever the plan is made: news
+	// from other waits does not move it.
+	_, to, window := l.e.batchWindow(l.kind)
+	window = window && l.batch
+	// A projection past the end of the window the batch's finishes opened is
+	// progress that does not keep pace (it speeds up at the end): the batch's
+	// window, not the projection, says when to look.
+	if at, ok := l.prog.aim(l.lastAt, floor, p.Max); ok && !(window && l.prog.lo > to) {
+		return max(at, elapsed, p.pace(n+1)), true, true
+	}
+	if reports, lo := l.e.kindProgress(l.kind); reports && lo > 0 && l.prog.last.p <= 0 && !l.e.finished(l.kind) {
+		if at := scale(lo, progressSiblingReadAt); at >= elapsed+floor {
+			return max(at, p.pace(n+1)), true, true
+		}
+	}
+	if l.batch {
+		// A look of the batch's window is made only when the default schedule
+		// would have made as many by then (see next).
+		if at, ok := l.siblingLook(l.lastSent, elapsed); ok && at >= p.defaultMark(n+1) {
+			return at, false, true
+		}
+		// Outside its window a member keeps the schedule it would have alone:
+		// the scout the learned one, the others the default (see next).
+		if !l.scout() {
+			return 0, false, false
+		}
+	}
+	at, ok = l.learnedNext(n, elapsed)
+	return at, false, ok
 }
 
 // Finished records that the look at at found the task done, which teaches the
 // Estimator how long tasks of the kind take, and ends the wait.
 func (l *Learned) Finished(at time.Duration) {
+	l.lastSent, l.lastAt = at, at
 	l.End()
 	l.e.observe(l.kind, l.unfinishedAt, at)
 }
@@ -99,7 +178,7 @@ func (l *Learned) End() { l.e.ended(l.kind, l) }
 // news is closed when a task of the kind next finishes.
 func (l *Learned) news() <-chan struct{} { return l.e.changes(l.kind) }
 
-// next is the learned look after elapsed of a wait that has made n looks, or
+// learnedNext is the learned look after elapsed of a wait that has made n looks, or
 // false when the wait keeps the default schedule. The guards, in order:
 //
 //   - the Estimator has no trusted window for the kind;
@@ -111,7 +190,7 @@ func (l *Learned) news() <-chan struct{} { return l.e.changes(l.kind) }
 //     slower than every one seen so far is noticed no later than the default
 //     schedule would notice it, instead of at the pace after the learned looks
 //     (which for clips of 2 s is 4 s).
-func (l *Learned) next(n int, elapsed time.Duration) (time.Duration, bool) {
+func (l *Learned) learnedNext(n int, elapsed time.Duration) (time.Duration, bool) {
 	p, u := l.def.p, l.def.u
 	w, ok := l.e.Window(l.kind)
 	if !ok {

@@ -32,6 +32,11 @@ type Policy struct {
 	// MaxConsecutiveErrors is how many transient GET failures in a row (each after its
 	// own retries) the waiter tolerates before giving up.
 	MaxConsecutiveErrors int
+	// Rate, when positive, is how many looks per second the waits of one
+	// Estimator plan at most, all kinds together: the key's rate limit, so
+	// that a batch whose looks a finish re-plans does not meet it in a burst.
+	// Waits without a kind are not counted.
+	Rate float64
 }
 
 // DefaultPolicy is five looks 0.45 s apart, then one look every 4 s, shifted
@@ -177,4 +182,13 @@ func (p Policy) pace(n int) time.Duration {
 		return 0
 	}
 	return time.Duration(n-p.FastPolls-1) * p.Max
+}
+
+// defaultMark is when the default schedule, unshifted, makes its n-th look:
+// on the fast start's grid, then on Max's.
+func (p Policy) defaultMark(n int) time.Duration {
+	if n <= p.FastPolls {
+		return time.Duration(n) * p.Initial
+	}
+	return time.Duration(n-p.FastPolls) * p.Max
 }

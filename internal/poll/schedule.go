@@ -24,4 +24,9 @@ type Look struct {
 	// Failed says the look got an error instead of the task; otherwise it found
 	// the task unfinished (a wait that found its task final looks no more).
 	Failed bool
+	// Progress is the share of the task the answer said was done, from 0 to
+	// 1, when HasProgress says the answer carried one (new-api's "30%",
+	// OpenAI's 0-100); the caller reads it as the service wrote it.
+	Progress    float64
+	HasProgress bool
 }

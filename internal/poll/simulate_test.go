@@ -13,23 +13,45 @@ type simClip struct {
 	gen      time.Duration
 	start    time.Duration // submission, on the batch's clock
 	gets     int
-	latency  time.Duration // from the clip's finish to the look that saw it
-	firstRun bool          // submitted before any clip of the batch finished
+	latency  time.Duration   // from the clip's finish to the look that saw it
+	firstRun bool            // submitted before any clip of the batch finished
+	looks    []time.Duration // since its submission
+}
+
+// simOptions vary a simulated batch. The zero value is Terraform at
+// -parallelism equal to the batch, every clip submitted at once, the waits
+// of one kind on DefaultPolicy, a service that reports no progress.
+type simOptions struct {
+	parallelism int           // 0: every clip at once
+	gap         time.Duration // Terraform's own work between two resources of a lane
+	noKind      bool          // waits without a kind: the default schedule alone
+	policy      *Policy       // nil: DefaultPolicy
+	// progress, when set, is what an answer says of a clip of generation gen
+	// at elapsed since its submission (false: it carries no progress).
+	progress func(gen, elapsed time.Duration) (float64, bool)
+	// looks, when set, receives the batch-clock time of every look.
+	looks *[]time.Duration
 }
 
 // simulateBatch runs the waits of a batch on a virtual clock, as Terraform
-// would with -parallelism=parallelism: every clip is of one kind and starts as
-// soon as a slot frees, gap after the previous clip in that slot was noticed
-// (Terraform's own work between resources). Looks take no time. It drives the
-// waiter's own decisions (Wait, with DefaultPolicy's schedules), and the
-// Estimator's news reaches the other waits of the kind the moment a clip is
-// noticed, as in Wait.Sleep. Without learn the waits have no kind and keep the
-// default schedule.
-func simulateBatch(gens []time.Duration, parallelism int, gap time.Duration, learn bool) ([]simClip, time.Duration) {
-	p, e := DefaultPolicy(), NewEstimator()
-	var kind Kind
-	if learn {
-		kind = "sim"
+// would with -parallelism: every clip is of one kind and starts as soon as a
+// slot frees, gap after the previous clip in that slot was noticed. Looks take
+// no time. It drives the waiter's own decisions (Wait, with the policy's
+// schedules), and the Estimator's news reaches the other waits of the kind
+// after every look, as in Wait.Sleep.
+func simulateBatch(gens []time.Duration, o simOptions) ([]simClip, time.Duration) {
+	p := DefaultPolicy()
+	if o.policy != nil {
+		p = *o.policy
+	}
+	e := NewEstimator()
+	var kind Kind = "sim"
+	if o.noKind {
+		kind = nil
+	}
+	parallelism := o.parallelism
+	if parallelism <= 0 {
+		parallelism = len(gens)
 	}
 	rng := rand.New(rand.NewPCG(7, 7)) //nolint:gosec // G404: a reproducible simulation
 	clips := make([]simClip, len(gens))
@@ -44,7 +66,7 @@ func simulateBatch(gens []time.Duration, parallelism int, gap time.Duration, lea
 			return
 		}
 		clips[next] = simClip{gen: gens[next], start: at, firstRun: !anyDone}
-		active = append(active, &wait{i: next, w: newWait(p.Schedule(e, kind, rng.Float64()))})
+		active = append(active, &wait{i: next, w: newWait(p.Schedule(e, kind, rng.Float64()), at)})
 		next++
 	}
 	for range parallelism {
@@ -61,19 +83,37 @@ func simulateBatch(gens []time.Duration, parallelism int, gap time.Duration, lea
 		elapsed := w.w.Due()
 		w.w.look(elapsed)
 		cl.gets++
+		cl.looks = append(cl.looks, elapsed)
+		if o.looks != nil {
+			*o.looks = append(*o.looks, now)
+		}
 		if elapsed < cl.gen {
+			if o.progress != nil {
+				if pr, ok := o.progress(cl.gen, elapsed); ok {
+					w.w.Progress(pr)
+				}
+			}
 			w.w.looked(elapsed, elapsed, 0, false)
-			continue
+		} else {
+			w.w.finished(elapsed)
+			w.w.End()
+			cl.latency = elapsed - cl.gen
+			anyDone = true
+			end = max(end, now)
+			active = slices.DeleteFunc(active, func(a *wait) bool { return a == w })
+			startClip(now + o.gap)
 		}
-		w.w.finished(elapsed)
-		cl.latency = elapsed - cl.gen
-		anyDone = true
-		end = max(end, now)
-		active = slices.DeleteFunc(active, func(a *wait) bool { return a == w })
-		for _, o := range active {
-			o.w.sooner(now - clips[o.i].start)
+		for _, a := range active {
+			if a.w.learn == nil {
+				continue
+			}
+			select {
+			case <-a.w.news:
+				a.w.news = a.w.learn.news()
+				a.w.replan(now - clips[a.i].start)
+			default:
+			}
 		}
-		startClip(now + gap)
 	}
 	return clips, end
 }
@@ -122,7 +162,7 @@ func TestLearnedWaitsInWaves(t *testing.T) {
 	t.Parallel()
 	for seed := uint64(1); seed <= 5; seed++ {
 		gens := batch(4*time.Second, 0.1, 100, seed)
-		clips, end := simulateBatch(gens, 10, 50*time.Millisecond, true)
+		clips, end := simulateBatch(gens, simOptions{parallelism: 10, gap: 50 * time.Millisecond})
 		var first, later []simClip
 		for _, c := range clips {
 			if c.firstRun {
@@ -172,7 +212,7 @@ func TestLearnedWaitsKeepTheBudget(t *testing.T) {
 		{"waves", batch(4*time.Second, 0.1, 100, 1), 10, 0.999},
 		{"2 s clips, five at a time", batch(2*time.Second, 0.1, 50, 3), 5, 0.999},
 	} {
-		clips, _ := simulateBatch(tc.gens, tc.parallelism, 50*time.Millisecond, true)
+		clips, _ := simulateBatch(tc.gens, simOptions{parallelism: tc.parallelism, gap: 50 * time.Millisecond})
 		over, worst := 0, 0.0
 		for _, c := range clips {
 			if excess := float64(c.gets) - p.budget(c.gen); excess > 0 {
@@ -200,8 +240,8 @@ func TestLearningNeverNoticesABatchLater(t *testing.T) {
 	for _, gen := range []time.Duration{2 * time.Second, 4 * time.Second, 10 * time.Second, 60 * time.Second} {
 		for seed := uint64(1); seed <= 4; seed++ {
 			gens := batch(gen, 0.1, 40, seed)
-			learned, _ := simulateBatch(gens, len(gens), 0, true)
-			def, _ := simulateBatch(gens, len(gens), 0, false)
+			learned, _ := simulateBatch(gens, simOptions{})
+			def, _ := simulateBatch(gens, simOptions{noKind: true})
 			lp95, dp95 := latencies(learned)[len(gens)*95/100], latencies(def)[len(gens)*95/100]
 			budget := 0.0
 			for _, g := range gens {

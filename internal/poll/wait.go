@@ -12,13 +12,14 @@ import (
 //	defer w.End()
 //	for w.Sleep(ctx) == nil {
 //		... read the task; w.Finished() and return when it is done ...
+//		w.Progress(p) // when the answer carried progress
 //		w.Looked(retryAfter, failed)
 //	}
 //
 // It keeps the times of the wait's looks, counted from its start, and the
 // look planned next (due), which news from other waits of a Learned
-// schedule's kind may move sooner. The methods that take times (looked,
-// finished, sooner) hold no clock, so that the simulated batches run the same
+// schedule's kind may move. The methods that take times (looked,
+// finished, replan) hold no clock, so that the simulated batches run the same
 // decisions on a virtual one.
 type Wait struct {
 	s     Schedule
@@ -29,22 +30,32 @@ type Wait struct {
 	sent time.Duration
 	// due is when the next look is planned; replannable says it follows the
 	// schedule alone, not a Retry-After or a failure, so that news from other
-	// waits may move it sooner.
+	// waits may move it.
 	due         time.Duration
 	replannable bool
 	news        <-chan struct{}
+	// progress is the latest answer's progress, when hasProgress.
+	progress    float64
+	hasProgress bool
 }
 
 // NewWait starts a wait now and plans its first look.
 func NewWait(s Schedule) *Wait {
-	w := newWait(s)
-	w.start = time.Now()
+	start := time.Now()
+	var origin time.Duration
+	if l, ok := s.(*Learned); ok {
+		origin = start.Sub(l.e.epoch)
+	}
+	w := newWait(s, origin)
+	w.start = start
 	return w
 }
 
-func newWait(s Schedule) *Wait {
+// newWait starts a wait at origin on its Estimator's clock (see Learned).
+func newWait(s Schedule, origin time.Duration) *Wait {
 	w := &Wait{s: s, replannable: true}
 	if l, ok := s.(*Learned); ok {
+		l.origin = origin
 		w.learn, w.news = l, l.news()
 	}
 	w.due = s.Next(Look{})
@@ -58,9 +69,8 @@ func (w *Wait) Elapsed() time.Duration { return time.Since(w.start) }
 func (w *Wait) Looks() int { return w.looks }
 
 // Sleep blocks until the next look is due and counts it, or returns ctx's
-// error. A Learned wait whose kind gets news (a task of the kind finished)
-// looks sooner when the news puts its next learned look before the planned
-// one.
+// error. A Learned wait whose kind gets news (a task of the kind finished,
+// or first reported progress) re-plans its next look (see replan).
 func (w *Wait) Sleep(ctx context.Context) error {
 	timer := time.NewTimer(w.due - w.Elapsed())
 	defer timer.Stop()
@@ -71,7 +81,7 @@ func (w *Wait) Sleep(ctx context.Context) error {
 		case <-w.news:
 			w.news = w.learn.news()
 			elapsed := w.Elapsed()
-			if at, ok := w.sooner(elapsed); ok {
+			if at, ok := w.replan(elapsed); ok {
 				timer.Reset(at - elapsed)
 			}
 		case <-timer.C:
@@ -86,6 +96,10 @@ func (w *Wait) Sleep(ctx context.Context) error {
 func (w *Wait) Looked(retryAfter time.Duration, failed bool) {
 	w.looked(w.sent, w.Elapsed(), retryAfter, failed)
 }
+
+// Progress says the latest look's answer reported the task p done (0 to 1);
+// call it before Looked.
+func (w *Wait) Progress(p float64) { w.progress, w.hasProgress = p, true }
 
 // Finished says the latest look found the task done.
 func (w *Wait) Finished() { w.finished(w.Elapsed()) }
@@ -107,7 +121,9 @@ func (w *Wait) look(at time.Duration) {
 }
 
 func (w *Wait) looked(sent, at, retryAfter time.Duration, failed bool) {
-	w.due = w.s.Next(Look{N: w.looks, Sent: sent, At: at, RetryAfter: retryAfter, Failed: failed})
+	w.due = w.s.Next(Look{N: w.looks, Sent: sent, At: at, RetryAfter: retryAfter, Failed: failed,
+		Progress: w.progress, HasProgress: w.hasProgress && !failed})
+	w.hasProgress = false
 	w.replannable = retryAfter <= 0 && !failed
 }
 
@@ -117,16 +133,18 @@ func (w *Wait) finished(at time.Duration) {
 	}
 }
 
-// sooner moves the next look to the learned look, when what other waits of
-// the kind taught puts one before the planned look, and returns its time.
-func (w *Wait) sooner(elapsed time.Duration) (time.Duration, bool) {
+// sooner re-plans the next look after news from other waits of the kind:
+// to the look the news calls for when it comes before the planned one, or
+// whenever progress calls for it (see Learned.plan), and returns its time.
+func (w *Wait) replan(elapsed time.Duration) (time.Duration, bool) {
 	if w.learn == nil || !w.replannable {
 		return 0, false
 	}
-	at, ok := w.learn.next(w.looks, elapsed)
-	if !ok || at >= w.due {
+	at, firm, ok := w.learn.plan(w.looks, elapsed)
+	if !ok || at == w.due || (at > w.due && !firm) {
 		return 0, false
 	}
-	w.due = at
-	return at, true
+	l := w.learn
+	w.due = l.e.reserve(l, l.origin+elapsed, l.origin+at) - l.origin
+	return w.due, true
 }
