@@ -156,6 +156,11 @@ func New(baseURL, apiKey string, options ...Option) (*Client, error) {
 	if c.limiter, err = newLimiter(c.rateLimit, c.rateLimitPatience); err != nil {
 		return nil, err
 	}
+	if c.poll.Rate <= 0 {
+		// The waits plan their looks within the key's rate, so that a batch
+		// whose finishes re-plan it does not queue in the limiter in a burst.
+		c.poll.Rate = c.rateLimit
+	}
 	c.learner = poll.NewEstimator()
 	c.http = c.retryingClient(c.apiHTTPClient(gatedHTTPClient(c.httpClient)), c.logAttempt)
 	return c, nil

@@ -38,6 +38,7 @@ type taskWire struct {
 	Message       string          `json:"message"`
 	// Upstream is new-api's data.data: the upstream's own record of the task.
 	Upstream json.RawMessage `json:"data"`
+	Progress json.RawMessage `json:"progress"`
 }
 
 // upstreamRecord is the part of an upstream's raw task record (ByteDance Ark's,
@@ -103,6 +104,7 @@ func decodeTask(data []byte, tc taskContext) (*Video, error) {
 		TaskID: w.TaskID, Status: status, RawStatus: cleanRawStatus(raw), URL: w.URL, Format: w.Format,
 		Metadata: w.Metadata, Made: up.made,
 	}
+	v.Progress, v.HasProgress = readProgress(w.Progress)
 	switch {
 	case status == StatusSucceeded && v.URL == "":
 		// new-api puts the clip's URL in fail_reason on success; its upstream's
@@ -215,6 +217,21 @@ func readSeconds(raw json.RawMessage) string {
 		return strconv.FormatInt(int64(f), 10)
 	}
 	return ""
+}
+
+// readProgress reads a task's progress as a share from 0 to 1: a percentage,
+// as a number (OpenAI's 0-100) or a string with or without "%" (new-api's
+// "30%"). Anything else says nothing: progress only steers when to look.
+func readProgress(raw json.RawMessage) (float64, bool) {
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		s = string(raw)
+	}
+	pct, err := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(s), "%")), 64)
+	if err != nil || !(pct >= 0 && pct <= 100) {
+		return 0, false
+	}
+	return pct / 100, true
 }
 
 func isHTTPURL(s string) bool {

@@ -48,14 +48,15 @@ func TestGetVideoNewAPI(t *testing.T) {
 		fixture string
 		want    *Video
 	}{
-		{"task_not_start.json", &Video{TaskID: newAPITaskID, Status: StatusSubmitted, RawStatus: "NOT_START"}},
-		{"task_in_progress.json", &Video{TaskID: newAPITaskID, Status: StatusRunning, RawStatus: "IN_PROGRESS"}},
+		{"task_not_start.json", &Video{TaskID: newAPITaskID, Status: StatusSubmitted, RawStatus: "NOT_START", HasProgress: true}},
+		{"task_in_progress.json", &Video{TaskID: newAPITaskID, Status: StatusRunning, RawStatus: "IN_PROGRESS",
+			Progress: 0.3, HasProgress: true}},
 		{"task_success.json", &Video{
 			TaskID: newAPITaskID, Status: StatusSucceeded, RawStatus: "SUCCESS", URL: newAPIClipURL,
-			Made: &MadeParams{Ratio: "16:9", Resolution: "1080p", Seconds: "5"},
+			Made: &MadeParams{Ratio: "16:9", Resolution: "1080p", Seconds: "5"}, Progress: 1, HasProgress: true,
 		}},
 		{"task_failure.json", &Video{
-			TaskID: newAPITaskID, Status: StatusFailed, RawStatus: "FAILURE",
+			TaskID: newAPITaskID, Status: StatusFailed, RawStatus: "FAILURE", Progress: 1, HasProgress: true,
 			FailureReason: "The request failed because the output video may contain sensitive information. " +
 				"(OutputVideoSensitiveContentDetected)",
 		}},
@@ -101,12 +102,12 @@ func TestDecodeTask(t *testing.T) {
 		{
 			name: "new-api record without its envelope",
 			body: `{"task_id":"t","status":"QUEUED","fail_reason":"","progress":"10%","data":{"id":"t"}}`,
-			want: &Video{TaskID: "t", Status: StatusSubmitted, RawStatus: "QUEUED"},
+			want: &Video{TaskID: "t", Status: StatusSubmitted, RawStatus: "QUEUED", Progress: 0.1, HasProgress: true},
 		},
 		{
 			name: "new-api SUBMITTED",
 			body: `{"code":"success","data":{"task_id":"t","status":"SUBMITTED","progress":"0%"}}`,
-			want: &Video{TaskID: "t", Status: StatusSubmitted, RawStatus: "SUBMITTED"},
+			want: &Video{TaskID: "t", Status: StatusSubmitted, RawStatus: "SUBMITTED", HasProgress: true},
 		},
 		{
 			name: "url member wins over fail_reason",
@@ -228,5 +229,25 @@ func TestDecodeTask(t *testing.T) {
 				t.Fatalf("decodeTask = %+v (made %+v)\nwant         %+v (made %+v)", got, got.Made, tt.want, tt.want.Made)
 			}
 		})
+	}
+}
+
+// Progress in the shapes services write it: new-api's percentage string,
+// OpenAI's number from 0 to 100; anything else is no progress, not an error.
+func TestReadProgress(t *testing.T) {
+	t.Parallel()
+	for raw, want := range map[string]float64{`"30%"`: 0.3, `" 7 % "`: 0.07, `"100%"`: 1, `"0%"`: 0, `42`: 0.42, `99.5`: 0.995, `"55"`: 0.55} {
+		if got, ok := readProgress([]byte(raw)); !ok || got != want {
+			t.Errorf("readProgress(%s) = %v, %v; want %v", raw, got, ok, want)
+		}
+	}
+	for _, raw := range []string{``, `null`, `"soon"`, `-1`, `101`, `"NaN"`, `{"p":3}`, `"Inf%"`} {
+		if got, ok := readProgress([]byte(raw)); ok {
+			t.Errorf("readProgress(%s) = %v, want none", raw, got)
+		}
+	}
+	v, err := decodeTask([]byte(`{"id":"video_1","object":"video","status":"in_progress","progress":37}`), taskContext{})
+	if err != nil || !v.HasProgress || v.Progress != 0.37 {
+		t.Errorf("an OpenAI video object at 37%% decodes to %+v, %v", v, err)
 	}
 }

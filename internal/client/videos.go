@@ -133,6 +133,11 @@ type Video struct {
 	// fields, so several common shapes are read. For a cancelled or expired task it
 	// also names the status the service reported.
 	FailureReason string
+	// Progress is the share of the task the service says is done, from 0 to
+	// 1, when HasProgress says the answer carried one (new-api's "30%",
+	// OpenAI's 0-100); the waiter aims its looks with it.
+	Progress    float64
+	HasProgress bool
 }
 
 const (

@@ -298,7 +298,7 @@ func TestGetVideoDecoding(t *testing.T) {
 		},
 		{name: "id instead of task_id", body: `{"id":"vid_9","status":"running"}`, want: &Video{TaskID: "vid_9", Status: StatusRunning, RawStatus: "running"}},
 		{name: "no id uses the requested one", body: `{"status":"running"}`, want: &Video{TaskID: "t", Status: StatusRunning, RawStatus: "running"}},
-		{name: "unknown fields ignored", body: `{"task_id":"t","status":"running","progress":42,"object":"video"}`, want: &Video{TaskID: "t", Status: StatusRunning, RawStatus: "running"}},
+		{name: "unknown fields ignored, progress read", body: `{"task_id":"t","status":"running","progress":42,"object":"video"}`, want: &Video{TaskID: "t", Status: StatusRunning, RawStatus: "running", Progress: 0.42, HasProgress: true}},
 		{name: "missing status", body: `{"task_id":"t"}`, wantErr: []string{"has no status", `task "t"`}},
 		{name: "blank status", body: `{"task_id":"t","status":"  "}`, wantErr: []string{"has no status"}},
 		{name: "numeric status", body: `{"task_id":"t","status":5}`, wantErr: []string{"not the expected JSON"}},

@@ -104,6 +104,9 @@ func (c *Client) WaitForVideo(ctx context.Context, taskID string, opts ...WaitOp
 			return v, &TaskFailedError{TaskID: taskID, Reason: v.FailureReason}
 		default:
 			errs, last = 0, v
+			if v.HasProgress {
+				w.Progress(v.Progress)
+			}
 		}
 		w.Looked(hint, err != nil)
 		c.log(ctx, "videogen wait: polling again", map[string]any{"task_id": taskID, "polls": w.Looks(),
