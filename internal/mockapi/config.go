@@ -107,7 +107,25 @@ type Config struct {
 	// API is described, DialectNewAPI as the new-api gateway in front of a
 	// Doubao video channel answers, DialectOpenAIVideos as OpenAI's video API.
 	Dialect string `json:"dialect"`
+	// ProgressCurve is how the progress a running task reports (new-api's
+	// "30%", OpenAI's 0-100; the canonical dialect reports none) grows with
+	// the share of its time elapsed: ProgressLinear (the default) or one of
+	// ProgressCurves' others, which do not keep pace with time.
+	ProgressCurve string `json:"progress_curve"`
 }
+
+// Progress curves (Config.ProgressCurve): progress in whole percents as a
+// function of the share x of the task's time elapsed since its submission,
+// never 100 before the task is final.
+const (
+	ProgressLinear = "linear" // x
+	ProgressStall  = "stall"  // 2x up to 99%: 99% for the second half
+	ProgressJump   = "jump"   // 10% for the first half, then 90%
+	ProgressLate   = "late"   // x³: slow, then fast
+)
+
+// ProgressCurves lists the curves Config.ProgressCurve accepts.
+var ProgressCurves = []string{ProgressLinear, ProgressStall, ProgressJump, ProgressLate}
 
 // Dialects the mock speaks.
 const (
@@ -314,6 +332,9 @@ func (c Config) validate() error {
 				add("models[%d].resolutions: %q is not one of %v", i, r, allResolutions)
 			}
 		}
+	}
+	if c.ProgressCurve != "" && !slices.Contains(ProgressCurves, c.ProgressCurve) {
+		add("progress_curve %q is not one of %v", c.ProgressCurve, ProgressCurves)
 	}
 	if len(c.Keys) == 0 {
 		add("keys: at least one key is required")

@@ -110,7 +110,7 @@ func (s *Server) newAPIView(t *task, base string, now time.Time) newAPIEnvelope 
 		v.Status, v.Progress = newAPINotStart, "0%"
 		rec = arkTask{ID: t.id}
 	case statusRunning:
-		v.Status, v.Progress, v.StartTime = newAPIInProgress, "30%", t.runningAt.Unix()
+		v.Status, v.Progress, v.StartTime = newAPIInProgress, fmt.Sprintf("%d%%", s.progress(t, now)), t.runningAt.Unix()
 		rec.Status = "running"
 	case statusSucceeded:
 		url := s.clipURL(base, t.id, now)

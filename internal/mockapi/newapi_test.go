@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"regexp"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -101,7 +102,7 @@ func TestNewAPILifecycle(t *testing.T) {
 
 	clock.Add(15 * time.Minute)
 	v = newAPIGet(t, ts, id)
-	if v.Status != "IN_PROGRESS" || v.Progress != "30%" || v.StartTime != submitted+15*60 || v.FinishTime != 0 ||
+	if v.Status != "IN_PROGRESS" || v.Progress != "25%" || v.StartTime != submitted+15*60 || v.FinishTime != 0 ||
 		v.FailReason != "" || v.rec.Status != "running" || v.rec.Content != nil {
 		t.Errorf("running task %+v data %s", v.newAPITask, v.Data)
 	}
@@ -307,5 +308,33 @@ func TestDialectConfig(t *testing.T) {
 	}
 	if got := DefaultConfig().withDefaults().Dialect; got != DialectOpenAI {
 		t.Errorf("default dialect %q", got)
+	}
+}
+
+// A running task's progress follows the configured curve of the share of its
+// time elapsed, in whole percents, and is never 100% before the task is done.
+func TestNewAPIProgressCurves(t *testing.T) {
+	t.Parallel()
+	for curve, want := range map[string][]string{
+		"":             {"0%", "30%", "60%", "99%", "100%"},
+		ProgressLinear: {"0%", "30%", "60%", "99%", "100%"},
+		ProgressStall:  {"0%", "60%", "99%", "99%", "100%"},
+		ProgressJump:   {"0%", "10%", "90%", "90%", "100%"},
+		ProgressLate:   {"0%", "2%", "21%", "99%", "100%"},
+	} {
+		_, ts, clock := newClockedTestServer(t, func(c *Config) { WithDialect(DialectNewAPI)(c); c.ProgressCurve = curve })
+		id := newAPISubmit(t, ts, `{"model":"videogen-2","prompt":"a cat [mock:duration=100s]"}`)
+		var got []string
+		for _, at := range []time.Duration{0, 30 * time.Second, 30 * time.Second, 39999 * time.Millisecond, time.Millisecond} {
+			clock.Add(at)
+			got = append(got, newAPIGet(t, ts, id).Progress)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("curve %q: progress at 0, 30, 60, 99.999 and 100 s of 100 s = %v, want %v", curve, got, want)
+		}
+	}
+	if _, err := New(func() Config { c := DefaultConfig(); c.ProgressCurve = "wavy"; return c }()); err == nil ||
+		!strings.Contains(err.Error(), "progress_curve") {
+		t.Errorf("an unknown curve: %v, want an error naming progress_curve", err)
 	}
 }

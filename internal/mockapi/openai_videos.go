@@ -89,7 +89,7 @@ func (s *Server) openAIVideoView(t *task, now time.Time) openAIVideo {
 	case statusSubmitted:
 		v.Status = videoQueued
 	case statusRunning:
-		v.Status, v.Progress = videoInProgress, progressAt(t, now)
+		v.Status, v.Progress = videoInProgress, s.progress(t, now)
 	case statusSucceeded:
 		v.Status, v.Progress = videoCompleted, 100
 	case statusFailed:
@@ -104,17 +104,6 @@ func (s *Server) openAIVideoView(t *task, now time.Time) openAIVideo {
 		}
 	}
 	return v
-}
-
-// progressAt is a running task's progress in percent: linear in the time from
-// submission to its planned end, and 0 for a held task, which has none; never
-// 100 before the task is final.
-func progressAt(t *task, now time.Time) int {
-	if t.held || t.finalAt.IsZero() || !t.finalAt.After(t.submittedAt) {
-		return 0
-	}
-	p := int(100 * now.Sub(t.submittedAt) / t.finalAt.Sub(t.submittedAt))
-	return min(max(p, 0), 99)
 }
 
 // handleVideoSubmit validates a submission as OpenAI does (form, then

@@ -115,6 +115,26 @@ func (s *Server) onTimer(t *task) {
 	}
 }
 
+// progress is a running task's progress in percent, as the dialects that
+// report one show it: Config.ProgressCurve of the share of its time elapsed
+// since submission, 0 for a held task (which has no planned end), never 100
+// before the task is final. Callers hold s.mu.
+func (s *Server) progress(t *task, now time.Time) int {
+	if t.held || t.finalAt.IsZero() || !t.finalAt.After(t.submittedAt) {
+		return 0
+	}
+	x := min(max(float64(now.Sub(t.submittedAt))/float64(t.finalAt.Sub(t.submittedAt)), 0), 1)
+	switch s.cfg.ProgressCurve {
+	case ProgressStall:
+		x = min(2*x, 0.99)
+	case ProgressJump:
+		x = map[bool]float64{true: 0.1, false: 0.9}[x < 0.5]
+	case ProgressLate:
+		x = x * x * x
+	}
+	return min(int(100*x), 99)
+}
+
 // taskView is the task object, as GET returns it and as webhooks deliver it.
 type taskView struct {
 	TaskID   string          `json:"task_id"`
