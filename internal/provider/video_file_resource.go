@@ -75,6 +75,7 @@ func (r *videoFileResource) Schema(ctx context.Context, _ resource.SchemaRequest
 	replace := []planmodifier.String{stringplanmodifier.RequiresReplace()}
 	keep := []planmodifier.String{stringplanmodifier.UseStateForUnknown()}
 	resp.Schema = schema.Schema{
+		Version: videoFileSchemaVersion,
 		MarkdownDescription: "The clip of a video task, downloaded to a local file. State keeps only the path, the size " +
 			"and the SHA-256, never the content. When the file is missing or differs from that checksum (a fresh CI " +
 			"runner, a deleted or edited file), the next plan downloads it again from the same task: the video is never " +
@@ -394,11 +395,6 @@ func (r *videoFileResource) Read(ctx context.Context, req resource.ReadRequest, 
 	resp.Diagnostics.Append(r.setIdentity(ctx, resp.Identity, state)...)
 	if resp.Diagnostics.HasError() {
 		return
-	}
-	// State written before overwrite existed holds null: it reads as the
-	// default, so an upgrade plans no change.
-	if state.Overwrite.IsNull() {
-		state.Overwrite = types.BoolValue(false)
 	}
 	if state.SHA256.IsNull() {
 		r.adoptImported(ctx, &state, &resp.Diagnostics)
