@@ -2,7 +2,6 @@ package provider
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -11,7 +10,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
-	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
@@ -29,8 +27,6 @@ const defaultWaitTimeout = 30 * time.Minute
 
 var (
 	_ resource.ResourceWithConfigure        = (*videoResource)(nil)
-	_ resource.ResourceWithImportState      = (*videoResource)(nil)
-	_ resource.ResourceWithIdentity         = (*videoResource)(nil)
 	_ resource.ResourceWithModifyPlan       = (*videoResource)(nil)
 	_ resource.ResourceWithValidateConfig   = (*videoResource)(nil)
 	_ resource.ResourceWithConfigValidators = (*videoResource)(nil)
@@ -721,51 +717,6 @@ func (r *videoResource) Delete(ctx context.Context, req resource.DeleteRequest, 
 	r.data.removalWarning.Do(func() { addRemovedFromStateWarning(&resp.Diagnostics) })
 }
 
-// IdentitySchema identifies a clip by its task (Terraform and OpenTofu 1.12 or
-// later), for `import` blocks with `identity = { task_id = "..." }`.
-func (r *videoResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
-	resp.IdentitySchema = identityschema.Schema{
-		Attributes: map[string]identityschema.Attribute{
-			"task_id": identityschema.StringAttribute{
-				Description:       "Task identifier assigned by the service at submission.",
-				RequiredForImport: true,
-			},
-		},
-	}
-}
-
-type videoIdentityModel struct {
-	TaskID types.String `tfsdk:"task_id"`
-}
-
-// setVideoIdentity records the identity of the clip of taskID; identity is nil
-// only for a resource type without identity.
-func setVideoIdentity(ctx context.Context, identity *tfsdk.ResourceIdentity, taskID types.String) diag.Diagnostics {
-	if identity == nil {
-		return nil
-	}
-	return identity.Set(ctx, videoIdentityModel{TaskID: taskID})
-}
-
-// ImportState takes a task ID, from `terraform import`, an `import` block's `id`
-// or its `identity`.
-func (r *videoResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	id := strings.TrimSpace(req.ID)
-	if id == "" && req.Identity != nil {
-		var identity videoIdentityModel
-		resp.Diagnostics.Append(req.Identity.Get(ctx, &identity)...)
-		id = strings.TrimSpace(identity.TaskID.ValueString())
-	}
-	if id == "" {
-		resp.Diagnostics.AddError("Invalid Import ID", "Import a videogen_video by its task ID, for example: terraform import "+
-			"videogen_video.example task_abc123, or with an import block whose identity is { task_id = \"task_abc123\" }.")
-		return
-	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), id)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("task_id"), id)...)
-	resp.Diagnostics.Append(setVideoIdentity(ctx, resp.Identity, types.StringValue(id))...)
-}
-
 // wait polls until the task is final or the timeout passes, recording in m whatever
 // state it last saw so that the caller saves it; it returns that task (nil when
 // the task was never read).
@@ -783,33 +734,6 @@ func (r *videoResource) wait(ctx context.Context, m *videoResourceModel, timeout
 		addWaitError(diags, taskID, op, timeout, err)
 	}
 	return video
-}
-
-// addVideoNotReady explains a wait that stopped before its task finished (its
-// timeout ran out, or the run was interrupted): the task, the status the wait last
-// saw (seen, when the error does not say), how long it waited under which setting,
-// then next: what the apply did and how to go on without paying twice. It reports
-// false, and adds nothing, for any other error. An empty path attaches the error to
-// the resource.
-func addVideoNotReady(diags *diag.Diagnostics, at path.Path, taskID string, err error, seen client.Status, setting string,
-	timeout time.Duration, next string,
-) bool {
-	var waitErr *client.WaitError
-	if !errors.As(err, &waitErr) || !waitErr.Interrupted() {
-		return false
-	}
-	last := waitErr.LastStatus
-	if last == "" {
-		last = seen
-	}
-	detail := fmt.Sprintf("Task %s was still %q when the wait for it stopped after %s (%s is %s, or the run was "+
-		"interrupted). %s\n\nOriginal error: %s", taskID, last, waitErr.Elapsed.Round(time.Second), setting, timeout, next, err)
-	if len(at.Steps()) == 0 {
-		diags.AddError("Video Not Ready", detail)
-	} else {
-		diags.AddAttributeError(at, "Video Not Ready", detail)
-	}
-	return true
 }
 
 // replaceUnlessAdopting forces replacement on change, except while a freshly imported
