@@ -299,9 +299,11 @@ func (c *Client) doRequest(ctx context.Context, method, endpointName, rawURL str
 	if body != nil {
 		req.Header.Set("Content-Type", contentType)
 	}
-	c.log(ctx, "videogen API request", map[string]any{
-		"method": method, "url": rawURL, "body": string(body), "headers": redactedHeaders(req.Header),
-	})
+	if c.logger != nil {
+		c.log(ctx, "videogen API request", map[string]any{
+			"method": method, "url": rawURL, "body": withoutSignatures(string(body)), "headers": redactedHeaders(req.Header),
+		})
+	}
 
 	start := time.Now()
 	resp, err := c.http.Do(req)
@@ -317,10 +319,12 @@ func (c *Client) doRequest(ctx context.Context, method, endpointName, rawURL str
 	// this: body, headers and decoded messages alike.
 	redact := c.redactor()
 	data = redact.Bytes(data)
-	c.log(ctx, "videogen API response", map[string]any{
-		"method": method, "url": rawURL, "status": resp.StatusCode, "attempts": counter.attempts,
-		"duration_ms": elapsed.Milliseconds(), "body": truncate(string(data), 4096),
-	})
+	if c.logger != nil {
+		c.log(ctx, "videogen API response", map[string]any{
+			"method": method, "url": rawURL, "status": resp.StatusCode, "attempts": counter.attempts,
+			"duration_ms": elapsed.Milliseconds(), "body": truncate(withoutSignatures(string(data)), 4096),
+		})
+	}
 	if readErr != nil {
 		return resp.Header, &TransportError{Method: method, Endpoint: endpointName, Attempts: counter.attempts, Elapsed: elapsed,
 			Err: redact.Error(fmt.Errorf("reading response body: %w", readErr)), sent: true}

@@ -3,11 +3,14 @@ package client
 import (
 	"bytes"
 	"encoding/hex"
+	"encoding/json"
 	"net/url"
 	"slices"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/videogen/terraform-provider-videogen/internal/signedurl"
 )
 
 // redactedText replaces the API key wherever a response quotes it.
@@ -238,3 +241,117 @@ type redactedError struct {
 
 func (e *redactedError) Error() string { return e.msg }
 func (e *redactedError) Unwrap() error { return e.err }
+
+// withoutSignatures returns text, a request or response body for the log, with the
+// value of every signing parameter of every URL in it replaced: a presigned
+// reference URL is a credential while it lives, and the user may have kept it out of
+// state with write-only arguments. URLs are found as written and inside JSON
+// strings (where "&" may be \u0026), and inside a parameter that holds another URL,
+// percent-encoded. Any store's names count, in any case and on any host
+// (signedurl.IsSigningName): a log loses nothing it needs by it.
+func withoutSignatures(text string) string {
+	if !strings.Contains(text, "=") {
+		return text
+	}
+	var b strings.Builder
+	last := 0
+	for i := 0; i < len(text); i++ {
+		if text[i] != '"' {
+			continue
+		}
+		end := jsonStringEnd(text, i)
+		if end < 0 {
+			break
+		}
+		literal := text[i : end+1]
+		var s string
+		if strings.Contains(literal, "=") && json.Unmarshal([]byte(literal), &s) == nil {
+			if clean := urlsWithoutSignatures(s); clean != s {
+				quoted, _ := json.Marshal(clean) //nolint:errchkjson // a string always marshals
+				b.WriteString(text[last:i])
+				b.Write(quoted)
+				last = end + 1
+			}
+		}
+		i = end
+	}
+	b.WriteString(text[last:])
+	return urlsWithoutSignatures(b.String())
+}
+
+// jsonStringEnd returns the index of the quote that ends the JSON string starting
+// at text[start], or -1.
+func jsonStringEnd(text string, start int) int {
+	for j := start + 1; j < len(text); j++ {
+		switch text[j] {
+		case '\\':
+			j++
+		case '"':
+			return j
+		}
+	}
+	return -1
+}
+
+// urlEnd reports the bytes that end a URL written in running text.
+func urlEnd(c byte) bool { return c <= ' ' || strings.IndexByte("\"'<>\\`{}|^", c) >= 0 }
+
+// urlsWithoutSignatures replaces the values of the signing parameters in the query
+// of every http(s) URL in s.
+func urlsWithoutSignatures(s string) string {
+	var b strings.Builder
+	last := 0
+	for from := 0; ; {
+		i := strings.Index(s[from:], "://")
+		if i < 0 {
+			break
+		}
+		start := from + i
+		end := start + 3
+		for end < len(s) && !urlEnd(s[end]) {
+			end++
+		}
+		q := strings.IndexByte(s[start:end], '?')
+		if q >= 0 {
+			query := s[start+q+1 : end]
+			if hash := strings.IndexByte(query, '#'); hash >= 0 {
+				query = query[:hash]
+			}
+			if clean := queryWithoutSignatures(query); clean != query {
+				b.WriteString(s[last : start+q+1])
+				b.WriteString(clean)
+				last = start + q + 1 + len(query)
+			}
+		}
+		from = end
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+func queryWithoutSignatures(query string) string {
+	pairs := strings.Split(query, "&")
+	for i, p := range pairs {
+		rawName, value, hasValue := strings.Cut(p, "=")
+		name := signedurl.ParamName(p)
+		if spaced, err := url.QueryUnescape(rawName); err == nil && signedurl.IsSigningName(spaced) {
+			name = spaced
+		}
+		switch {
+		case !hasValue:
+		case signedurl.IsSigningName(name):
+			pairs[i] = rawName + "=" + redactedText
+		case strings.Contains(value, "%3A%2F%2F") || strings.Contains(value, "%3a%2f%2f"):
+			// Another URL, percent-encoded into this one.
+			if inner, err := url.QueryUnescape(value); err == nil {
+				if clean := urlsWithoutSignatures(inner); clean != inner {
+					pairs[i] = rawName + "=" + url.QueryEscape(clean)
+				}
+			}
+		}
+	}
+	return strings.Join(pairs, "&")
+}

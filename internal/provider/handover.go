@@ -15,7 +15,6 @@ import (
 
 	"github.com/videogen/terraform-provider-videogen/internal/client"
 	"github.com/videogen/terraform-provider-videogen/internal/journal"
-	"github.com/videogen/terraform-provider-videogen/internal/validators"
 )
 
 // requestFingerprint identifies what a task was asked for: the service address,
@@ -24,21 +23,7 @@ import (
 // parameters, as in plans: a run killed mid-submission is usually retried with
 // freshly signed URLs, and its journal note must still be found.
 func requestFingerprint(baseURL string, req client.VideoRequest, triggers map[string]string) string {
-	if req.Metadata != nil && len(req.Metadata.Content) > 0 {
-		md := *req.Metadata
-		md.Content = make([]client.ContentEntry, len(req.Metadata.Content))
-		for i, e := range req.Metadata.Content {
-			for _, u := range []**client.MediaURL{&e.ImageURL, &e.VideoURL, &e.AudioURL} {
-				if *u != nil {
-					unsigned := **u
-					unsigned.URL = validators.UnsignedURL(unsigned.URL)
-					*u = &unsigned
-				}
-			}
-			md.Content[i] = e
-		}
-		req.Metadata = &md
-	}
+	req.Metadata = unsignedMedia(req.Metadata)
 	data, _ := json.Marshal(struct { //nolint:errchkjson // strings, a map of strings and a marshalable request
 		Service  string              `json:"service"`
 		Request  client.VideoRequest `json:"request"`

@@ -183,16 +183,15 @@ func dumpTranscript(s string) string {
 
 // TestAccSignedReferenceURLsNeverStored passes a presigned reference URL, a bearer
 // credential while it lives, the recommended way: an ephemeral variable into
-// write-only reference media. Neither the state nor the plan may hold it in any
-// form, and a new signature on the next run plans nothing.
+// write-only reference media, and a new signature on the next run plans nothing.
+// Then the clip is adopted by the other doors: terraform import and an import block
+// in other working directories, and the videogen_video data source. No state, state
+// backup, plan, plan file, terminal output or TF_LOG=TRACE log may hold the
+// signature or the URL's security token, raw, base64 or hex, nor the signed URL in
+// any of those forms (an import may record the object's address without them).
 func TestAccSignedReferenceURLsNeverStored(t *testing.T) {
 	if os.Getenv("TF_ACC") == "" {
 		t.Skip("acceptance test: set TF_ACC=1 (make test does)")
-	}
-	wd := acctest.NewWorkdir(t)
-	ctx := t.Context()
-	if v, _, err := wd.TF.Version(ctx, true); err != nil || v.LessThan(version.Must(version.NewVersion("1.11.0"))) {
-		t.Skipf("write-only arguments need Terraform or OpenTofu 1.11 or later (CLI %v, %v)", v, err)
 	}
 	const (
 		host   = "canary-bucket.s3.eu-west-1.amazonaws.com"
@@ -205,14 +204,38 @@ func TestAccSignedReferenceURLsNeverStored(t *testing.T) {
 			"&X-Amz-SignedHeaders=host&X-Amz-Signature=" + sig
 	}
 	mock := acctest.NewMock(t)
-	for k, v := range map[string]string{
-		"VIDEOGEN_BASE_URL": mock.URL, "VIDEOGEN_API_KEY": mockapi.DefaultAPIKey,
-	} {
-		if err := wd.Setenv(k, v); err != nil {
+	ctx := t.Context()
+	// Each working directory gets the reference from terraform.tfvars (Terraform logs
+	// its command line) and writes a TRACE log and a transcript.
+	var transcript bytes.Buffer
+	var logPaths []string
+	workdir := func(config string) *acctest.Workdir {
+		t.Helper()
+		wd := acctest.NewWorkdir(t)
+		if v, _, err := wd.TF.Version(ctx, true); err != nil || v.LessThan(version.Must(version.NewVersion("1.11.0"))) {
+			t.Skipf("write-only arguments need Terraform or OpenTofu 1.11 or later (CLI %v, %v)", v, err)
+		}
+		for k, v := range map[string]string{
+			"VIDEOGEN_BASE_URL": mock.URL, "VIDEOGEN_API_KEY": mockapi.DefaultAPIKey,
+		} {
+			if err := wd.Setenv(k, v); err != nil {
+				t.Fatal(err)
+			}
+		}
+		logPath := filepath.Join(t.TempDir(), "terraform.log")
+		logPaths = append(logPaths, logPath)
+		if err := wd.TF.SetLog("TRACE"); err != nil {
 			t.Fatal(err)
 		}
-	}
-	if err := wd.WriteFile("main.tf", `
+		if err := wd.TF.SetLogPath(logPath); err != nil {
+			t.Fatal(err)
+		}
+		wd.TF.SetStdout(&transcript)
+		wd.TF.SetStderr(&transcript)
+		if err := wd.WriteFile("terraform.tfvars", fmt.Sprintf("reference = %q\n", signed(secret))); err != nil {
+			t.Fatal(err)
+		}
+		if err := wd.WriteFile("main.tf", `
 terraform {
   required_providers {
     videogen = { source = "videogen/videogen" }
@@ -229,24 +252,29 @@ resource "videogen_video" "clip" {
   reference_images_wo        = [var.reference]
   reference_media_wo_version = 1
 }
-`); err != nil {
-		t.Fatal(err)
+`+config); err != nil {
+			t.Fatal(err)
+		}
+		if err := wd.Init(ctx); err != nil {
+			t.Fatal(err)
+		}
+		return wd
 	}
-	if err := wd.Init(ctx); err != nil {
-		t.Fatal(err)
+	check := func(step string, err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", step, err, transcript.String())
+		}
 	}
-	reference := tfexec.Var("reference=" + signed(secret))
-	if _, err := wd.TF.Plan(ctx, tfexec.Out("tfplan"), reference); err != nil {
-		t.Fatal(err)
-	}
+	seen := map[string]string{} // where -> what it holds
+
+	wd := workdir("")
+	check("plan -out", func() error { _, err := wd.TF.Plan(ctx, tfexec.Out("tfplan")); return err }())
 	planJSON, err := wd.TF.ShowPlanFileRaw(ctx, "tfplan")
-	if err != nil {
-		t.Fatal(err)
-	}
-	// An ephemeral variable is given again to apply a saved plan.
-	if err := wd.TF.Apply(ctx, tfexec.DirOrPlan("tfplan"), reference); err != nil {
-		t.Fatal(err)
-	}
+	check("show -json tfplan", err)
+	seen["show -json tfplan"] = planJSON
+	// An ephemeral variable is given again to apply a saved plan: here by terraform.tfvars.
+	check("apply tfplan", wd.TF.Apply(ctx, tfexec.DirOrPlan("tfplan")))
 	if err := mock.ExpectSubmissions(1)(nil); err != nil {
 		t.Fatal(err)
 	}
@@ -254,32 +282,98 @@ resource "videogen_video" "clip" {
 		t.Fatalf("the service received %q (%v), want the signed URL", sent, err)
 	}
 	// The next run brings a new signature: nothing to do.
-	if changes, err := wd.Plan(ctx, tfexec.Var("reference="+signed("SIGrotated"))); err != nil || changes {
+	check("rotate", wd.WriteFile("terraform.tfvars", fmt.Sprintf("reference = %q\n", signed("SIGrotated"))))
+	if changes, err := wd.Plan(ctx); err != nil || changes {
 		t.Fatalf("a new signature planned changes (%v, %v); want none", changes, err)
 	}
+	st, err := wd.State(ctx)
+	check("show -json", err)
+	stateJSON, _ := json.Marshal(st)
+	seen["show -json (state)"] = string(stateJSON)
+	taskID, _ := st.Values.RootModule.Resources[0].AttributeValues["task_id"].(string)
+	if taskID == "" {
+		t.Fatalf("no task_id in state: %s", stateJSON)
+	}
+	read := fmt.Sprintf(`
+data "videogen_video" "read" {
+  task_id = %q
+}
+output "echoed" { value = data.videogen_video.read.reference_images }
+`, taskID)
+
+	// terraform import, then the apply that takes the clip over; the data source reads it.
+	imported := workdir(read)
+	check("import", imported.TF.Import(ctx, "videogen_video.clip", taskID))
+	check("plan after import", func() error { _, err := imported.Plan(ctx); return err }())
+	check("apply after import", imported.Apply(ctx))
+	importedState, err := imported.State(ctx)
+	check("show -json after import", err)
+	importedJSON, _ := json.Marshal(importedState)
+	seen["show -json after import"] = string(importedJSON)
+	if !strings.Contains(string(importedJSON), "https://"+host+"/refs/mug.png") {
+		t.Errorf("the data source does not record the echoed object's address: %s", importedJSON)
+	}
+
+	// An import block, planned into a plan file first.
+	block := workdir(fmt.Sprintf(`
+import {
+  to = videogen_video.clip
+  id = %q
+}
+`, taskID))
+	check("plan -out (import block)", func() error { _, err := block.TF.Plan(ctx, tfexec.Out("tfplan")); return err }())
+	blockPlan, err := block.TF.ShowPlanFileRaw(ctx, "tfplan")
+	check("show -json tfplan (import block)", err)
+	seen["show -json tfplan (import block)"] = blockPlan
+	check("apply tfplan (import block)", block.TF.Apply(ctx, tfexec.DirOrPlan("tfplan")))
+
+	// Nothing was generated again by any door.
 	if err := mock.ExpectSubmissions(1)(nil); err != nil {
 		t.Error(err)
 	}
-	st, err := wd.State(ctx)
-	if err != nil {
-		t.Fatal(err)
+	for name, w := range map[string]*acctest.Workdir{"": wd, "import/": imported, "import block/": block} {
+		for _, f := range []string{"terraform.tfstate", "terraform.tfstate.backup", "tfplan"} {
+			if data, err := os.ReadFile(filepath.Join(w.Dir, f)); err == nil {
+				seen[name+f] = string(data)
+			}
+		}
 	}
-	stateJSON, _ := json.Marshal(st)
-	stateFile, err := os.ReadFile(filepath.Join(wd.Dir, "terraform.tfstate"))
-	if err != nil || !bytes.Contains(stateFile, []byte("videogen_video")) {
-		t.Fatalf("no state was written (%v); the test would prove nothing", err)
+	if !strings.Contains(seen["terraform.tfstate"], "videogen_video") || !strings.Contains(seen["import/terraform.tfstate"], "videogen_video") {
+		t.Fatal("no state was written; the test would prove nothing")
 	}
-	forms := map[string]string{"signature": secret, "security token": token, "bucket host": host,
-		"URL in base64":    base64.StdEncoding.EncodeToString([]byte(signed(secret))),
-		"URL in base64url": base64.RawURLEncoding.EncodeToString([]byte(signed(secret))),
-		"URL in hex":       hex.EncodeToString([]byte(signed(secret)))}
-	for where, data := range map[string]string{
-		"terraform.tfstate": string(stateFile), "show -json (state)": string(stateJSON), "show -json tfplan": planJSON,
-	} {
+	var logs strings.Builder
+	for _, p := range logPaths {
+		data, err := os.ReadFile(p)
+		check("reading a log", err)
+		logs.Write(data)
+	}
+	if !strings.Contains(logs.String(), "videogen API request") || !strings.Contains(logs.String(), "metadata") {
+		t.Fatal("the TRACE logs have no provider request logs; the test would prove nothing")
+	}
+	seen["TF_LOG=TRACE logs"] = logs.String()
+	seen["terminal output"] = transcript.String()
+
+	forms := map[string]string{}
+	for name, s := range map[string]string{"signature": secret, "security token": token, "signed URL": signed(secret)} {
+		forms[name] = s
+		forms[name+" in base64"] = base64.StdEncoding.EncodeToString([]byte(s))
+		forms[name+" in base64url"] = base64.RawURLEncoding.EncodeToString([]byte(s))
+		forms[name+" in hex"] = hex.EncodeToString([]byte(s))
+	}
+	// The clip's own directory records nothing of the URL at all.
+	for _, where := range []string{"terraform.tfstate", "show -json (state)", "show -json tfplan", "tfplan"} {
+		if strings.Contains(seen[where], host) {
+			t.Errorf("%s holds the reference URL's bucket host", where)
+		}
+	}
+	for where, data := range seen {
 		for form, s := range forms {
 			if strings.Contains(data, s) || strings.Contains(strings.ToLower(data), strings.ToLower(url.QueryEscape(s))) {
 				t.Errorf("%s holds the reference URL's %s", where, form)
 			}
 		}
+	}
+	if t.Failed() {
+		t.Logf("transcript and logs written to %s", dumpTranscript(transcript.String()+"\n--- logs ---\n"+logs.String()))
 	}
 }

@@ -60,6 +60,9 @@ func echoedAttribute(a clipArgument) schema.Attribute {
 	case rschema.BoolAttribute:
 		return schema.BoolAttribute{MarkdownDescription: description, Computed: true}
 	case rschema.ListAttribute:
+		description += " A presigned URL is recorded without its store's signing parameters (S3, GCS, Azure SAS, " +
+			"CloudFront, Volcengine TOS; on the store's own host, or on any host when the URL carries the store's whole " +
+			"set of signing parameters), since it is a credential while it lives; other URLs as echoed."
 		return schema.ListAttribute{MarkdownDescription: description, Computed: true, ElementType: types.StringType}
 	}
 	return schema.StringAttribute{MarkdownDescription: description, Computed: true}

@@ -2,9 +2,10 @@ package validators
 
 import (
 	"net/url"
-	"os"
 	"strings"
 	"testing"
+
+	"github.com/videogen/terraform-provider-videogen/internal/signedurl"
 )
 
 // Presigned URLs as each store writes them, signed on two runs.
@@ -130,51 +131,6 @@ func TestSameMedia(t *testing.T) {
 	}
 }
 
-func TestUnsignedURL(t *testing.T) {
-	t.Parallel()
-	for in, want := range map[string]string{
-		s3 + "?versionId=v1&X-Amz-Signature=a&X-Amz-Date=1":          s3 + "?versionId=v1",
-		own + "?versionId=v1&X-Amz-Signature=a&X-Amz-Date=1":         own + "?versionId=v1&X-Amz-Signature=a&X-Amz-Date=1",
-		own + "?a=1&" + s3Sig + "&b=2":                               own + "?a=1&b=2",
-		az + "?a=1&sig=s&b=2&sv=3":                                   az + "?a=1&b=2",
-		own + "?a=1&sig=s&b=2&sv=3":                                  own + "?a=1&sig=s&b=2&sv=3",
-		s3 + "?X%2DAmz%2DSignature=a&k=v":                            s3 + "?k=v",
-		s3 + "?X-Amz+Signature=a&k=v":                                s3 + "?X-Amz+Signature=a&k=v",
-		"https://h.example.com/x.png":                                "https://h.example.com/x.png",
-		"http://[::1":                                                "http://[::1",
-		"https://bucket.s3.amazonaws.com.evil.example/x?Signature=a": "https://bucket.s3.amazonaws.com.evil.example/x?Signature=a",
-	} {
-		if got := UnsignedURL(in); got != want {
-			t.Errorf("UnsignedURL(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
-func TestMatchHost(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		pattern, host string
-		want          bool
-	}{
-		{"*.s3.*.amazonaws.com", "bucket.s3.eu-west-1.amazonaws.com", true},
-		{"*.s3.*.amazonaws.com", "a.b.s3.eu-west-1.amazonaws.com", true},
-		{"*.s3.*.amazonaws.com", "s3.eu-west-1.amazonaws.com", false},
-		{"*.s3.*.amazonaws.com", "bucket.s3.dualstack.eu-west-1.amazonaws.com", false},
-		{"s3-*.amazonaws.com", "s3-eu-west-1.amazonaws.com", true},
-		{"s3-*.amazonaws.com", "s3-.amazonaws.com", false},
-		{"*.s3-*.amazonaws.com", "api.execute-api.eu-west-1.amazonaws.com", false},
-		{"*.blob.core.windows.net", "acct.blob.core.windows.net", true},
-		{"*.blob.core.windows.net", "blob.core.windows.net", false},
-		{"*.blob.core.windows.net", "acct.blob.core.windows.net.example.com", false},
-		{"*.blob.core.windows.net", "acct..blob.core.windows.net", false},
-	}
-	for _, tt := range tests {
-		if got := matchHost(tt.pattern, tt.host); got != tt.want {
-			t.Errorf("matchHost(%q, %q) = %v, want %v", tt.pattern, tt.host, got, tt.want)
-		}
-	}
-}
-
 // FuzzSameMedia holds SameMedia's promises for any pair of URLs: it is reflexive
 // and symmetric, and adding or changing a parameter that no store signs with, or
 // changing the path, never leaves two URLs the same.
@@ -195,7 +151,7 @@ func FuzzSameMedia(f *testing.F) {
 		if err != nil || u.Host == "" || u.Opaque != "" {
 			return
 		}
-		if name != "" && !signingName(name) {
+		if name != "" && !signedurl.IsSigningName(name) {
 			added := *u
 			pair := escapeAll(name) + "=" + escapeAll(value)
 			if added.RawQuery == "" {
@@ -210,7 +166,7 @@ func FuzzSameMedia(f *testing.F) {
 		pairs := strings.Split(u.RawQuery, "&")
 		for i, p := range pairs {
 			n, _, _ := strings.Cut(p, "=")
-			if decoded, err := url.PathUnescape(n); err == nil && signingName(decoded) || u.RawQuery == "" {
+			if decoded, err := url.PathUnescape(n); err == nil && signedurl.IsSigningName(decoded) || u.RawQuery == "" {
 				continue
 			}
 			changed := *u
@@ -241,54 +197,4 @@ func escapeAll(s string) string {
 		}
 	}
 	return b.String()
-}
-
-// signingName reports whether any store signs with name.
-func signingName(name string) bool { return signs(signingSchemes, name) }
-
-// CONTRIBUTING.md lists the parameters and hosts for people who change the
-// provider; the tables here are what runs. They must not drift apart.
-func TestSigningSchemesDocumented(t *testing.T) {
-	t.Parallel()
-	doc, err := os.ReadFile("../../CONTRIBUTING.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, section, ok := strings.Cut(string(doc), "\n### Signed reference URLs\n")
-	if !ok {
-		t.Fatal(`CONTRIBUTING.md has no "Signed reference URLs" section`)
-	}
-	section, _, _ = strings.Cut(section, "\n### ")
-	rows := map[string]string{}
-	for _, line := range strings.Split(section, "\n") {
-		if cells := strings.Split(line, " | "); len(cells) > 1 {
-			rows[strings.TrimPrefix(cells[0], "| ")] = line
-		}
-	}
-	for _, s := range signingSchemes {
-		row, ok := rows[s.Store]
-		if !ok {
-			t.Errorf("CONTRIBUTING.md, \"Signed reference URLs\", has no row for %s", s.Store)
-			continue
-		}
-		var names []string
-		for _, set := range s.Signed {
-			names = append(names, "`"+strings.Join(set, "` + `")+"`")
-		}
-		for _, name := range s.Params {
-			names = append(names, "`"+name+"`")
-		}
-		for _, h := range storeHosts {
-			for _, hs := range h.Schemes {
-				if hs == s {
-					names = append(names, "`"+h.Pattern+"`")
-				}
-			}
-		}
-		for _, name := range names {
-			if !strings.Contains(row, name) {
-				t.Errorf("CONTRIBUTING.md, \"Signed reference URLs\", row %s does not say %s", s.Store, name)
-			}
-		}
-	}
 }

@@ -1,4 +1,9 @@
-package validators
+// Package signedurl knows how object stores sign URLs: which query parameters only
+// sign a URL (credentials, dates, expiry, signatures) without choosing the object or
+// its bytes, and when a store signed a URL beyond doubt. The provider compares
+// reference media without them (validators.SameMedia) and records echoes without
+// them; the client keeps them out of its logs.
+package signedurl
 
 import (
 	"net/url"
@@ -193,10 +198,10 @@ func signs(schemes []*signingScheme, name string) bool {
 	return false
 }
 
-// UnsignedURL returns raw without the signing parameters of the store that signed
-// it beyond doubt (see signingOf); everything else stays as written, in order. A
-// value that does not parse, or that no store signed, is returned as it is.
-func UnsignedURL(raw string) string {
+// Unsigned returns raw without the signing parameters of the store that signed it
+// beyond doubt (see signingOf); everything else stays as written, in order. A value
+// that does not parse, or that no store signed, is returned as it is.
+func Unsigned(raw string) string {
 	u, err := url.Parse(raw)
 	if err != nil || u.RawQuery == "" {
 		return raw
@@ -204,13 +209,7 @@ func UnsignedURL(raw string) string {
 	pairs := strings.Split(u.RawQuery, "&")
 	names := make([]string, len(pairs))
 	for i, p := range pairs {
-		name, _, _ := strings.Cut(p, "=")
-		// Percent-decoding only: "+" is a space to some readers of a query and not
-		// to others, so a name spelled with one is no store's name.
-		if unescaped, err := url.PathUnescape(name); err == nil {
-			name = unescaped
-		}
-		names[i] = name
+		names[i] = ParamName(p)
 	}
 	schemes := signingOf(strings.ToLower(u.Hostname()), names)
 	if len(schemes) == 0 {
@@ -226,11 +225,27 @@ func UnsignedURL(raw string) string {
 	return u.String()
 }
 
-// SameMedia reports whether two reference URLs name the same media: the same URL
-// (see SameURL) once the signing parameters of the store that signed each are set
-// aside, so that a signature rotated on every run is not a new image. When in
-// doubt it answers false: a false "different" costs a clip the plan shows, a false
-// "same" keeps the wrong clip without a word.
-func SameMedia(a, b string) bool {
-	return a == b || SameURL(UnsignedURL(a), UnsignedURL(b))
+// ParamName returns the name of a query's name=value pair, percent-decoded. Only
+// percent-decoding: "+" is a space to some readers of a query and not to others,
+// so a name spelled with one is no store's name.
+func ParamName(pair string) string {
+	name, _, _ := strings.Cut(pair, "=")
+	if unescaped, err := url.PathUnescape(name); err == nil {
+		return unescaped
+	}
+	return name
+}
+
+// IsSigningName reports whether any store signs URLs with a parameter of this
+// name, in any case, on any host: for keeping URLs out of logs, where setting
+// aside too much costs nothing.
+func IsSigningName(name string) bool {
+	for _, s := range signingSchemes {
+		for _, p := range s.Params {
+			if strings.EqualFold(p, name) {
+				return true
+			}
+		}
+	}
+	return false
 }

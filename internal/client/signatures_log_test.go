@@ -1,0 +1,108 @@
+package client
+
+import (
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"strings"
+	"testing"
+)
+
+const (
+	logSignature = "SIGlogcanary7f3a"
+	logToken     = "TOKlogcanary91c2"
+	signedRef    = "https://bucket.s3.eu-west-1.amazonaws.com/refs/mug.png?versionId=v1&X-Amz-Algorithm=AWS4-HMAC-SHA256" +
+		"&X-Amz-Credential=AKID%2F20260101%2Feu-west-1%2Fs3%2Faws4_request&X-Amz-Date=20260101T000000Z&X-Amz-Expires=900" +
+		"&X-Amz-Security-Token=" + logToken + "&X-Amz-SignedHeaders=host&X-Amz-Signature=" + logSignature
+)
+
+func TestWithoutSignatures(t *testing.T) {
+	t.Parallel()
+	quoted, _ := json.Marshal(signedRef) // "&" as \u0026, as Go writes JSON
+	tests := map[string]struct{ in, want string }{
+		"raw": {
+			"see " + signedRef + " now",
+			"see https://bucket.s3.eu-west-1.amazonaws.com/refs/mug.png?versionId=v1&X-Amz-Algorithm=(redacted)" +
+				"&X-Amz-Credential=(redacted)&X-Amz-Date=(redacted)&X-Amz-Expires=(redacted)&X-Amz-Security-Token=(redacted)" +
+				"&X-Amz-SignedHeaders=(redacted)&X-Amz-Signature=(redacted) now",
+		},
+		"json": {
+			`{"image_url":{"url":` + string(quoted) + `},"n":1}`,
+			`{"image_url":{"url":"https://bucket.s3.eu-west-1.amazonaws.com/refs/mug.png?versionId=v1\u0026X-Amz-Algorithm=(redacted)` +
+				`\u0026X-Amz-Credential=(redacted)\u0026X-Amz-Date=(redacted)\u0026X-Amz-Expires=(redacted)\u0026X-Amz-Security-Token=(redacted)` +
+				`\u0026X-Amz-SignedHeaders=(redacted)\u0026X-Amz-Signature=(redacted)"},"n":1}`,
+		},
+		"any store, any case, any host": {
+			"https://proxy.example.com/a?x-amz-signature=1&sig=2&Signature=3&GoogleAccessId=4&Key-Pair-Id=5&src=6#sig=7",
+			"https://proxy.example.com/a?x-amz-signature=(redacted)&sig=(redacted)&Signature=(redacted)&GoogleAccessId=(redacted)&Key-Pair-Id=(redacted)&src=6#sig=7",
+		},
+		"percent-encoded name": {"http://h/a?X%2DAmz%2DSignature=1&b=2", "http://h/a?X%2DAmz%2DSignature=(redacted)&b=2"},
+		"a URL inside a URL": {
+			"https://thumbs.example.com/t?src=" + url.QueryEscape(signedRef) + "&w=100",
+			"https://thumbs.example.com/t?src=" + url.QueryEscape(
+				"https://bucket.s3.eu-west-1.amazonaws.com/refs/mug.png?versionId=v1&X-Amz-Algorithm=(redacted)"+
+					"&X-Amz-Credential=(redacted)&X-Amz-Date=(redacted)&X-Amz-Expires=(redacted)&X-Amz-Security-Token=(redacted)"+
+					"&X-Amz-SignedHeaders=(redacted)&X-Amz-Signature=(redacted)") + "&w=100",
+		},
+		"nothing signed":   {`{"url":"https://h/x.png?versionId=1&generation=2","sig":"not a URL"}`, `{"url":"https://h/x.png?versionId=1&generation=2","sig":"not a URL"}`},
+		"no URL":           {"sig=1&Signature=2", "sig=1&Signature=2"},
+		"unfinished JSON":  {`{"u":"https://h/x?sig=1`, `{"u":"https://h/x?sig=(redacted)`},
+		"empty and broken": {`"" "\" https://h/?=&&sig&sig=`, `"" "\" https://h/?=&&sig&sig=(redacted)`},
+	}
+	for name, tt := range tests {
+		if got := withoutSignatures(tt.in); got != tt.want {
+			t.Errorf("%s: withoutSignatures(%q)\n = %q\nwant %q", name, tt.in, got, tt.want)
+		}
+	}
+}
+
+// A signed reference URL reaches the service as written, and neither the request
+// nor the service's echo of it puts its signature in the log, in any form.
+func TestLogKeepsSignaturesOut(t *testing.T) {
+	t.Parallel()
+	quoted, _ := json.Marshal(signedRef)
+	echo := `{"task_id":"t1","status":"running","metadata":{"content":[{"type":"image_url","image_url":{"url":` +
+		string(quoted) + `}}],"note":"fetched ` + signedRef + `"}}`
+	srv, s := newScriptServer(t, okReply(`{"task_id":"t1","status":"submitted"}`), okReply(echo))
+	logger := &recordingLogger{}
+	c, err := New(srv.URL, testAPIKey, WithLogger(logger))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.SubmitVideo(t.Context(), VideoRequest{Model: "m", Prompt: "p", Metadata: &Metadata{
+		Content: []ContentEntry{NewContentEntry(ContentImage, signedRef)},
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	v, err := c.GetVideo(t.Context(), "t1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := v.Metadata.Content[0].MediaURL(); got != signedRef {
+		t.Fatalf("the echo reads %q, want the URL as the service sent it", got)
+	}
+	if sent := s.request(0).Body; !strings.Contains(string(sent), logSignature) {
+		t.Fatalf("the service did not receive the signed URL: %s", sent)
+	}
+	entries := logger.all()
+	if len(entries) < 4 {
+		t.Fatalf("%d log entries, want a request and a response for each call", len(entries))
+	}
+	var all strings.Builder
+	for _, e := range entries {
+		fmt.Fprintf(&all, "%s %v\n", e.msg, e.fields)
+	}
+	for _, secret := range []string{logSignature, logToken} {
+		for form, s := range map[string]string{"raw": secret, "base64": base64.StdEncoding.EncodeToString([]byte(secret)),
+			"hex": hex.EncodeToString([]byte(secret))} {
+			if strings.Contains(all.String(), s) {
+				t.Errorf("the log holds the %s form of %q:\n%s", form, secret, all.String())
+			}
+		}
+	}
+	if !strings.Contains(all.String(), "versionId=v1") {
+		t.Errorf("the log lost the URL's other parameters:\n%s", all.String())
+	}
+}
