@@ -190,9 +190,6 @@ func checkRedirect(*http.Request, []*http.Request) error { return http.ErrUseLas
 // OpenAI-style tools are given, and returns it ending in /v1 with no trailing slash.
 func NormalizeBaseURL(raw string) (*url.URL, error) {
 	raw = strings.TrimSpace(raw)
-	if hint := schemeHint(raw); hint != "" {
-		return nil, fmt.Errorf("base URL %s", hint)
-	}
 	u, err := url.Parse(raw)
 	if err != nil || raw == "" {
 		return nil, errors.New("base URL is empty or not a valid URL")
@@ -211,22 +208,6 @@ func NormalizeBaseURL(raw string) (*url.URL, error) {
 		path += "/v1"
 	}
 	return &url.URL{Scheme: u.Scheme, Host: u.Host, Path: path}, nil
-}
-
-// schemeHint explains how to fix a URL written without its scheme, such as
-// "api.example.com/v1" or "localhost:8080", or returns "" for any other value. It
-// shows only host and path, never user information or a query.
-func schemeHint(raw string) string {
-	if raw == "" || strings.Contains(raw, "://") {
-		return ""
-	}
-	guess, err := url.Parse("https://" + strings.TrimPrefix(raw, "//"))
-	if err != nil || guess.Host == "" || strings.ContainsAny(guess.Host, " \t") {
-		return ""
-	}
-	given := guess.Host + guess.EscapedPath()
-	return fmt.Sprintf("%q has no scheme: add https:// in front, as in %q (or http:// for a service on this machine)",
-		given, "https://"+given)
 }
 
 // BaseURL returns the normalized base URL, ending in /v1.

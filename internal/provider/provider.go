@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -224,6 +225,11 @@ func (p *videogenProvider) Configure(ctx context.Context, req provider.Configure
 	}
 
 	c, err := client.New(baseURL, apiKey, opts...)
+	if hint := validators.SchemeHint(strings.TrimSpace(baseURL)); err != nil && hint != "" {
+		// base_url in the provider block is checked at validation; this is the
+		// environment variable's turn.
+		err = fmt.Errorf("base URL %s", hint)
+	}
 	if err != nil {
 		resp.Diagnostics.AddAttributeError(path.Root("base_url"), "Invalid Provider Configuration",
 			fmt.Sprintf("The videogen client could not be set up: %s. Check base_url (or %s).", err, envBaseURL))

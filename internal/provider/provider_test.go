@@ -147,6 +147,20 @@ data "videogen_models" "all" {}
 	}
 }
 
+// TestAccProvider_envBaseURLWithoutScheme: the environment variable, which no
+// validator sees, gets the same hint as the attribute.
+func TestAccProvider_envBaseURLWithoutScheme(t *testing.T) {
+	t.Setenv(envBaseURL, "api.example.com/v1?key=secret")
+	t.Setenv(envAPIKey, "k")
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config:      `data "videogen_models" "all" {}`,
+			ExpectError: regexp.MustCompile(`(?s)"api.example.com/v1"\s+has\s+no\s+scheme;\s+add\s+https://\s+in\s+front`),
+		}},
+	})
+}
+
 func TestAccProvider_unknownBaseURLDoesNotFailValidation(t *testing.T) {
 	mock := acctest.NewMock(t)
 	resource.ParallelTest(t, resource.TestCase{

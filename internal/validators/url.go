@@ -43,7 +43,7 @@ func CheckHTTPURL(raw string) error {
 	if strings.TrimSpace(raw) != raw || raw == "" {
 		return fmt.Errorf("must be an absolute http or https URL without surrounding spaces, got %q", shownURL(raw))
 	}
-	if hint := schemeHint(raw); hint != "" {
+	if hint := SchemeHint(raw); hint != "" {
 		return errors.New("must be an absolute http or https URL: " + hint)
 	}
 	u, err := url.Parse(raw)
@@ -59,9 +59,11 @@ func CheckHTTPURL(raw string) error {
 	return nil
 }
 
-// schemeHint explains how to fix a URL written without its scheme, such as
-// "api.example.com/v1" or "localhost:8080", or returns "" for any other value.
-func schemeHint(raw string) string {
+// SchemeHint explains how to fix a URL written without its scheme, such as
+// "api.example.com/v1" or "localhost:8080", or returns "" for any other value. It
+// shows only host and path, never user information or a query, which may hold a
+// credential.
+func SchemeHint(raw string) string {
 	if raw == "" || strings.Contains(raw, "://") || strings.HasPrefix(raw, "/") && !strings.HasPrefix(raw, "//") {
 		return ""
 	}
@@ -70,8 +72,7 @@ func schemeHint(raw string) string {
 		guess.Hostname() != "localhost" {
 		return ""
 	}
-	guess.User = nil
-	given := strings.TrimPrefix(guess.String(), "https://")
+	given := guess.Host + guess.EscapedPath()
 	return fmt.Sprintf("%q has no scheme; add https:// in front, as in %q (or http:// for a service on this machine)",
 		given, "https://"+given)
 }
