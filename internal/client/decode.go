@@ -201,20 +201,11 @@ func readUpstream(raw json.RawMessage) upstreamRecord {
 	return up
 }
 
-// readSeconds reads a duration in whole seconds, a JSON number or a string of
-// digits, as the digits the submission's seconds would carry; anything else
-// (a fraction, a negative, a word) is left unsaid rather than guessed.
+// readSeconds is a positive whole length (wholeSeconds) as the digits a
+// submission's seconds carries, or "".
 func readSeconds(raw json.RawMessage) string {
-	var n json.Number
-	if json.Unmarshal(raw, &n) != nil {
-		return ""
-	}
-	s := n.String()
-	if i, err := strconv.ParseInt(s, 10, 64); err == nil && i > 0 {
-		return strconv.FormatInt(i, 10)
-	}
-	if f, err := strconv.ParseFloat(s, 64); err == nil && f > 0 && f == float64(int64(f)) {
-		return strconv.FormatInt(int64(f), 10)
+	if n, ok := wholeSeconds(raw); ok && n > 0 {
+		return strconv.FormatInt(n, 10)
 	}
 	return ""
 }

@@ -167,7 +167,7 @@ func decodeLimits(item json.RawMessage) ModelLimits {
 	}
 	var l ModelLimits
 	first(maxSecondsFields, func(raw json.RawMessage) bool {
-		n, ok := limitSeconds(raw)
+		n, ok := wholeSeconds(raw)
 		if ok && n > 0 {
 			l.MaxSeconds = n
 		}
@@ -179,7 +179,7 @@ func decodeLimits(item json.RawMessage) ModelLimits {
 			return false
 		}
 		for _, it := range items {
-			n, ok := limitSeconds(it)
+			n, ok := wholeSeconds(it)
 			if !ok || n <= 0 {
 				l.Seconds = nil
 				return false
@@ -220,9 +220,11 @@ func decodeLimits(item json.RawMessage) ModelLimits {
 	return l
 }
 
-// limitSeconds reads a length of clip given as a number, a string of digits, or
-// digits followed by "s".
-func limitSeconds(raw json.RawMessage) (int64, bool) {
+// wholeSeconds is the one reader of a length of clip in whole seconds, in a
+// model's limits and in a task's upstream record: a JSON number, or a string of
+// digits with an optional "s" ("12s"); a fraction or a word is left unsaid
+// rather than guessed.
+func wholeSeconds(raw json.RawMessage) (int64, bool) {
 	var n json.Number
 	if json.Unmarshal(raw, &n) == nil {
 		if i, err := n.Int64(); err == nil {
