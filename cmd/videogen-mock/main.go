@@ -117,6 +117,14 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 			"), or as OpenAI's video API does ("+mockapi.DialectOpenAIVideos+")")
 	keyedClips := fs.Bool("keyed-clips", false,
 		"serve clips at /v1/videos/{task_id}/content behind the API key, as new-api does for Sora and Veo, instead of signed URLs")
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "Usage of videogen-mock (every setting is a flag):\n")
+		fs.PrintDefaults()
+		fmt.Fprintf(stderr, "\nControls at the base URL, without the API key:\n")
+		for _, c := range mockapi.Controls {
+			fmt.Fprintf(stderr, "  %-6s %s\n        %s\n", c.Method, c.Path, c.Does)
+		}
+	}
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}

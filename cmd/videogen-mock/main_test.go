@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -183,6 +184,31 @@ func TestParseFlags(t *testing.T) {
 	for _, args := range [][]string{{"-models", ","}, {"-config", "/does/not/exist.json"}, {"stray"}, {"-nope"}, {"-hold=maybe"}} {
 		if _, err := parseFlags(args, &bytes.Buffer{}); err == nil {
 			t.Errorf("parseFlags(%q) succeeded, want an error", args)
+		}
+	}
+}
+
+// A person trying the provider by hand learns the ledger and the task controls
+// from -help and from the README's mock section, not only from Go code.
+func TestHelpAndReadmeListControls(t *testing.T) {
+	t.Parallel()
+	var help bytes.Buffer
+	if err := run(t.Context(), []string{"-help"}, &help); !errors.Is(err, flag.ErrHelp) {
+		t.Fatalf("-help returned %v, want flag.ErrHelp", err)
+	}
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, _ := strings.Cut(string(readme), "\n### The mock API\n")
+	section, _, _ = strings.Cut(section, "\n## ")
+	for _, c := range mockapi.Controls {
+		if !strings.Contains(help.String(), c.Method) || !strings.Contains(help.String(), c.Path) ||
+			!strings.Contains(help.String(), c.Does) {
+			t.Errorf("-help does not list %s %s", c.Method, c.Path)
+		}
+		if !strings.Contains(section, "| `"+c.Method+" "+c.Path+"` |") {
+			t.Errorf("the README's mock section does not list %s %s", c.Method, c.Path)
 		}
 	}
 }

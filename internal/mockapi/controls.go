@@ -214,3 +214,24 @@ func readFailReason(w http.ResponseWriter, r *http.Request) (string, *requestErr
 	}
 	return reason, nil
 }
+
+// Control is one endpoint outside /v1, which needs no key: what a person trying
+// the provider by hand uses to see what was billed and to drive a task's life.
+type Control struct {
+	Method, Path, Does string
+}
+
+// Controls lists them for videogen-mock -help and the README's mock section (a
+// test keeps the README's table complete).
+var Controls = []Control{
+	{"GET", epLedger, "the ledger as JSON: every task received (task_id, model, prompt, metadata as sent, status, " +
+		"billed, held, submitted_at, final_at, get_count), requests per endpoint, responses per status, webhook attempts. " +
+		"Count its tasks to see how many clips were submitted, and billed ones to see what was charged"},
+	{"POST", epMockFinish, "a pending task (held with -hold, or still running) succeeds now and is billed: 204; " +
+		"404 unknown task; 409 already final"},
+	{"POST", epMockFail, `a pending task fails now, unbilled, with an optional body {"reason": "..."}: 204; 404; 409`},
+	{"DELETE", epMockTask, "the task vanishes from the service: its reads answer 404 and it is never billed unless it " +
+		"already was; the ledger keeps it, marked deleted"},
+	{"POST", epExpireURLs, "every clip URL handed out so far expires (403), as signed URLs do; a fresh read gives a new one"},
+	{"GET", epClips + "/{task_id}.mp4?sig=...", "a clip download (GET, HEAD, Range), as signed in a task's url"},
+}

@@ -53,12 +53,7 @@
 // The Ledger is the bill: every task received, requests and responses counted,
 // webhook attempts made. It never contains API keys.
 //
-// Endpoints outside /v1 need no key:
-//
-//	GET    /_mock/clips/{task_id}.mp4?sig=...   signed clip download (GET, HEAD, Range)
-//	GET    /_mock/ledger                        the Ledger as JSON
-//	DELETE /_mock/tasks/{task_id}               Server.DeleteTask
-//	POST   /_mock/tasks/{task_id}/finish        Server.FinishTask (204; 404 unknown; 409 already final)
-//	POST   /_mock/tasks/{task_id}/fail          Server.FailTask; optional body {"reason": "..."}
-//	POST   /_mock/expire-urls                   Server.ExpireURLs
+// Endpoints outside /v1 need no key; Controls lists them (the ledger as JSON,
+// finish and fail of a held task, DELETE of a task, expiry of every clip URL, the
+// signed clip downloads), and videogen-mock -help prints them.
 package mockapi
