@@ -83,7 +83,10 @@ func (r *videoFileResource) Schema(ctx context.Context, _ resource.SchemaRequest
 			"It never replaces or deletes a file it did not write: when something other than this clip is at `path` " +
 			"(a file of yours, a symbolic link), the plan fails naming `path` before anything is downloaded, and the " +
 			"file is left as it is, unless `overwrite = true`; a file it wrote and someone edited since is left as it " +
-			"is, with a warning. A file that already holds this clip is adopted without downloading. Destroying the " +
+			"is, with a warning. A file that already holds this clip is adopted without downloading in two cases only: " +
+			"when a replacement of this resource moves the clip to a new `path` (the plan shows `sha256` already known), " +
+			"and on import; a new resource whose `path` holds a copy of the clip fails the plan like any file in the " +
+			"way (import it instead). Destroying the " +
 			"resource deletes the file only while it still holds the clip. Import adopts a clip that was already " +
 			"downloaded, as `<task_id>,<path>`.",
 		Attributes: map[string]schema.Attribute{
@@ -153,8 +156,9 @@ func (r *videoFileResource) Schema(ctx context.Context, _ resource.SchemaRequest
 					"`false`: something in the way of a new file fails the plan (or the apply, when the path is only " +
 					"known then) with an error naming `path`, before anything is downloaded; a file this resource wrote " +
 					"and someone changed gets a warning and no change. Either way nothing is touched. With `true`, the " +
-					"clip is downloaded over it (in place, for a changed file). A directory is never replaced, and a " +
-					"file that already holds this clip is adopted without downloading either way. Changing it updates " +
+					"clip is downloaded over it (in place, for a changed file). A directory is never replaced. A copy of " +
+					"this clip at `path` is adopted without downloading only where a replacement moves the clip to a new " +
+					"`path`; elsewhere it is in the way like any file (import it to keep it). Changing it updates " +
 					"state only, unless it lets a changed file be replaced: the plan then shows an in-place update that " +
 					"downloads the clip.",
 				Optional: true,

@@ -502,6 +502,40 @@ func TestAccVideoFileResource_symlinkInTheWay(t *testing.T) {
 	})
 }
 
+// A new resource adopts nothing: a byte-identical copy of its clip already at its
+// path is in the way like any file, as the resource page says (adoption is for a
+// replacement that moves the clip, and for import).
+func TestAccVideoFileResource_newResourceDoesNotAdoptACopy(t *testing.T) {
+	mock := acctest.NewMock(t)
+	clip := filepath.Join(t.TempDir(), "clip.mp4")
+	videoOnly := mock.ProviderBlock() + `
+resource "videogen_video" "test" {
+  model  = "videogen-1"
+  prompt = "copied before its file resource"
+}
+`
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: videoOnly, Check: mock.ExpectSubmissions(1)},
+			{
+				PreConfig: func() {
+					want, err := clipOf(mock, mock.Ledger().Tasks[0].TaskID)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if err := os.WriteFile(clip, want.data, 0o600); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config:      videoFileConfig(mock, "copied before its file resource", clip, ""),
+				ExpectError: wrapped("Video File Path Already Taken", "There is already a file at", clip, "overwrite = true"),
+			},
+		},
+	})
+	checkAfter(t, mock.ExpectSubmissions(1), expectClipDownloads(mock, 0))
+}
+
 // A file that already holds the clip is adopted without downloading: here the
 // clip moves to a new path where a copy of it already is.
 func TestAccVideoFileResource_fileHoldingClipIsAdopted(t *testing.T) {
