@@ -81,8 +81,9 @@ func NewMock(t testing.TB, opts ...func(*mockapi.Config)) *Mock {
 }
 
 // ProviderBlock configures the provider against the mock: base_url, the
-// mock's key as api_key, poll_interval MockPollInterval and, for a NewMock,
-// a journal_path in the test's temporary directory, then each extra line
+// mock's key as api_key, poll_interval MockPollInterval, for a NewMock a
+// journal_path in the test's temporary directory, and the api of the mock's
+// dialect unless it is the default, then each extra line
 // inside the block. An extra line that sets one of these ("api_key =
 // \"other\"") replaces the default instead, so a test changes one setting
 // without writing the block out.
@@ -94,6 +95,9 @@ func (m *Mock) ProviderBlock(extra ...string) string {
 	}
 	if m.journal != "" {
 		settings = append(settings, struct{ name, value string }{"journal_path", strconv.Quote(m.journal)})
+	}
+	if m.api != "" && m.api != client.APIVideoGenerations {
+		settings = append(settings, struct{ name, value string }{"api", strconv.Quote(string(m.api))})
 	}
 	var rest []string
 	for _, line := range extra {
@@ -156,7 +160,11 @@ func (m *Mock) NothingNewStep(config string, submissions int) resource.TestStep 
 // workspace would.
 func (m *Mock) Client(t testing.TB) *client.Client {
 	t.Helper()
-	c, err := client.New(m.URL, mockapi.DefaultAPIKey, client.WithAPI(m.api))
+	var opts []client.Option
+	if m.api != "" {
+		opts = append(opts, client.WithAPI(m.api))
+	}
+	c, err := client.New(m.URL, mockapi.DefaultAPIKey, opts...)
 	if err != nil {
 		t.Fatalf("acctest: client for the mock: %v", err)
 	}

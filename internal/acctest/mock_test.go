@@ -54,6 +54,18 @@ provider "videogen" {
 }
 `},
 	}
+	// The API of the mock's dialect, when it is not the default, and an override of it.
+	videos := &Mock{URL: "http://127.0.0.1:1234", api: client.APIOpenAIVideos}
+	if got, want := videos.ProviderBlock("api = null"), `
+provider "videogen" {
+  base_url      = "http://127.0.0.1:1234"
+  api_key       = "videogen-mock-key"
+  poll_interval = "100ms"
+  api           = null
+}
+`; got != want {
+		t.Errorf("ProviderBlock of an openai-videos mock = %s, want %s", got, want)
+	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()

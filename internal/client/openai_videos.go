@@ -279,3 +279,9 @@ func (c *Client) DeleteVideo(ctx context.Context, id string) error {
 	_, err := c.doRequest(ctx, http.MethodDelete, videoPath, c.endpoint("videos", id), nil, nil)
 	return err
 }
+
+// IsNotSupported reports a call the server does not serve at all: HTTP 405 or
+// 501, as a server answers a DELETE it has no route for.
+func IsNotSupported(err error) bool {
+	return hasStatus(err, http.StatusMethodNotAllowed) || hasStatus(err, http.StatusNotImplemented)
+}

@@ -107,6 +107,10 @@ type Config struct {
 	// API is described, DialectNewAPI as the new-api gateway in front of a
 	// Doubao video channel answers, DialectOpenAIVideos as OpenAI's video API.
 	Dialect string `json:"dialect"`
+	// VideosWithoutDelete makes DialectOpenAIVideos serve /v1/videos as
+	// new-api v0.10.0 does: create, retrieve and /content, but no DELETE and
+	// no list, which answer 404 "Invalid URL (...)".
+	VideosWithoutDelete bool `json:"videos_without_delete"`
 	// ProgressCurve is how the progress a running task reports (new-api's
 	// "30%", OpenAI's 0-100; the canonical dialect reports none) grows with
 	// the share of its time elapsed: ProgressLinear (the default) or one of
@@ -166,6 +170,11 @@ func WithDialect(name string) func(*Config) {
 // the mock's own address (Config.KeyedClips).
 func WithKeyedClips() func(*Config) {
 	return func(c *Config) { c.KeyedClips = true }
+}
+
+// WithoutVideoDelete is a Config option for Config.VideosWithoutDelete.
+func WithoutVideoDelete() func(*Config) {
+	return func(c *Config) { c.VideosWithoutDelete = true }
 }
 
 // Key is an API key the mock accepts, with the limits the console can set.

@@ -106,6 +106,18 @@ func (s *Server) openAIVideoView(t *task, now time.Time) openAIVideo {
 	return v
 }
 
+// routeVideos serves OpenAI's video routes.
+func (s *Server) routeVideos(w http.ResponseWriter, r *http.Request, ep, id string, ks *keyState) {
+	switch {
+	case ep == epVideo:
+		s.handleVideo(w, r, id)
+	case r.Method == http.MethodPost:
+		s.handleVideoSubmit(w, r, ks)
+	default:
+		s.handleVideoList(w, r, ks)
+	}
+}
+
 // handleVideoSubmit validates a submission as OpenAI does (form, then
 // parameters, then model and money) and creates its task.
 func (s *Server) handleVideoSubmit(w http.ResponseWriter, r *http.Request, ks *keyState) {

@@ -250,3 +250,30 @@ func statusOf(err error) int {
 	}
 	return 0
 }
+
+// TestOpenAIVideos_withoutDelete: as new-api v0.10.0 serves /v1/videos, the
+// video is created, read and downloaded, but DELETE and the list are not
+// routes at all.
+func TestOpenAIVideos_withoutDelete(t *testing.T) {
+	t.Parallel()
+	srv, c, _ := newVideosClient(t, func(c *Config) { c.TaskDuration, c.VideosWithoutDelete = 0, true })
+	ctx := t.Context()
+	v, err := c.Videos.New(ctx, openai.VideoNewParams{Model: "videogen-1", Prompt: "a heron"})
+	if err != nil {
+		t.Fatalf("Videos.New: %v", err)
+	}
+	if got, err := c.Videos.Get(ctx, v.ID); err != nil || got.Status != openai.VideoStatusCompleted {
+		t.Fatalf("Videos.Get = %+v, %v", got, err)
+	}
+	_, err = c.Videos.Delete(ctx, v.ID)
+	var apiErr *openai.Error
+	if !errors.As(err, &apiErr) || apiErr.StatusCode != http.StatusNotFound || apiErr.Message != "Invalid URL (DELETE /v1/videos/"+v.ID+")" {
+		t.Errorf("Videos.Delete: %v, want new-api's 404 Invalid URL", err)
+	}
+	if _, err := c.Videos.List(ctx, openai.VideoListParams{}); statusOf(err) != http.StatusNotFound {
+		t.Errorf("Videos.List: %v, want 404", err)
+	}
+	if task, _ := srv.Ledger().Task(v.ID); task.Deleted {
+		t.Error("the video was deleted")
+	}
+}

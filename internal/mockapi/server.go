@@ -276,14 +276,12 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, ep, id string, fo
 		s.handleSubmit(w, r, ks)
 	case epTask:
 		s.handleGetTask(w, r, id)
-	case epVideos:
-		if r.Method == http.MethodPost {
-			s.handleVideoSubmit(w, r, ks)
+	case epVideos, epVideo:
+		if s.cfg.VideosWithoutDelete && (r.Method == http.MethodDelete || ep == epVideos && r.Method == http.MethodGet) {
+			writeError(w, http.StatusNotFound, "invalid_request_error", "", fmt.Sprintf("Invalid URL (%s %s)", r.Method, r.URL.Path))
 			return
 		}
-		s.handleVideoList(w, r, ks)
-	case epVideo:
-		s.handleVideo(w, r, id)
+		s.routeVideos(w, r, ep, id, ks)
 	case epModels:
 		s.handleModels(w, ks)
 	case epClips:

@@ -762,7 +762,7 @@ resource "videogen_video" "clip" {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if plansDestroy := !v.LessThan(version.Must(version.NewVersion("1.3.0"))); plansDestroy && !wrapped("Warning: Destroyed Clip Stays Billed", "only removes task", "stays on the service and stays billed",
+		if plansDestroy := !v.LessThan(version.Must(version.NewVersion("1.3.0"))); plansDestroy && !wrapped("Warning: Destroyed Clip Stays Billed", "only leaves Terraform state", "stays on the service and stays billed",
 			"and one more similar warning elsewhere").MatchString(planOut.String()) {
 			t.Fatalf("the destroy plan does not say that the clips stay billed:\n%s", planOut.String())
 		}

@@ -41,7 +41,10 @@ var clipArguments = []clipArgument{
 			Required:   true,
 			Validators: []validator.String{notBlank},
 		},
-		request:         perAPI{apiVideoGenerations: stringMember("model", func(r *client.VideoRequest) *string { return &r.Model })},
+		request: perAPI{
+			apiVideoGenerations: stringMember("model", func(r *client.VideoRequest) *string { return &r.Model }),
+			apiOpenAIVideos:     stringMember("model", func(r *client.VideoRequest) *string { return &r.Model }),
+		},
 		same:            sameExact,
 		adoptedOnImport: true,
 	},
@@ -53,7 +56,10 @@ var clipArguments = []clipArgument{
 			Required:   true,
 			Validators: []validator.String{notBlank},
 		},
-		request:         perAPI{apiVideoGenerations: stringMember("prompt", func(r *client.VideoRequest) *string { return &r.Prompt })},
+		request: perAPI{
+			apiVideoGenerations: stringMember("prompt", func(r *client.VideoRequest) *string { return &r.Prompt }),
+			apiOpenAIVideos:     stringMember("prompt", func(r *client.VideoRequest) *string { return &r.Prompt }),
+		},
 		same:            sameExact,
 		adoptedOnImport: true,
 	},
@@ -65,7 +71,10 @@ var clipArguments = []clipArgument{
 				"largest 32-bit integer) is rejected. When unset the service's default applies. Changing this forces a new clip.",
 			Validators: []validator.String{validators.Seconds()},
 		},
-		request:         perAPI{apiVideoGenerations: stringMember("seconds", func(r *client.VideoRequest) *string { return &r.Seconds })},
+		request: perAPI{
+			apiVideoGenerations: stringMember("seconds", func(r *client.VideoRequest) *string { return &r.Seconds }),
+			apiOpenAIVideos:     stringMember("seconds", func(r *client.VideoRequest) *string { return &r.Seconds }),
+		},
 		made:            func(m *client.MadeParams) attr.Value { return stringOrNull(m.Seconds) },
 		same:            sameExact,
 		adoptedOnImport: true,
@@ -77,8 +86,11 @@ var clipArguments = []clipArgument{
 				"`9:16` or `1:1`.",
 			Validators: []validator.String{validators.Ratio()},
 		},
-		request: perAPI{apiVideoGenerations: stringMember("metadata.ratio",
-			func(r *client.VideoRequest) *string { return &r.Metadata.Ratio })},
+		request: perAPI{
+			apiVideoGenerations: stringMember("metadata.ratio", func(r *client.VideoRequest) *string { return &r.Metadata.Ratio }),
+			// With resolution, one size (see toRequest).
+			apiOpenAIVideos: stringMember("size", func(r *client.VideoRequest) *string { return &r.Metadata.Ratio }),
+		},
 		echoed: true,
 		made:   func(m *client.MadeParams) attr.Value { return stringOrNull(m.Ratio) },
 		same:   sameStrings(validators.SameRatio),
@@ -90,8 +102,11 @@ var clipArguments = []clipArgument{
 				"model.",
 			Validators: []validator.String{stringvalidator.OneOf(resolutions...)},
 		},
-		request: perAPI{apiVideoGenerations: stringMember("metadata.resolution",
-			func(r *client.VideoRequest) *string { return &r.Metadata.Resolution })},
+		request: perAPI{
+			apiVideoGenerations: stringMember("metadata.resolution",
+				func(r *client.VideoRequest) *string { return &r.Metadata.Resolution }),
+			apiOpenAIVideos: stringMember("size", func(r *client.VideoRequest) *string { return &r.Metadata.Resolution }),
+		},
 		echoed: true,
 		made:   func(m *client.MadeParams) attr.Value { return stringOrNull(m.Resolution) },
 		same:   sameStrings(strings.EqualFold),
@@ -217,11 +232,18 @@ type clipArgument struct {
 	writeOnly *writeOnlyTwin
 }
 
-// apiShape names the shape of an API's submission. The service's echo is always
-// read in the video-generations shape, which the client decodes every answer into.
+// apiShape names the shape of an API's submission (the provider's api
+// setting). The service's echo is always read in the video-generations shape,
+// which the client decodes every answer into.
 type apiShape string
 
-const apiVideoGenerations apiShape = "video-generations"
+const (
+	apiVideoGenerations = apiShape(client.APIVideoGenerations)
+	// apiOpenAIVideos is OpenAI's video API. Its rows set the same fields of
+	// client.VideoRequest, which the client sends as OpenAI's form: ratio and
+	// resolution as one size, one reference image as input_reference.
+	apiOpenAIVideos = apiShape(client.APIOpenAIVideos)
+)
 
 type perAPI map[apiShape]requestField
 
@@ -296,6 +318,10 @@ func referenceMedia(name, noun, contentType string, limit int, citation string) 
 	if citation != "" {
 		citation = " " + citation
 	}
+	request := perAPI{apiVideoGenerations: contentMember(contentType)}
+	if contentType == client.ContentImage {
+		request[apiOpenAIVideos] = inputReference()
+	}
 	return clipArgument{
 		name: name,
 		attribute: schema.ListAttribute{
@@ -314,7 +340,7 @@ func referenceMedia(name, noun, contentType string, limit int, citation string) 
 			ElementType: types.StringType,
 			Validators:  mediaValidators(limit),
 		},
-		request:       perAPI{apiVideoGenerations: contentMember(contentType)},
+		request:       request,
 		echoed:        true,
 		same:          sameMedia,
 		nullWhenUnset: true,
@@ -392,6 +418,25 @@ func contentList(content []client.ContentEntry, contentType string) types.List {
 	}
 	list, _ := types.ListValue(types.StringType, urls)
 	return list
+}
+
+// inputReference carries one reference image as OpenAI's input_reference, which
+// takes one: more is an error naming the list, not a clip made from the first.
+func inputReference() requestField {
+	images := contentMember(client.ContentImage)
+	return requestField{
+		member: "input_reference",
+		set: func(v attr.Value, r *client.VideoRequest, at path.Path) diag.Diagnostics {
+			if n := len(v.(types.List).Elements()); n > 1 {
+				return diag.Diagnostics{diag.NewAttributeErrorDiagnostic(at, "Argument Not Supported by the API",
+					fmt.Sprintf("%s has %d images, but OpenAI's video API (api = %q) takes one reference image "+
+						"(input_reference). Keep one image, or use a server of the %q API.", at, n, apiOpenAIVideos,
+						apiVideoGenerations))}
+			}
+			return images.set(v, r, at)
+		},
+		get: images.get,
+	}
 }
 
 func setExtraMetadata(v attr.Value, r *client.VideoRequest, at path.Path) diag.Diagnostics {

@@ -230,6 +230,7 @@ resource "videogen_video" "clip" {
   model               = "videogen-2"
   prompt              = "a tram at dawn [mock:hold]"
   ratio               = "9:16"
+  resolution          = "720p"
   wait_for_completion = %t
 }
 `, wait)

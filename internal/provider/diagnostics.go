@@ -124,12 +124,12 @@ func addUncertainAttemptsWarning(diags *diag.Diagnostics, v *client.Video) {
 }
 
 // addRemovedFromStateWarning says what destroying a clip does, for every clip of
-// the run at once.
-func addRemovedFromStateWarning(diags *diag.Diagnostics) {
+// the run at once; why says why it is not deleted (providerData.keptBecause).
+func addRemovedFromStateWarning(diags *diag.Diagnostics, why string) {
 	diags.AddWarning("Video Removed From State Only",
-		"The service has no delete: destroying a videogen_video only removes it from Terraform state. Every clip this "+
-			"run destroys stays on the service and stays billed; their task IDs are in the plan above if you need to find "+
-			"them in the service's console.")
+		fmt.Sprintf("Destroying a videogen_video only removes it from Terraform state when %s. Every clip this run "+
+			"destroys so stays on the service and stays billed; their task IDs are in the plan above if you need to find "+
+			"them in the service's console.", why))
 }
 
 // addAbandonedTaskWarning names a task that an earlier run left unfinished and

@@ -26,7 +26,16 @@ import (
 const videoDataAddr = "data.videogen_video.test"
 
 // testedDialects are the dialects every test in this file runs against.
-var testedDialects = []string{mockapi.DialectOpenAI, mockapi.DialectNewAPI}
+var testedDialects = mockapi.Dialects
+
+// clipURL matches the clip URL a dialect's mock hands out: a signed URL of its
+// storage, or OpenAI's /content of the video, which is downloaded with the key.
+func clipURL(dialect string) knownvalue.Check {
+	if dialect == mockapi.DialectOpenAIVideos {
+		return knownvalue.StringRegexp(regexp.MustCompile(`^http://127\.0\.0\.1:\d+/v1/videos/video_[0-9a-f]+/content$`))
+	}
+	return knownvalue.StringRegexp(regexp.MustCompile(`^http://127\.0\.0\.1:\d+/.+\.mp4`))
+}
 
 // TestAccDialect_lifecycle: create and wait, the file's bytes, the empty plan,
 // import and the data source, with exactly one submission.
@@ -48,15 +57,13 @@ data "videogen_video" "test" {
 						ConfigStateChecks: []statecheck.StateCheck{
 							statecheck.ExpectKnownValue(videoAddr, tfjsonpath.New("task_id"), taskIDOf(mock, 0)),
 							statecheck.ExpectKnownValue(videoAddr, tfjsonpath.New("status"), knownvalue.StringExact("succeeded")),
-							statecheck.ExpectKnownValue(videoAddr, tfjsonpath.New("url"),
-								knownvalue.StringRegexp(regexp.MustCompile(`^http://127\.0\.0\.1:\d+/.+\.mp4`))),
+							statecheck.ExpectKnownValue(videoAddr, tfjsonpath.New("url"), clipURL(dialect)),
 							statecheck.CompareValuePairs(videoAddr, tfjsonpath.New("id"), videoAddr, tfjsonpath.New("task_id"),
 								compare.ValuesSame()),
 							statecheck.CompareValuePairs(videoDataAddr, tfjsonpath.New("task_id"), videoAddr, tfjsonpath.New("task_id"),
 								compare.ValuesSame()),
 							statecheck.ExpectKnownValue(videoDataAddr, tfjsonpath.New("status"), knownvalue.StringExact("succeeded")),
-							statecheck.ExpectKnownValue(videoDataAddr, tfjsonpath.New("url"),
-								knownvalue.StringRegexp(regexp.MustCompile(`^http://127\.0\.0\.1:\d+/.+\.mp4`))),
+							statecheck.ExpectKnownValue(videoDataAddr, tfjsonpath.New("url"), clipURL(dialect)),
 						},
 						Check: resource.ComposeTestCheckFunc(
 							expectFileMatchesClip(t, clip, mock),

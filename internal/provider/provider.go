@@ -31,6 +31,7 @@ import (
 const (
 	envBaseURL = "VIDEOGEN_BASE_URL"
 	envAPIKey  = "VIDEOGEN_API_KEY" //nolint:gosec // G101: the name of an environment variable, not a key
+	envAPI     = "VIDEOGEN_API"
 )
 
 var (
@@ -59,6 +60,9 @@ type providerModel struct {
 	SubmitGatewayRetries types.Int64  `tfsdk:"submit_gateway_retries"`
 	MaxNewClips          types.Int64  `tfsdk:"max_new_clips"`
 	JournalPath          types.String `tfsdk:"journal_path"`
+	// The API the server speaks, and whether destroy deletes on one with a delete.
+	API             types.String `tfsdk:"api"`
+	DeleteOnDestroy types.Bool   `tfsdk:"delete_on_destroy"`
 }
 
 // providerData is what resources and data sources receive from Configure.
@@ -72,6 +76,10 @@ type providerData struct {
 	journalError sync.Once
 	budget       *newClipBudget
 	clips        *knownClips
+	// api is the request shape of the API the client speaks, and
+	// deleteOnDestroy whether destroying a clip deletes it there (see destroyEffect).
+	api             apiShape
+	deleteOnDestroy bool
 	// removalWarning says once per run what destroying clips does.
 	removalWarning sync.Once
 	// confirmations gathers the clip parameters the service does not confirm, for
@@ -100,6 +108,32 @@ func (p *videogenProvider) Schema(_ context.Context, _ provider.SchemaRequest, r
 					"which is the recommended place for it: keep keys out of configuration and version control. An explicit value wins.",
 				Optional:  true,
 				Sensitive: true,
+			},
+			"api": schema.StringAttribute{
+				MarkdownDescription: "The API the server speaks: `\"" + string(client.APIVideoGenerations) + "\"` (the default: " +
+					"`POST /v1/video/generations`, the task at `GET /v1/video/generations/{task_id}`) or `\"" +
+					string(client.APIOpenAIVideos) + "\"` (OpenAI's video API: `POST /v1/videos`, `GET /v1/videos/{id}`, the " +
+					"clip at `GET /v1/videos/{id}/content` with the key, `DELETE /v1/videos/{id}`), which OpenAI, LiteLLM's " +
+					"proxy, vLLM-Omni, SGLang and new-api serve. On `\"" + string(client.APIOpenAIVideos) + "\"` a clip is " +
+					"`model`, `prompt`, `seconds`, `ratio` with `resolution` (sent as `size`, such as `1280x720` for `16:9` " +
+					"at `720p`) and at most one reference image (sent as `input_reference`); any other argument is an error at " +
+					"plan, never dropped. It is not detected: a server may serve both APIs, and a probe would cost a request " +
+					"and still guess. Falls back to the `" + envAPI + "` environment variable. Defaults to `\"" +
+					string(client.APIVideoGenerations) + "\"`. Changing it does not change existing clips, but a clip's task " +
+					"ID is only known to the API that made it: change it only with a new `base_url` or new clips.",
+				Optional:   true,
+				Validators: []validator.String{stringvalidator.OneOf(apiNames()...)},
+			},
+			"delete_on_destroy": schema.BoolAttribute{
+				MarkdownDescription: "On `api = \"" + string(client.APIOpenAIVideos) + "\"`, whether destroying (or " +
+					"replacing) a finished `videogen_video` deletes the video and its clip from the server " +
+					"(`DELETE /v1/videos/{id}`). Deleting refunds nothing: the clip stays billed either way, and once deleted " +
+					"it can no longer be downloaded. A server without the delete (new-api v0.10.0 answers 404) leaves it " +
+					"there, removed from state only, with a warning, never an error. An unfinished task cannot be deleted " +
+					"and is removed from state only. Ignored on the `\"" + string(client.APIVideoGenerations) + "\"` API, " +
+					"which has no delete: destroy only removes the clip from state. Defaults to `true`: Terraform deletes what " +
+					"it creates, as first-class providers do.",
+				Optional: true,
 			},
 			"max_retries": schema.Int64Attribute{
 				MarkdownDescription: fmt.Sprintf("How many times a request is retried after a rate limit (429), a server error (5xx) "+
@@ -179,7 +213,8 @@ func (p *videogenProvider) Configure(ctx context.Context, req provider.Configure
 	}
 	// Values from other resources are unknown during plan; the provider is configured
 	// again at apply time, when they are known.
-	if cfg.BaseURL.IsUnknown() || cfg.APIKey.IsUnknown() || cfg.MaxRetries.IsUnknown() ||
+	if cfg.BaseURL.IsUnknown() || cfg.APIKey.IsUnknown() || cfg.API.IsUnknown() || cfg.DeleteOnDestroy.IsUnknown() ||
+		cfg.MaxRetries.IsUnknown() ||
 		cfg.RequestTimeout.IsUnknown() || cfg.PollInterval.IsUnknown() || cfg.MaxRequestsPerSecond.IsUnknown() || cfg.SubmitGatewayRetries.IsUnknown() ||
 		cfg.MaxNewClips.IsUnknown() || cfg.JournalPath.IsUnknown() {
 		tflog.Debug(ctx, "videogen provider configuration has unknown values; deferring client set-up")
@@ -198,6 +233,16 @@ func (p *videogenProvider) Configure(ctx context.Context, req provider.Configure
 			"The provider needs an API key. Set the "+envAPIKey+" environment variable (recommended, so the key stays "+
 				"out of configuration and version control) or api_key in the provider block.")
 	}
+	api := client.APIVideoGenerations
+	if name := stringOrEnv(cfg.API, envAPI); name != "" {
+		// The schema checks api itself: only the environment variable can be wrong here.
+		var err error
+		if api, err = client.ParseAPI(name); err != nil {
+			resp.Diagnostics.AddAttributeError(path.Root("api"), "Invalid API",
+				fmt.Sprintf("The %s environment variable must name the API the server speaks. Set it to one of %s, or "+
+					"unset it for the default.\n\nOriginal error: %s", envAPI, strings.Join(apiNames(), ", "), err))
+		}
+	}
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -205,6 +250,7 @@ func (p *videogenProvider) Configure(ctx context.Context, req provider.Configure
 	opts := []client.Option{
 		client.WithUserAgent("terraform-provider-videogen/" + p.version),
 		client.WithLogger(newClientLogger(apiKey)),
+		client.WithAPI(api),
 	}
 	if !cfg.MaxRetries.IsNull() {
 		opts = append(opts, client.WithMaxRetries(int(cfg.MaxRetries.ValueInt64())))
@@ -246,6 +292,7 @@ func (p *videogenProvider) Configure(ctx context.Context, req provider.Configure
 	data := &providerData{
 		client: c, models: newModelCatalog(c), handover: newTaskHandover(), clips: newKnownClips(),
 		journal: journal.New(journalPath, journal.DefaultMaxAge), budget: newNewClipBudget(maxNewClips),
+		api: apiShape(api), deleteOnDestroy: cfg.DeleteOnDestroy.IsNull() || cfg.DeleteOnDestroy.ValueBool(),
 	}
 	resp.ResourceData = data
 	resp.DataSourceData = data
@@ -268,6 +315,15 @@ func (p *videogenProvider) DataSources(context.Context) []func() datasource.Data
 
 func (p *videogenProvider) EphemeralResources(context.Context) []func() ephemeral.EphemeralResource {
 	return []func() ephemeral.EphemeralResource{NewVideoURLEphemeralResource}
+}
+
+// apiNames are the values api accepts.
+func apiNames() []string {
+	names := make([]string, len(client.APIs))
+	for i, a := range client.APIs {
+		names[i] = string(a)
+	}
+	return names
 }
 
 func stringOrEnv(v types.String, env string) string {

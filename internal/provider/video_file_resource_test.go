@@ -153,7 +153,11 @@ func expectNoFile(p string) resource.TestCheckFunc {
 	}
 }
 
-func clipDownloads(mock *acctest.Mock) int { return mock.Ledger().Requests["GET /_mock/clips"] }
+// clipDownloads counts the clips the mock served, at signed URLs or behind the key.
+func clipDownloads(mock *acctest.Mock) int {
+	requests := mock.Ledger().Requests
+	return requests["GET /_mock/clips"] + requests["GET /v1/videos/{task_id}/content"]
+}
 
 func expectClipDownloads(mock *acctest.Mock, want int) resource.TestCheckFunc {
 	return func(*terraform.State) error {

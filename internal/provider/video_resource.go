@@ -51,8 +51,9 @@ func (r *videoResource) Schema(ctx context.Context, _ resource.SchemaRequest, re
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A generated video clip. Create submits an asynchronous generation task and, by default, waits " +
 			"until it succeeds or fails. A clip is immutable: changing any argument except `wait_for_completion` and " +
-			"`timeouts` generates (and bills) a new clip. Destroying the resource only removes it from state; the service " +
-			"has no delete.",
+			"`timeouts` generates (and bills) a new clip. Destroying the resource only removes it from state on the " +
+			"`video-generations` API, which has no delete; on `api = \"openai-videos\"` it deletes a finished video from " +
+			"the server unless the provider's `delete_on_destroy` is `false`. Either way the clip stays billed.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				MarkdownDescription: "The task ID, same as `task_id`.",
@@ -101,8 +102,8 @@ func (r *videoResource) Schema(ctx context.Context, _ resource.SchemaRequest, re
 					"After a refresh it says what the task's status means: `" + billingBilled + "`, `" + billingIfSucceeds +
 					"`, `" + billingNotBilled + "` (the generation failed), `" + billingMayHaveBeenPaid + "` (cancelled, or " +
 					"its clip expired) or `" + billingCutShort + "` (an apply stopped waiting for it; the next apply resumes " +
-					"it unless the arguments changed). A clip that is destroyed or replaced stays billed: the service has no " +
-					"delete, and the plan warns of each clip it destroys.",
+					"it unless the arguments changed). A clip that is destroyed or replaced stays billed, whether the server " +
+					"keeps it or deletes it (`delete_on_destroy`), and the plan warns of each clip it destroys.",
 				Computed:      true,
 				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
@@ -206,8 +207,9 @@ func (r *videoResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 	if replacesClip(plan, state) {
 		// The replacement is a new submission: the limits apply to it as to a new clip.
 		checkModelLimits(ctx, r.data, &plan, &resp.Diagnostics)
+		r.checkSendable(ctx, plan, req.Config, &resp.Diagnostics)
 		if status.Usable() || !status.Final() {
-			addReplacedClipWarning(&resp.Diagnostics, state.TaskID.ValueString(), status)
+			addReplacedClipWarning(&resp.Diagnostics, r.data, state.TaskID.ValueString(), status)
 		}
 	}
 	switch {
@@ -253,12 +255,13 @@ func keptTaskCost(status client.Status) string {
 }
 
 // addReplacedClipWarning says, at plan, that the clip a replacement lets go of
-// stays billed. Terraform shows warnings of one summary as one, with a count.
-func addReplacedClipWarning(diags *diag.Diagnostics, taskID string, status client.Status) {
-	cost := keptTaskCost(status)
+// stays billed, and what becomes of it. Terraform shows warnings of one summary
+// as one, with a count.
+func addReplacedClipWarning(diags *diag.Diagnostics, data *providerData, taskID string, status client.Status) {
 	diags.AddWarning("Replaced Clip Stays Billed",
-		fmt.Sprintf("This plan replaces the clip of task %s with a new one, which is billed when it succeeds. The service "+
-			"has no delete: task %s only leaves Terraform state, and %s.", taskID, taskID, cost))
+		fmt.Sprintf("This plan replaces the clip of task %s with a new one, which is billed when it succeeds. As for the "+
+			"old clip, %s.",
+			taskID, data.removal(taskID, status)))
 }
 
 // planCreate plans a clip that does not exist yet: it says in billing whether the
@@ -270,6 +273,7 @@ func (r *videoResource) planCreate(ctx context.Context, req resource.ModifyPlanR
 ) {
 	r.checkModel(ctx, plan.Model, &resp.Diagnostics)
 	checkModelLimits(ctx, r.data, &plan, &resp.Diagnostics)
+	r.checkSendable(ctx, plan, req.Config, &resp.Diagnostics)
 	var cfg videoResourceModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
 	if resp.Diagnostics.HasError() {
@@ -347,7 +351,7 @@ func privateFlag(ctx context.Context, p privateState, key string) bool {
 // journaledTasks lists the tasks that the local journal holds for exactly this
 // request: tasks a killed run submitted, which Create adopts instead of submitting.
 func (r *videoResource) journaledTasks(ctx context.Context, plan videoResourceModel, config tfsdk.Config) []string {
-	request, diags := plan.toRequest(ctx, config)
+	request, diags := plan.toRequest(ctx, config, r.data.api)
 	triggers := map[string]string{}
 	diags.Append(plan.TriggersReplace.ElementsAs(ctx, &triggers, false)...)
 	if diags.HasError() {
@@ -371,12 +375,11 @@ func (r *videoResource) planDestroy(ctx context.Context, req resource.ModifyPlan
 	}
 	taskID, status := state.TaskID.ValueString(), client.Status(state.Status.ValueString())
 	if status == client.StatusFailed {
+		// Not billed, and nothing to lose whether it is deleted or forgotten.
 		return
 	}
-	cost := keptTaskCost(status)
 	resp.Diagnostics.AddWarning("Destroyed Clip Stays Billed",
-		fmt.Sprintf("The service has no delete: applying this plan only removes task %s from Terraform state, and %s. "+
-			"If that is not what you want, do not apply it.", taskID, cost))
+		fmt.Sprintf("If this plan is applied, %s. If that is not what you want, do not apply it.", r.data.removal(taskID, status)))
 }
 
 // checkModel rejects a model the key cannot use. The model list also tells whether
@@ -429,7 +432,7 @@ func (r *videoResource) Create(ctx context.Context, req resource.CreateRequest, 
 	defer func() { r.data.confirmations.end(plan.TaskID.ValueString(), unconfirmed, &resp.Diagnostics) }()
 	timeout, diags := plan.Timeouts.Create(ctx, defaultWaitTimeout)
 	resp.Diagnostics.Append(diags...)
-	request, diags := plan.toRequest(ctx, req.Config)
+	request, diags := plan.toRequest(ctx, req.Config, r.data.api)
 	resp.Diagnostics.Append(diags...)
 	triggers := map[string]string{}
 	resp.Diagnostics.Append(plan.TriggersReplace.ElementsAs(ctx, &triggers, false)...)
@@ -636,7 +639,7 @@ func (r *videoResource) firstSeenFinished(ctx context.Context, state videoResour
 	if state.Model.IsNull() || prior == "" || prior.Final() || !video.Status.Usable() || waitCutShort(ctx, private) {
 		return nil
 	}
-	request, diags := state.toRequest(ctx, tfsdk.Config{})
+	request, diags := state.toRequest(ctx, tfsdk.Config{}, r.data.api)
 	if diags.HasError() {
 		return nil
 	}
@@ -668,7 +671,7 @@ func (r *videoResource) Update(ctx context.Context, req resource.UpdateRequest, 
 		r.data.confirmations.begin()
 		defer func() { r.data.confirmations.end(plan.TaskID.ValueString(), unconfirmed, &resp.Diagnostics) }()
 		if final := r.wait(ctx, &plan, timeout, "update", &resp.Diagnostics); final != nil && final.Status.Usable() {
-			request, diags := plan.toRequest(ctx, req.Config)
+			request, diags := plan.toRequest(ctx, req.Config, r.data.api)
 			resp.Diagnostics.Append(diags...)
 			unconfirmed = unconfirmedParams(request, final)
 		}
@@ -683,8 +686,9 @@ func (r *videoResource) Update(ctx context.Context, req resource.UpdateRequest, 
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 
-// Delete only forgets the clip: the API has no delete, and a generated clip stays
-// billed whether or not Terraform tracks it. The task of a tainted clip whose
+// Delete deletes a finished clip from the server where the API can and
+// delete_on_destroy allows (see deletesOnDestroy), and otherwise only forgets it: a
+// generated clip stays billed whether or not Terraform tracks it. The task of a tainted clip whose
 // replacement the plan says resumes it, and any unfinished task (a plan made
 // without refresh cannot tell), is offered to the replacement that Terraform
 // creates next in this run.
@@ -708,13 +712,18 @@ func (r *videoResource) Delete(ctx context.Context, req resource.DeleteRequest, 
 		tflog.Info(ctx, "offering an unfinished task to this resource's replacement", map[string]any{"task_id": taskID})
 		return
 	}
-	tflog.Info(ctx, "removing video from state; the service has no delete", map[string]any{"task_id": taskID})
+	if r.data.deletesOnDestroy(client.Status(state.Status.ValueString())) {
+		r.data.deleteVideo(ctx, taskID, &resp.Diagnostics)
+		return
+	}
+	tflog.Info(ctx, "removing video from state only", map[string]any{"task_id": taskID})
+	why := r.data.keptBecause(client.Status(state.Status.ValueString()))
 	if r.data == nil {
-		addRemovedFromStateWarning(&resp.Diagnostics)
+		addRemovedFromStateWarning(&resp.Diagnostics, why)
 		return
 	}
 	// Once per run: Terraform shows every provider warning, one per destroyed clip.
-	r.data.removalWarning.Do(func() { addRemovedFromStateWarning(&resp.Diagnostics) })
+	r.data.removalWarning.Do(func() { addRemovedFromStateWarning(&resp.Diagnostics, why) })
 }
 
 // wait polls until the task is final or the timeout passes, recording in m whatever
@@ -754,23 +763,69 @@ func replaceUnlessAdopting() planmodifier.String {
 // toRequest builds the submission from the plan, and the write-only reference media
 // from config, where alone they exist. Unset arguments, and echoed ones the service
 // chooses (unknown until it echoes them), are not sent.
-func (m *videoResourceModel) toRequest(ctx context.Context, config tfsdk.Config) (client.VideoRequest, diag.Diagnostics) {
+//
+// The request is for the API shape of the provider's api setting: an argument
+// that shape cannot carry is an error naming it, never dropped, and so is a
+// ratio and resolution that make no size of OpenAI's video API.
+func (m *videoResourceModel) toRequest(ctx context.Context, config tfsdk.Config, shape apiShape) (client.VideoRequest, diag.Diagnostics) {
 	writeOnly, diags := writeOnlyMedia(ctx, config)
 	req := client.VideoRequest{Metadata: &client.Metadata{}}
 	for _, a := range clipArguments {
-		field, ok := a.request[apiVideoGenerations]
-		if !ok {
+		if len(a.request) == 0 {
 			continue
 		}
 		v, at := m.arg(a.name), path.Root(a.name)
 		if wo, ok := writeOnly[a.name]; ok && !wo.IsNull() {
 			v, at = wo, path.Root(a.writeOnly.name)
 		}
-		if !v.IsNull() && !v.IsUnknown() {
-			diags.Append(field.set(v, &req, at)...)
+		if v.IsNull() || v.IsUnknown() {
+			continue
+		}
+		field, ok := a.request[shape]
+		if !ok {
+			diags.AddAttributeError(at, "Argument Not Supported by the API", fmt.Sprintf("%s cannot be sent to the %q "+
+				"API (the provider's api setting), which carries only %s. Remove %s, or use a server of an API that "+
+				"carries it. Nothing was submitted.", at, shape, carriedBy(shape), at))
+			continue
+		}
+		diags.Append(field.set(v, &req, at)...)
+	}
+	if shape == apiOpenAIVideos {
+		if _, err := client.OpenAIVideoSize(req.Metadata.Ratio, req.Metadata.Resolution); err != nil {
+			at := path.Root("ratio")
+			if req.Metadata.Ratio == "" {
+				at = path.Root("resolution")
+			}
+			diags.AddAttributeError(at, "No Size for This Ratio and Resolution", fmt.Sprintf("OpenAI's video API (api = "+
+				"%q) takes ratio and resolution as one size in pixels, and ratio %q with resolution %q has none: %s. "+
+				"Nothing was submitted.", shape, req.Metadata.Ratio, req.Metadata.Resolution, err))
 		}
 	}
 	return req, diags
+}
+
+// checkSendable fails the plan of a new clip whose request the provider's API
+// cannot carry, so that no apply submits part of it. A configuration with values
+// known only at apply is checked then, by Create, before it submits: at plan an
+// unknown ratio may be one the configuration leaves to the service or one it
+// sets from another resource.
+func (r *videoResource) checkSendable(ctx context.Context, plan videoResourceModel, config tfsdk.Config, diags *diag.Diagnostics) {
+	if r.data == nil || !config.Raw.IsFullyKnown() {
+		return
+	}
+	_, d := plan.toRequest(ctx, config, r.data.api)
+	diags.Append(d...)
+}
+
+// carriedBy lists the arguments an API shape carries, for errors.
+func carriedBy(shape apiShape) string {
+	var names []string
+	for _, a := range clipArguments {
+		if _, ok := a.request[shape]; ok {
+			names = append(names, a.name)
+		}
+	}
+	return strings.Join(names, ", ")
 }
 
 // applyVideo records what the service reports (see recordEcho).
