@@ -128,8 +128,9 @@ func addUncertainAttemptsWarning(diags *diag.Diagnostics, v *client.Video) {
 func addRemovedFromStateWarning(diags *diag.Diagnostics, why string) {
 	diags.AddWarning("Video Removed From State Only",
 		fmt.Sprintf("Destroying a videogen_video only removes it from Terraform state when %s. Every clip this run "+
-			"destroys so stays on the service and stays billed; their task IDs are in the plan above if you need to find "+
-			"them in the service's console.", why))
+			"destroys so, except one whose task failed (never billed), stays on the service and stays billed (an "+
+			"unfinished task if it succeeds); their task IDs are in the plan above if you need to find them in the "+
+			"service's console.", why))
 }
 
 // addAbandonedTaskWarning names a task that an earlier run left unfinished and

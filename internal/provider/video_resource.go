@@ -717,6 +717,10 @@ func (r *videoResource) Delete(ctx context.Context, req resource.DeleteRequest, 
 		return
 	}
 	tflog.Info(ctx, "removing video from state only", map[string]any{"task_id": taskID})
+	if client.Status(state.Status.ValueString()) == client.StatusFailed {
+		// A failed task was never billed: there is nothing to warn of.
+		return
+	}
 	why := r.data.keptBecause(client.Status(state.Status.ValueString()))
 	if r.data == nil {
 		addRemovedFromStateWarning(&resp.Diagnostics, why)
