@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// API names the protocol a Client speaks (CONTRIBUTING.md, "APIs"). Both
+// API names the protocol a Client speaks (CONTRIBUTING.md, "OpenAI's video API"). Both
 // generate a clip asynchronously and read it back as the same *Video, so that
 // waiting, billing and downloading are one path whichever is spoken.
 type API string

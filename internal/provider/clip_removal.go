@@ -11,7 +11,7 @@ import (
 )
 
 // What destroying or replacing a clip does to its task on the server
-// (CONTRIBUTING.md, "Destroy"). The video-generations API has no delete: the
+// (CONTRIBUTING.md, "OpenAI's video API"). The video-generations API has no delete: the
 // task only leaves state. OpenAI's video API deletes a finished video, and with
 // delete_on_destroy (the default) destroy does, as first-class providers delete
 // what they create; deleting refunds nothing, so the plan says so for each clip.
