@@ -6,7 +6,9 @@ import (
 	"errors"
 	"net"
 	"net/url"
+	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -42,8 +44,21 @@ func TestMakeMockStopsWithMake(t *testing.T) {
 	} {
 		sig := c.sig
 		t.Run(sig.String(), func(t *testing.T) {
+			if sig == syscall.SIGHUP && signal.Ignored(sig) {
+				// Under nohup the hangup is ignored, and children inherit that:
+				// make mock would rightly outlive it. Handled here, it is reset
+				// to the default in the processes started below, as on a
+				// terminal; Stop ignores it again.
+				hup := make(chan os.Signal, 1)
+				signal.Notify(hup, sig)
+				defer signal.Stop(hup)
+			}
 			cmd := exec.CommandContext(t.Context(), "make", "-s", "--no-print-directory", "mock", "MOCKFLAGS=-addr 127.0.0.1:0 -quiet")
 			cmd.Dir = root
+			// The script builds the mock into TMPDIR and removes it when it
+			// ends; one killed by the cleanup below cannot, so its TMPDIR is
+			// the test's own, which the test removes.
+			cmd.Env = append(os.Environ(), "TMPDIR="+t.TempDir())
 			// Its own process group, so the test can tell when everything
 			// make started is gone, and clean up whatever the test leaves.
 			cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
