@@ -112,31 +112,14 @@ func (s *Server) routeVideos(w http.ResponseWriter, r *http.Request, ep, id stri
 	case ep == epVideo:
 		s.handleVideo(w, r, id)
 	case r.Method == http.MethodPost:
-		s.handleVideoSubmit(w, r, ks)
+		s.handleSubmit(w, r, ks)
 	default:
 		s.handleVideoList(w, r, ks)
 	}
 }
 
-// handleVideoSubmit validates a submission as OpenAI does (form, then
-// parameters, then model and money) and creates its task.
-func (s *Server) handleVideoSubmit(w http.ResponseWriter, r *http.Request, ks *keyState) {
-	req, rerr := s.parseVideoSubmit(w, r, ks)
-	if rerr != nil {
-		writeError(w, rerr.status, rerr.Type, rerr.Param, rerr.Message)
-		return
-	}
-	t := s.accept(r, ks, req)
-	if t.submitStatus == http.StatusGatewayTimeout {
-		writeGatewayTimeout(w)
-		return
-	}
-	s.mu.Lock()
-	v := s.openAIVideoView(t, s.now())
-	s.mu.Unlock()
-	writeJSON(w, http.StatusOK, v)
-}
-
+// parseVideoSubmit validates a submission as OpenAI does (form, then
+// parameters, then model and money).
 func (s *Server) parseVideoSubmit(w http.ResponseWriter, r *http.Request, ks *keyState) (*submitRequest, *requestError) {
 	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "multipart/form-data" {
 		return nil, invalid("", "the request body must be multipart/form-data (got %q)", r.Header.Get("Content-Type"))

@@ -210,7 +210,11 @@ func (s *Server) handleSubmit(w http.ResponseWriter, r *http.Request, ks *keySta
 		s.handleNewAPISubmit(w, r, ks)
 		return
 	}
-	req, apiErr := s.parseSubmit(w, r, ks)
+	parse := s.parseSubmit
+	if s.videos {
+		parse = s.parseVideoSubmit
+	}
+	req, apiErr := parse(w, r, ks)
 	if apiErr != nil {
 		writeError(w, apiErr.status, apiErr.Type, apiErr.Param, apiErr.Message)
 		return
@@ -218,6 +222,14 @@ func (s *Server) handleSubmit(w http.ResponseWriter, r *http.Request, ks *keySta
 	t := s.accept(r, ks, req)
 	if t.submitStatus == http.StatusGatewayTimeout {
 		writeGatewayTimeout(w)
+		return
+	}
+	if s.videos {
+		// OpenAI answers a submission with the whole video object.
+		s.mu.Lock()
+		v := s.openAIVideoView(t, s.now())
+		s.mu.Unlock()
+		writeJSON(w, http.StatusOK, v)
 		return
 	}
 	writeJSON(w, http.StatusOK, submitResponse{TaskID: t.id, Status: statusSubmitted})
