@@ -2,6 +2,7 @@ package provider
 
 import (
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/videogen/terraform-provider-videogen/internal/acctest"
@@ -31,6 +32,45 @@ func TestAccVideoResource_failedClipIsNotSaidToStayBilled(t *testing.T) {
 		}
 	}
 	if err := mock.ExpectSubmissions(2)(nil); err != nil {
+		t.Error(err)
+	}
+}
+
+// After a run is killed outright, a plain apply adopts the still running task from
+// the journal and waits for it; once it succeeds, state says it is billed, without
+// waiting for a refresh to say so.
+func TestAccVideoResource_resumedClipIsBilledOnceItSucceeds(t *testing.T) {
+	requireAcc(t)
+	mock := acctest.NewMock(t)
+	wd := cliWorkdir(t, mock, cliVideo("a killed sunrise [mock:hold]"))
+	run, taskIDs := startHeldApply(t, mock, wd, 1)
+	taskID := taskIDs[0]
+	if err := run.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	_, _ = run.Wait()
+	gets := mock.Ledger().Tasks[0].GetCount
+	resume := wd.Start(t.Context(), "apply", "-auto-approve", "-input=false", "-no-color")
+	// The resumed wait has read the task, still running, before it finishes.
+	if err := mock.AwaitGets(t.Context(), taskID, gets+2); err != nil {
+		t.Fatal(err)
+	}
+	if !mock.FinishTask(taskID) {
+		t.Fatalf("task %s was not pending any more", taskID)
+	}
+	if out, err := resume.Wait(); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	st, err := wd.State(t.Context())
+	if err != nil || len(st.Values.RootModule.Resources) != 1 {
+		t.Fatalf("state: %v, %v", st, err)
+	}
+	clip := st.Values.RootModule.Resources[0].AttributeValues
+	if clip["task_id"] != taskID || clip["status"] != "succeeded" || clip["billing"] != billingBilled {
+		t.Fatalf("after the resuming apply: task %v, status %v, billing %q; want task %s succeeded and %q",
+			clip["task_id"], clip["status"], clip["billing"], taskID, billingBilled)
+	}
+	if err := mock.ExpectSubmissions(1)(nil); err != nil {
 		t.Error(err)
 	}
 }

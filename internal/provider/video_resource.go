@@ -440,6 +440,9 @@ func (r *videoResource) Create(ctx context.Context, req resource.CreateRequest, 
 		return
 	}
 	fingerprint := requestFingerprint(r.data.client.BaseURL(), request, triggers)
+	// A plan that could not say whether the clip is new or resumed leaves billing to
+	// the apply, which records what the task's last status bills.
+	billingFromStatus := plan.Billing.IsUnknown()
 
 	video := r.adoptUnfinished(ctx, plan, fingerprint)
 	var waitOpts []client.WaitOption
@@ -491,6 +494,9 @@ func (r *videoResource) Create(ctx context.Context, req resource.CreateRequest, 
 	if final := r.wait(ctx, &plan, timeout, "create", &resp.Diagnostics, waitOpts...); final != nil &&
 		final.Status.Usable() {
 		unconfirmed = unconfirmedParams(request, final)
+	}
+	if billingFromStatus {
+		plan.Billing = types.StringValue(billingOf(client.Status(plan.Status.ValueString())))
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 	// An unfinished task stays in the journal: Terraform taints the resource, and
