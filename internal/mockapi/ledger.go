@@ -32,6 +32,7 @@ type LedgerTask struct {
 	FinalAt         time.Time       `json:"final_at"`                    // when it becomes or became final; zero while held
 	FinalObservedAt *time.Time      `json:"final_observed_at,omitempty"` // first GET that returned the final status
 	GetCount        int             `json:"get_count"`                   // GETs of this task, including 404s after deletion
+	GetTimes        []time.Time     `json:"get_times,omitempty"`         // when each of them came
 	Deleted         bool            `json:"deleted,omitempty"`
 }
 
@@ -94,6 +95,7 @@ func (s *Server) Ledger() Ledger {
 			SubmitStatus: t.submitStatus,
 			FinalAt:      t.finalAt,
 			GetCount:     t.getCount,
+			GetTimes:     slices.Clone(t.getTimes),
 			Deleted:      t.deleted,
 		}
 		if t.finalObservedAt != nil {

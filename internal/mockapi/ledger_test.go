@@ -36,6 +36,9 @@ func TestLedger(t *testing.T) {
 	if lt.GetCount != 2 || lt.FinalObservedAt == nil || lt.FinalObservedAt.Before(lt.FinalAt) {
 		t.Errorf("get_count %d, final_observed_at %v (final_at %s)", lt.GetCount, lt.FinalObservedAt, lt.FinalAt)
 	}
+	if len(lt.GetTimes) != 2 || lt.GetTimes[0].After(lt.FinalAt) || !lt.GetTimes[1].Equal(*lt.FinalObservedAt) {
+		t.Errorf("get_times %v, want one before final_at %s and one at final_observed_at", lt.GetTimes, lt.FinalAt)
+	}
 	if _, ok := l.Task("task_nope"); ok {
 		t.Error("Task found an unknown ID")
 	}

@@ -259,7 +259,7 @@ func (s *Server) handleVideo(w http.ResponseWriter, r *http.Request, id string) 
 	t := s.tasks[id]
 	if t == nil || t.deleted {
 		if t != nil && r.Method == http.MethodGet {
-			t.getCount++
+			t.read(now)
 			s.notify()
 		}
 		s.mu.Unlock()
@@ -279,7 +279,7 @@ func (s *Server) handleVideo(w http.ResponseWriter, r *http.Request, id string) 
 		writeJSON(w, http.StatusOK, map[string]any{"id": id, "object": "video.deleted", "deleted": true})
 		return
 	}
-	t.getCount++
+	t.read(now)
 	v := s.openAIVideoView(t, now)
 	if t.final && t.finalObservedAt == nil {
 		at := now

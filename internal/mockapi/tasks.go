@@ -54,7 +54,14 @@ type task struct {
 	deleted         bool
 	deletedStatus   string
 	getCount        int
+	getTimes        []time.Time
 	finalObservedAt *time.Time
+}
+
+// read counts a GET of the task at now. Callers hold s.mu.
+func (t *task) read(now time.Time) {
+	t.getCount++
+	t.getTimes = append(t.getTimes, now)
 }
 
 // observe returns the task's status at now, finalising it first when its time
@@ -168,7 +175,7 @@ func (s *Server) handleGetTask(w http.ResponseWriter, r *http.Request, id string
 	t := s.tasks[id]
 	if t == nil || t.deleted {
 		if t != nil {
-			t.getCount++
+			t.read(now)
 			s.notify()
 		}
 		s.mu.Unlock()
@@ -180,7 +187,7 @@ func (s *Server) handleGetTask(w http.ResponseWriter, r *http.Request, id string
 			fmt.Sprintf("unknown task id %q: no such task exists (it may have been deleted); submit a new task", id))
 		return
 	}
-	t.getCount++
+	t.read(now)
 	var v any
 	if s.newAPI {
 		v = s.newAPIView(t, baseURL(r), now)
