@@ -17,10 +17,11 @@ import (
 	"github.com/videogen/terraform-provider-videogen/internal/poll"
 )
 
-// The three ways a case applies its clips, side by side.
+// The ways a case applies its clips, side by side.
 const (
 	toolProvider = "provider"
-	toolPeer     = "peer"     // peer/peer.sh from terraform_data's local-exec
+	toolPeer     = "peer"     // peer/peer.sh from terraform_data's local-exec, polling every 5 s
+	toolPeer1s   = "peer-1s"  // the same, polling every second: a fixed poller that notices a clip within 1 s
 	toolBaseline = "baseline" // terraform_data doing nothing: Terraform's own time
 )
 
@@ -32,6 +33,8 @@ type TaskSample struct {
 	Observed   float64 `json:"observed_s"`   // final_observed_at - final_at: the GET that first saw the final status
 	Returned   float64 `json:"returned_s"`   // the CLI's apply_complete - final_at: the resource reported done
 	Gets       int     `json:"gets"`
+	// Looks are when the GETs came, counted from the task's submission.
+	Looks []float64 `json:"looks,omitempty"`
 }
 
 // TaskStats summarises the tasks of one apply.
@@ -75,9 +78,14 @@ func taskStats(l mockapi.Ledger, run *TFRun, tag string, n int) (*TaskStats, err
 			return nil, fmt.Errorf("%s: the CLI reported no apply_complete for clip %d", tag, i)
 		}
 		submitted = append(submitted, t.SubmittedAt)
+		looks := make([]float64, len(t.GetTimes))
+		for j, g := range t.GetTimes {
+			looks[j] = g.Sub(t.SubmittedAt).Seconds()
+		}
 		tasks = append(tasks, TaskSample{
 			Index: i, Generation: t.FinalAt.Sub(t.SubmittedAt).Seconds(),
 			Observed: t.FinalObservedAt.Sub(t.FinalAt).Seconds(), Returned: at.Sub(t.FinalAt).Seconds(), Gets: t.GetCount,
+			Looks: looks,
 		})
 	}
 	if len(tasks) != n || n == 0 {
@@ -128,7 +136,9 @@ func (r *Runner) applyClips(ctx context.Context, m *acctest.Mock, tool, tag stri
 	case toolProvider:
 		hcl = ProviderConfig(prompts, settings...)
 	case toolPeer:
-		hcl = PeerConfig(prompts, r.Env.PeerScript)
+		hcl = PeerConfig(prompts, r.Env.PeerScript, 5)
+	case toolPeer1s:
+		hcl = PeerConfig(prompts, r.Env.PeerScript, 1)
 	}
 	w, err := r.Env.Workdir(ctx, tag, hcl, m)
 	if err != nil {
@@ -150,23 +160,40 @@ func (r *Runner) clipsWithStats(ctx context.Context, m *acctest.Mock, tool, tag 
 	return st, run, err
 }
 
-// LatencyResult is clips of one generation time, provider and peer.
+// LatencyResult is clips of one generation time: the provider, the peer
+// polling every 5 s and every second, on the canonical mock, whose tasks
+// report no progress; and, for ProgressGenerations, the provider again on the
+// mock's new-api dialect, whose running tasks report progress.
 type LatencyResult struct {
 	Generation Duration   `json:"generation"`
 	Tasks      int        `json:"tasks"`
 	Spread     float64    `json:"spread"`
 	Provider   *TaskStats `json:"provider"`
 	Peer       *TaskStats `json:"peer"`
+	Peer1s     *TaskStats `json:"peer_1s,omitempty"`
+	Progress   *TaskStats `json:"provider_with_progress,omitempty"`
 }
 
-// Latency applies LatencyTasks clips of about gen, all in parallel, once with
-// the provider and once with the peer.
+// Latency applies LatencyTasks clips of about gen, all in parallel, with the
+// provider and both peers, then with progress reported when gen is one of
+// ProgressGenerations.
 func (r *Runner) Latency(ctx context.Context, gen time.Duration) (*LatencyResult, error) {
 	res := &LatencyResult{Generation: Duration(gen), Tasks: r.Settings.LatencyTasks, Spread: r.Settings.Spread}
 	tag := "latency-" + strconv.FormatFloat(gen.Seconds(), 'f', -1, 64) + "s"
-	var err error
-	res.Provider, res.Peer, err = r.parallelClips(ctx, tag, poll.Spread(gen, r.Settings.Spread, res.Tasks))
-	return res, err
+	gens := poll.Spread(gen, r.Settings.Spread, res.Tasks)
+	st, err := r.parallelClips(ctx, tag, gens, nil, toolProvider, toolPeer, toolPeer1s)
+	if err != nil {
+		return res, err
+	}
+	res.Provider, res.Peer, res.Peer1s = st[toolProvider], st[toolPeer], st[toolPeer1s]
+	if slices.Contains(r.Settings.ProgressGenerations, Duration(gen)) {
+		st, err := r.parallelClips(ctx, tag+"-progress", gens, mockapi.WithDialect(mockapi.DialectNewAPI), toolProvider)
+		if err != nil {
+			return res, err
+		}
+		res.Progress = st[toolProvider]
+	}
+	return res, nil
 }
 
 // SweepResult is one clip per generation time, evenly spread over a range.
@@ -192,33 +219,39 @@ func (r *Runner) Sweep(ctx context.Context) (*SweepResult, error) {
 		gens[i] = (time.Duration(s.SweepFrom) + time.Duration(f*float64(s.SweepTo-s.SweepFrom))).Round(time.Millisecond)
 	}
 	res := &SweepResult{From: s.SweepFrom, To: s.SweepTo, Tasks: len(gens)}
-	var err error
-	res.Provider, res.Peer, err = r.parallelClips(ctx, "sweep", gens)
+	st, err := r.parallelClips(ctx, "sweep", gens, nil, toolProvider, toolPeer)
+	res.Provider, res.Peer = st[toolProvider], st[toolPeer]
 	return res, err
 }
 
 // parallelClips applies one clip per generation time, all in parallel, with
-// the provider and then with the peer, on one mock.
-func (r *Runner) parallelClips(ctx context.Context, label string, gens []time.Duration) (provider, peer *TaskStats, err error) {
-	m, err := StartMock(0, 0)
+// each of tools in turn, on one mock (configured by dialect when it is not
+// nil).
+func (r *Runner) parallelClips(ctx context.Context, label string, gens []time.Duration, dialect func(*mockapi.Config),
+	tools ...string,
+) (map[string]*TaskStats, error) {
+	var opts []func(*mockapi.Config)
+	if dialect != nil {
+		opts = append(opts, dialect)
+	}
+	m, err := StartMock(0, 0, opts...)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	defer m.Close()
-	for _, tool := range []string{toolProvider, toolPeer} {
-		r.logf("%s: %s applies %d clips of %s to %s in parallel", label, tool, len(gens), slices.Min(gens), slices.Max(gens))
+	out := map[string]*TaskStats{}
+	for _, tool := range tools {
+		r.logf("%s: %s applies %d clips of %s to %s in parallel (load %.2f)", label, tool, len(gens), slices.Min(gens),
+			slices.Max(gens), LoadAvg())
 		st, _, err := r.clipsWithStats(ctx, m, tool, label+"-"+tool, gens, ApplyOptions{Parallelism: len(gens)})
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
-		r.logf("  %s: detection p95 %.2fs, GETs/clip %.1f, wall %.1fs", tool, st.ReturnedP95, st.GetsMean, st.Wall.Seconds())
-		if tool == toolPeer {
-			peer = st
-		} else {
-			provider = st
-		}
+		r.logf("  %s: detection p50 %.2fs p95 %.2fs, GETs/clip %.1f, wall %.1fs", tool, st.ReturnedP50, st.ReturnedP95,
+			st.GetsMean, st.Wall.Seconds())
+		out[tool] = st
 	}
-	return provider, peer, nil
+	return out, nil
 }
 
 // ApplyResult is the apply of ApplyClips clips at ApplyParallelism.

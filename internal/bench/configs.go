@@ -86,8 +86,9 @@ func providerSettings(lines []string) string {
 }
 
 // PeerConfig is the hand-written way: one terraform_data per clip whose
-// local-exec provisioner runs the peer script (curl and sleep 5).
-func PeerConfig(prompts []string, script string) string {
+// local-exec provisioner runs the peer script, polling every pollSeconds
+// (curl and sleep 5, or sleep 1 for the fast peer).
+func PeerConfig(prompts []string, script string, pollSeconds int) string {
 	return fmt.Sprintf(`locals {
   prompts = %s
 }
@@ -100,12 +101,13 @@ resource "terraform_data" "clip" {
     interpreter = ["bash"]
     command     = %q
     environment = {
-      PROMPT = self.input
-      MODEL  = %q
+      PROMPT       = self.input
+      MODEL        = %q
+      POLL_SECONDS = "%d"
     }
   }
 }
-`, hclList(prompts), script, benchModel)
+`, hclList(prompts), script, benchModel, pollSeconds)
 }
 
 // BaselineConfig is the same number of terraform_data resources doing nothing:

@@ -59,12 +59,15 @@ func (e *Env) Close() {
 // StartMock serves a mock with the default models and key: tasks take the time
 // their prompt's [mock:duration=...] marker says, and rl limits the key (zero:
 // no limit). Close it when done.
-func StartMock(rl float64, clipBytes int64) (*acctest.Mock, error) {
+func StartMock(rl float64, clipBytes int64, opts ...func(*mockapi.Config)) (*acctest.Mock, error) {
 	cfg := mockapi.DefaultConfig()
 	cfg.TaskDuration = 0
 	cfg.ClipBytes = clipBytes
 	if rl > 0 {
 		cfg.RateLimit = mockapi.RateLimit{RequestsPerSecond: rl, Burst: int(math.Ceil(rl))}
+	}
+	for _, o := range opts {
+		o(&cfg)
 	}
 	return acctest.StartMock(cfg)
 }

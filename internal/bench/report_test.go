@@ -173,3 +173,57 @@ func TestResultsRoundTrip(t *testing.T) {
 		t.Errorf("rows after a JSON round trip differ:\n%s\nwant:\n%s", got, want)
 	}
 }
+
+// A batch of 10 s clips is held to the batch's targets beside the 1 s peer,
+// the same clips with progress to the progress targets, and the plot of its
+// looks has a dot per GET and a bar per clip.
+func TestBatchAndProgressRows(t *testing.T) {
+	t.Parallel()
+	tasks := []TaskSample{{Index: 0, Generation: 9.5, Returned: 0.4, Gets: 2, Looks: []float64{1, 9.9}},
+		{Index: 1, Submitted: 0.1, Generation: 10.5, Returned: 0.6, Gets: 3, Looks: []float64{2, 10, 11.1}}}
+	res := &Results{Latency: []*LatencyResult{{
+		Generation: Duration(BatchGeneration), Tasks: 40, Spread: 0.1,
+		Provider: &TaskStats{ReturnedP95: 0.9, ReturnedP50: 0.4, GetsMean: 5.5, Tasks: tasks},
+		Peer:     &TaskStats{ReturnedP95: 4.8, ReturnedP50: 2.5, GetsMean: 3.5},
+		Peer1s:   &TaskStats{ReturnedP95: 1.1, ReturnedP50: 0.6, GetsMean: 10.5},
+		Progress: &TaskStats{ReturnedP95: 0.45, ReturnedP50: 0.2, GetsMean: 4.2, Tasks: tasks},
+	}}}
+	met := map[string]bool{}
+	for _, r := range BuildRows(res) {
+		if r.Met != nil && !strings.Contains(r.Case, "progress reported") {
+			met[r.Figure+" / "+r.Case[:4]] = *r.Met
+		}
+	}
+	want := map[string]bool{
+		"Detection latency p95: mock final → provider returns / 10 s": true,
+		"Detection latency p50 (peer: curl every 1 s) / 10 s":         true,
+		"GETs per clip, mean (ledger): the batch's target / 10 s":     false,
+		"GETs per clip, mean (ledger) / 10 s":                         true,
+	}
+	for figure, ok := range want {
+		if got, found := met[figure]; !found || got != ok {
+			t.Errorf("%s: met %v (found %v), want %v; rows %v", figure, got, found, ok, met)
+		}
+	}
+	var progressRows int
+	for _, r := range BuildRows(res) {
+		if strings.Contains(r.Case, "progress reported") && r.Met != nil {
+			progressRows++
+			if strings.HasPrefix(r.Figure, "GETs") == *r.Met {
+				t.Errorf("progress row %q met = %v: p95 0.45 s meets ≤ 0.5, 4.2 GETs misses ≤ 4", r.Figure, *r.Met)
+			}
+		}
+	}
+	if progressRows != 2 {
+		t.Errorf("%d progress rows with a target, want 2", progressRows)
+	}
+	plots := LooksPlots(res)
+	svg := plots["looks-batch.svg"]
+	if strings.Count(svg, "<circle") != 5+1 || strings.Count(svg, `stroke="#d62728"`) != 2+1 || plots["looks-batch-progress.svg"] == "" {
+		t.Errorf("looks plot: %d dots (want 5 and the legend's), %d bars (want 2 and the legend's); plots %d",
+			strings.Count(svg, "<circle"), strings.Count(svg, `stroke="#d62728"`), len(plots))
+	}
+	if err := xml.Unmarshal([]byte(svg), new(struct{})); err != nil {
+		t.Errorf("looks plot is not XML: %v", err)
+	}
+}

@@ -5,23 +5,26 @@ import "time"
 // Settings are the sizes of the cases. DefaultSettings is what `make bench`
 // runs; QuickSettings are small versions of every case, to check the harness.
 type Settings struct {
-	LatencyTasks       int        `json:"latency_tasks"`
-	Generations        []Duration `json:"generation_times"`
-	Spread             float64    `json:"generation_spread"` // tasks of a case spread evenly over ±Spread of its time
-	ApplyClips         int        `json:"apply_clips"`
-	ApplyParallelism   int        `json:"apply_parallelism"`
-	ApplyGeneration    Duration   `json:"apply_generation"`
-	ApplyRepeats       int        `json:"apply_repeats"`
-	RefreshClips       int        `json:"refresh_clips"`
-	RefreshRPS         float64    `json:"refresh_rate_limit_rps"`
-	RefreshParallelism int        `json:"refresh_parallelism"`
-	RefreshRepeats     int        `json:"refresh_repeats"`
-	SweepTasks         int        `json:"sweep_tasks"`
-	SweepFrom          Duration   `json:"sweep_from"`
-	SweepTo            Duration   `json:"sweep_to"`
-	StartupRuns        int        `json:"startup_runs"`
-	DownloadBytes      int64      `json:"download_bytes"`
-	DownloadRepeats    int        `json:"download_repeats"`
+	LatencyTasks int        `json:"latency_tasks"`
+	Generations  []Duration `json:"generation_times"`
+	Spread       float64    `json:"generation_spread"` // tasks of a case spread evenly over ±Spread of its time
+	// ProgressGenerations are the latency cases run a second time against the
+	// mock's new-api dialect, whose tasks report progress.
+	ProgressGenerations []Duration `json:"progress_generation_times"`
+	ApplyClips          int        `json:"apply_clips"`
+	ApplyParallelism    int        `json:"apply_parallelism"`
+	ApplyGeneration     Duration   `json:"apply_generation"`
+	ApplyRepeats        int        `json:"apply_repeats"`
+	RefreshClips        int        `json:"refresh_clips"`
+	RefreshRPS          float64    `json:"refresh_rate_limit_rps"`
+	RefreshParallelism  int        `json:"refresh_parallelism"`
+	RefreshRepeats      int        `json:"refresh_repeats"`
+	SweepTasks          int        `json:"sweep_tasks"`
+	SweepFrom           Duration   `json:"sweep_from"`
+	SweepTo             Duration   `json:"sweep_to"`
+	StartupRuns         int        `json:"startup_runs"`
+	DownloadBytes       int64      `json:"download_bytes"`
+	DownloadRepeats     int        `json:"download_repeats"`
 
 	WavesClips        int      `json:"waves_clips"`
 	WavesGeneration   Duration `json:"waves_generation"`
@@ -41,10 +44,11 @@ type Settings struct {
 // DefaultSettings are the cases BENCHMARKS.md reports.
 func DefaultSettings() Settings {
 	return Settings{
-		LatencyTasks: 40,
-		Generations:  []Duration{Duration(2 * time.Second), Duration(10 * time.Second), Duration(60 * time.Second)},
-		Spread:       0.1,
-		ApplyClips:   50, ApplyParallelism: 10, ApplyGeneration: Duration(2 * time.Second), ApplyRepeats: 3,
+		LatencyTasks:        40,
+		Generations:         []Duration{Duration(2 * time.Second), Duration(10 * time.Second), Duration(60 * time.Second)},
+		Spread:              0.1,
+		ProgressGenerations: []Duration{Duration(10 * time.Second), Duration(60 * time.Second)},
+		ApplyClips:          50, ApplyParallelism: 10, ApplyGeneration: Duration(2 * time.Second), ApplyRepeats: 3,
 		RefreshClips: 500, RefreshRPS: 50, RefreshParallelism: 10, RefreshRepeats: 2,
 		SweepTasks: 40, SweepFrom: Duration(time.Second), SweepTo: Duration(60 * time.Second),
 		StartupRuns:   15,
@@ -62,6 +66,7 @@ func QuickSettings() Settings {
 	s := DefaultSettings()
 	s.LatencyTasks = 8
 	s.Generations = []Duration{Duration(2 * time.Second), Duration(5 * time.Second)}
+	s.ProgressGenerations = []Duration{Duration(5 * time.Second)}
 	s.ApplyClips, s.ApplyRepeats = 20, 1
 	s.RefreshClips, s.RefreshRepeats = 100, 1
 	s.SweepTasks, s.SweepTo = 8, Duration(8*time.Second)

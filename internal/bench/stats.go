@@ -68,6 +68,18 @@ func LatencyTarget(generation time.Duration) time.Duration {
 	return max(500*time.Millisecond, generation/10)
 }
 
+// The targets of a batch that starts together and of tasks that report
+// progress: forty clips of BatchGeneration are noticed within the latency
+// target with at most BatchGets GETs a clip, and sooner at the p50 than by a
+// poller that looks every second; with progress reported, within ProgressP95
+// with at most ProgressGets.
+const (
+	BatchGeneration = 10 * time.Second
+	BatchGets       = 5.0
+	ProgressP95     = 500 * time.Millisecond
+	ProgressGets    = 4.0
+)
+
 // GetsTarget is bound on GETs per task: 1.25 times what a loop
 // polling every 5 s would make, plus 6 for a fast start.
 func GetsTarget(generation time.Duration) float64 {

@@ -1,6 +1,6 @@
 // Command videogen-bench is `make bench`: it runs the cases of package
-// internal/bench and writes results.json (every figure and sample), table.md
-// and latency-vs-gets.svg into -out, and puts the table into BENCHMARKS.md
+// internal/bench and writes results.json (every figure and sample), table.md,
+// latency-vs-gets.svg and the looks of the batch cases (looks-*.svg) into -out, and puts the table into BENCHMARKS.md
 // between its <!-- bench:table --> and <!-- /bench:table --> lines. The prose of
 // BENCHMARKS.md is written by hand and never touched.
 //
@@ -189,6 +189,9 @@ func write(res *bench.Results, dir, doc string) error {
 		"results.json":        append(data, '\n'),
 		"table.md":            []byte(table),
 		"latency-vs-gets.svg": []byte(bench.SVG(bench.Points(res))),
+	}
+	for name, svg := range bench.LooksPlots(res) {
+		files[name] = []byte(svg)
 	}
 	for name, content := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), content, 0o644); err != nil { //nolint:gosec // results to commit and read
