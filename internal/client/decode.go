@@ -2,6 +2,7 @@ package client
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"net/url"
@@ -41,10 +42,12 @@ type taskWire struct {
 	Progress json.RawMessage `json:"progress"`
 }
 
-// upstreamRecord is the part of an upstream's raw task record (ByteDance Ark's,
-// behind new-api's Doubao channel) that says what was made and why a task failed.
-// It is read member by member, leniently: it is the upstream's, not the gateway's,
-// and an odd member must not make the whole task unreadable.
+// upstreamRecord is the part of an upstream's raw task record that says what was
+// made and why a task failed, as new-api keeps it for each video channel (see
+// CONTRIBUTING.md, "Task shapes"): ByteDance Ark's behind the Doubao channel,
+// Kling's, and OpenAI's video object behind the Sora channel. It is read member
+// by member, leniently: it is the upstream's, not the gateway's, and an odd
+// member must not make the whole task unreadable.
 type upstreamRecord struct {
 	videoURL   string
 	errMessage string
@@ -115,12 +118,15 @@ func decodeTask(data []byte, tc taskContext) (*Video, error) {
 				break
 			}
 		}
-	case status == StatusFailed:
+	case status == StatusFailed || status.Gone():
+		if !isHTTPURL(v.URL) {
+			// new-api's answer for a Gemini (Veo) channel is the flat task, whose
+			// url is the gateway's fail_reason: on a task without a clip, text.
+			w.FailReason, v.URL = cmp.Or(w.FailReason, v.URL), ""
+		}
 		v.FailureReason = w.failureReason(up)
-	case status.Gone():
-		v.FailureReason = fmt.Sprintf("the service reports the task as %q", v.RawStatus)
-		if reason := w.failureReason(up); reason != "" {
-			v.FailureReason += ": " + reason
+		if status.Gone() {
+			v.FailureReason = strings.TrimSuffix(fmt.Sprintf("the service reports the task as %q: %s", v.RawStatus, v.FailureReason), ": ")
 		}
 	}
 	return v, nil
@@ -177,6 +183,7 @@ func readUpstream(raw json.RawMessage) upstreamRecord {
 	if json.Unmarshal(rec["content"], &content) == nil {
 		up.videoURL = content.VideoURL
 	}
+	// Ark's and OpenAI's error object; a Gemini operation's too.
 	var e struct {
 		Message string `json:"message"`
 		Code    any    `json:"code"`
@@ -190,15 +197,49 @@ func readUpstream(raw json.RawMessage) upstreamRecord {
 	made := MadeParams{}
 	_ = json.Unmarshal(rec["ratio"], &made.Ratio)
 	_ = json.Unmarshal(rec["resolution"], &made.Resolution)
-	made.Seconds = readSeconds(rec["duration"])
+	// Ark says duration (a number); OpenAI's video object seconds (digits).
+	made.Seconds = cmp.Or(readSeconds(rec["duration"]), readSeconds(rec["seconds"]))
 	var audio bool
 	if json.Unmarshal(rec["generate_audio"], &audio) == nil && len(rec["generate_audio"]) > 0 {
 		made.GenerateAudio = &audio
 	}
+	var size string
+	if json.Unmarshal(rec["size"], &size) == nil {
+		ratio, resolution := RatioAndResolutionOf(size)
+		made.Ratio, made.Resolution = cmp.Or(made.Ratio, ratio), cmp.Or(made.Resolution, resolution)
+	}
+	readKling(rec["data"], &up, &made)
 	if made != (MadeParams{}) {
 		up.made = &made
 	}
 	return up
+}
+
+// readKling reads Kling's record, which nests its task in data: the clip and its
+// length in task_result.videos, and a failed task's reason in task_status_msg.
+// The record's top-level message is the query's own ("SUCCEED"), which new-api
+// copies into fail_reason even for a failed task.
+func readKling(raw json.RawMessage, up *upstreamRecord, made *MadeParams) {
+	var k struct {
+		TaskStatus    string `json:"task_status"`
+		TaskStatusMsg string `json:"task_status_msg"`
+		TaskResult    struct {
+			Videos []struct {
+				URL      string          `json:"url"`
+				Duration json.RawMessage `json:"duration"`
+			} `json:"videos"`
+		} `json:"task_result"`
+	}
+	if json.Unmarshal(raw, &k) != nil {
+		return
+	}
+	if videos := k.TaskResult.Videos; len(videos) > 0 {
+		up.videoURL = cmp.Or(up.videoURL, videos[0].URL)
+		made.Seconds = cmp.Or(made.Seconds, readSeconds(videos[0].Duration))
+	}
+	if ParseStatus(k.TaskStatus) == StatusFailed && strings.TrimSpace(k.TaskStatusMsg) != "" && up.errMessage == "" {
+		up.errMessage = k.TaskStatusMsg
+	}
 }
 
 // readSeconds is a positive whole length (wholeSeconds) as the digits a
@@ -246,16 +287,30 @@ func (w *taskWire) failureReason(up upstreamRecord) string {
 			return s
 		}
 	}
-	if up.errMessage != "" {
+	if up.errMessage != "" && !isStatusWord(up.errMessage) {
 		if up.errCode != "" {
 			return fmt.Sprintf("%s (%s)", up.errMessage, up.errCode)
 		}
 		return up.errMessage
 	}
 	for _, s := range []string{w.FailReason, w.FailureReason, w.Message} {
-		if s != "" {
+		if s != "" && !isStatusWord(s) {
 			return s
 		}
 	}
 	return ""
+}
+
+// placeholderReasons are words gateways put where a reason belongs that say no
+// more than the status: Kling's "SUCCEED" (the message of the query, which
+// new-api copies into fail_reason) and new-api's own "task failed".
+var placeholderReasons = []string{"succeed", "task_failed"}
+
+// isStatusWord reports a would-be failure reason that is only a status word
+// (Status's exact words, or a placeholder), which must never be shown as the
+// reason: the diagnostic says that no reason was given instead.
+func isStatusWord(s string) bool {
+	word := strings.NewReplacer(" ", "_", "-", "_").Replace(strings.ToLower(strings.TrimSpace(strings.TrimRight(s, "."))))
+	_, ok := statusWords[word]
+	return ok || slices.Contains(placeholderReasons, word)
 }

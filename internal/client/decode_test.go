@@ -8,8 +8,10 @@ import (
 	"testing"
 )
 
-// newAPIFixture reads one of new-api v0.10.0's answers (in front of a Doubao
-// video channel) from testdata/newapi.
+// newAPIFixture reads one of new-api v0.10.0's answers from testdata/newapi:
+// in front of a Doubao video channel (no prefix) or of the channel its prefix
+// names (kling_, sora_, veo_), each captured from the gateway test's run
+// against the real new-api and its upstreams' stand-ins.
 func newAPIFixture(t *testing.T, name string) string {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join("testdata", "newapi", name))
@@ -74,6 +76,62 @@ func TestGetVideoNewAPI(t *testing.T) {
 				t.Fatalf("GetVideo = %+v (made %+v)\nwant       %+v (made %+v)", got, got.Made, tt.want, tt.want.Made)
 			}
 		})
+	}
+}
+
+// new-api's answers for its other video channels, as captured: what each
+// upstream's record says is read, and no status word becomes a reason.
+func TestNewAPIChannels(t *testing.T) {
+	t.Parallel()
+	const (
+		kling = "CjikY21e213eb4329470ba"
+		sora  = "video_1e5efe95714ae9771bf7fa2dc7110424"
+		veo   = "bW9kZWxzL3Zlby0zLjAtZ2VuZXJhdGUtMDAxL29wZXJhdGlvbnMvMWM0M2I1ODBhZDRj"
+	)
+	soraMade := &MadeParams{Ratio: "9:16", Resolution: "720p", Seconds: "4"}
+	tests := []struct {
+		fixture string
+		want    *Video
+	}{
+		{"kling_task_in_progress.json", &Video{TaskID: "CjikY21e7c9ff21009057f", Status: StatusSubmitted, RawStatus: "NOT_START", HasProgress: true}},
+		{"kling_task_success.json", &Video{TaskID: kling, Status: StatusSucceeded, RawStatus: "SUCCESS",
+			URL: "http://127.0.0.1:46339/clips/" + kling + ".mp4", Made: &MadeParams{Seconds: "5"}, Progress: 1, HasProgress: true}},
+		{"kling_task_failure.json", &Video{TaskID: "CjikY2f5c78f6b52798836", Status: StatusFailed, RawStatus: "FAILURE",
+			FailureReason: "Failure to pass the risk control system", Progress: 1, HasProgress: true}},
+		{"sora_task_in_progress.json", &Video{TaskID: "video_308433619c24ef276f1b2af22f70c385", Status: StatusSubmitted,
+			RawStatus: "NOT_START", Made: soraMade, HasProgress: true}},
+		{"sora_task_success.json", &Video{TaskID: sora, Status: StatusSucceeded, RawStatus: "SUCCESS",
+			URL: "http://127.0.0.1:36593/v1/videos/" + sora + "/content", Made: soraMade, Progress: 1, HasProgress: true}},
+		{"sora_task_failure.json", &Video{TaskID: "video_c94c594cfc4717bc4639973ba2a1257c", Status: StatusFailed, RawStatus: "FAILURE",
+			FailureReason: "The video was blocked by our moderation system. (moderation_blocked)", Made: soraMade,
+			Progress: 1, HasProgress: true}},
+		{"veo_task_in_progress.json", &Video{TaskID: "bW9kZWxzL3Zlby0zLjAtZ2VuZXJhdGUtMDAxL29wZXJhdGlvbnMvMmUwNmNhM2VmZjI2",
+			Status: StatusRunning, RawStatus: "processing", Format: "mp4"}},
+		{"veo_task_success.json", &Video{TaskID: veo, Status: StatusSucceeded, RawStatus: "succeeded", Format: "mp4",
+			URL: "http://127.0.0.1:36593/v1/videos/" + veo + "/content"}},
+		{"veo_task_failure.json", &Video{TaskID: "bW9kZWxzL3Zlby0zLjAtZ2VuZXJhdGUtMDAxL29wZXJhdGlvbnMvZTlhMWRlMGMzMzc2",
+			Status: StatusFailed, RawStatus: "failed", Format: "mp4"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.fixture, func(t *testing.T) {
+			t.Parallel()
+			got, err := decodeTask([]byte(newAPIFixture(t, tt.fixture)), taskContext{askedID: tt.want.TaskID})
+			if err != nil {
+				t.Fatalf("decodeTask: %v", err)
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Fatalf("decodeTask = %+v (made %+v)\nwant         %+v (made %+v)", got, got.Made, tt.want, tt.want.Made)
+			}
+		})
+	}
+	for fixture, id := range map[string]string{
+		"kling_submit.json": "CjikY29e61510bef339384", "sora_submit.json": "video_ef652f1b1a8ab768bc8c8e99d3846af9",
+		"veo_submit.json": "bW9kZWxzL3Zlby0zLjAtZ2VuZXJhdGUtMDAxL29wZXJhdGlvbnMvNjgwY2FlM2ViMmFj",
+	} {
+		got, err := decodeTask([]byte(newAPIFixture(t, fixture)), taskContext{submission: true})
+		if err != nil || got.TaskID != id || got.Status != StatusSubmitted {
+			t.Errorf("%s: decodeTask = %+v, %v; want submitted task %s", fixture, got, err, id)
+		}
 	}
 }
 
@@ -144,8 +202,53 @@ func TestDecodeTask(t *testing.T) {
 		},
 		{
 			name: "upstream record that is not an object",
-			body: `{"code":"success","data":{"task_id":"t","status":"FAILURE","fail_reason":"task failed","data":"nope"}}`,
-			want: &Video{TaskID: "t", Status: StatusFailed, RawStatus: "FAILURE", FailureReason: "task failed"},
+			body: `{"code":"success","data":{"task_id":"t","status":"FAILURE","fail_reason":"the upstream timed out","data":"nope"}}`,
+			want: &Video{TaskID: "t", Status: StatusFailed, RawStatus: "FAILURE", FailureReason: "the upstream timed out"},
+		},
+		{
+			name: "a status word is no reason",
+			body: `{"code":"success","data":{"task_id":"t","status":"FAILURE","fail_reason":"task failed","data":{"error":{"message":"FAILED"}}}}`,
+			want: &Video{TaskID: "t", Status: StatusFailed, RawStatus: "FAILURE"},
+		},
+		{
+			name: "Kling: the reason is task_status_msg, not the query's SUCCEED",
+			body: `{"code":"success","data":{"task_id":"k","status":"FAILURE","fail_reason":"SUCCEED","data":{"code":0,"message":"SUCCEED",
+				"data":{"task_id":"k","task_status":"failed","task_status_msg":"Failure to pass the risk control system"}}}}`,
+			want: &Video{TaskID: "k", Status: StatusFailed, RawStatus: "FAILURE", FailureReason: "Failure to pass the risk control system"},
+		},
+		{
+			name: "Kling: no task_status_msg is no reason",
+			body: `{"code":"success","data":{"task_id":"k","status":"FAILURE","fail_reason":"SUCCEED","data":{"code":0,"message":"SUCCEED",
+				"data":{"task_id":"k","task_status":"failed"}}}}`,
+			want: &Video{TaskID: "k", Status: StatusFailed, RawStatus: "FAILURE"},
+		},
+		{
+			name: "Kling: the clip and its length in task_result",
+			body: `{"code":"success","data":{"task_id":"k","status":"SUCCESS","fail_reason":"","data":{"code":0,"message":"SUCCEED",
+				"data":{"task_id":"k","task_status":"succeed","task_result":{"videos":[{"id":"v","url":"https://k/v.mp4","duration":"5"}]}}}}}`,
+			want: &Video{TaskID: "k", Status: StatusSucceeded, RawStatus: "SUCCESS", URL: "https://k/v.mp4", Made: &MadeParams{Seconds: "5"}},
+		},
+		{
+			name: "OpenAI's video object: seconds and size",
+			body: `{"code":"success","data":{"task_id":"video_1","status":"SUCCESS","fail_reason":"https://gw/v1/videos/video_1/content",
+				"data":{"id":"video_1","object":"video","status":"completed","seconds":"8","size":"1280x720"}}}`,
+			want: &Video{TaskID: "video_1", Status: StatusSucceeded, RawStatus: "SUCCESS", URL: "https://gw/v1/videos/video_1/content",
+				Made: &MadeParams{Ratio: "16:9", Resolution: "720p", Seconds: "8"}},
+		},
+		{
+			name: "an odd size is left unsaid",
+			body: `{"code":"success","data":{"task_id":"v","status":"IN_PROGRESS","data":{"object":"video","size":"wide","seconds":"4"}}}`,
+			want: &Video{TaskID: "v", Status: StatusRunning, RawStatus: "IN_PROGRESS", Made: &MadeParams{Seconds: "4"}},
+		},
+		{
+			name: "Veo: the flat task's url of a failed task is its reason",
+			body: `{"code":"success","data":{"error":null,"format":"mp4","metadata":null,"status":"failed","task_id":"b3A","url":"quota exceeded"}}`,
+			want: &Video{TaskID: "b3A", Status: StatusFailed, RawStatus: "failed", Format: "mp4", FailureReason: "quota exceeded"},
+		},
+		{
+			name: "Veo: a failed task without a reason",
+			body: `{"code":"success","data":{"error":null,"format":"mp4","metadata":null,"status":"failed","task_id":"b3A","url":""}}`,
+			want: &Video{TaskID: "b3A", Status: StatusFailed, RawStatus: "failed", Format: "mp4"},
 		},
 		{
 			name: "upstream error without code",

@@ -53,39 +53,6 @@ type newAPITask struct {
 	Data       json.RawMessage `json:"data"`
 }
 
-// arkTask is the upstream's raw task record as new-api keeps it in
-// data.data: first the answer to the submission ({"id"} only), then each
-// answer to new-api's status queries.
-type arkTask struct {
-	ID              string      `json:"id"`
-	Model           string      `json:"model,omitempty"`
-	Status          string      `json:"status,omitempty"`
-	Content         *arkContent `json:"content,omitempty"`
-	Error           *arkError   `json:"error,omitempty"`
-	Usage           *arkUsage   `json:"usage,omitempty"`
-	CreatedAt       int64       `json:"created_at,omitempty"`
-	UpdatedAt       int64       `json:"updated_at,omitempty"`
-	Seed            int64       `json:"seed,omitempty"`
-	Resolution      string      `json:"resolution,omitempty"`
-	Ratio           string      `json:"ratio,omitempty"`
-	Duration        int         `json:"duration,omitempty"`
-	FramesPerSecond int         `json:"framespersecond,omitempty"`
-}
-
-type arkContent struct {
-	VideoURL string `json:"video_url"`
-}
-
-type arkError struct {
-	Code    string `json:"code"`
-	Message string `json:"message"`
-}
-
-type arkUsage struct {
-	CompletionTokens int64 `json:"completion_tokens"`
-	TotalTokens      int64 `json:"total_tokens"`
-}
-
 // arkRatio and arkFPS are what the upstream makes when no ratio or frame
 // rate reaches it, which through this channel is always.
 const (
@@ -102,13 +69,13 @@ var arkFrame = map[string][2]int64{"480p": {864, 480}, "720p": {1280, 720}, "108
 // its highest resolution. Callers hold s.mu.
 func (s *Server) newAPIView(t *task, base string, now time.Time) newAPIEnvelope {
 	v := newAPITask{TaskID: t.id, Action: "generate", SubmitTime: t.submittedAt.Unix()}
-	rec := arkTask{ID: t.id, Model: t.model, CreatedAt: t.submittedAt.Unix(), UpdatedAt: now.Unix()}
+	rec := ArkTask{ID: t.id, Model: t.model, CreatedAt: t.submittedAt.Unix(), UpdatedAt: now.Unix()}
 	switch s.observe(t, now) {
 	case statusSubmitted:
 		// Before new-api's first status query the record is the
 		// submission's answer.
 		v.Status, v.Progress = newAPINotStart, "0%"
-		rec = arkTask{ID: t.id}
+		rec = ArkTask{ID: t.id}
 	case statusRunning:
 		v.Status, v.Progress, v.StartTime = newAPIInProgress, fmt.Sprintf("%d%%", s.progress(t, now)), t.runningAt.Unix()
 		rec.Status = "running"
@@ -119,21 +86,21 @@ func (s *Server) newAPIView(t *task, base string, now time.Time) newAPIEnvelope 
 		m := s.models[t.model]
 		res := m.Resolutions[len(m.Resolutions)-1]
 		frame := arkFrame[res]
-		tokens := frame[0] * frame[1] * arkFPS * int64(m.DefaultSeconds) / 1024
+		tokens := ArkTokens(frame[0], frame[1], arkFPS, int64(m.DefaultSeconds))
 		rec.Status, rec.UpdatedAt = "succeeded", t.finalAt.Unix()
-		rec.Content = &arkContent{VideoURL: url}
-		rec.Usage = &arkUsage{CompletionTokens: tokens, TotalTokens: tokens}
+		rec.Content = &ArkContent{VideoURL: url}
+		rec.Usage = &ArkUsage{CompletionTokens: tokens, TotalTokens: tokens}
 		rec.Seed = arkSeed(t.id)
 		rec.Resolution, rec.Ratio, rec.Duration, rec.FramesPerSecond = res, arkRatio, m.DefaultSeconds, arkFPS
 	case statusFailed:
 		v.Status, v.Progress, v.FailReason = newAPIFailure, "100%", newAPIFailReason
 		v.StartTime, v.FinishTime = t.runningAt.Unix(), t.finalAt.Unix()
 		rec.Status, rec.UpdatedAt = "failed", t.finalAt.Unix()
-		rec.Error = &arkError{Code: "InternalServiceError", Message: t.errMsg}
+		rec.Error = &ArkError{Code: "InternalServiceError", Message: t.errMsg}
 	}
 	raw, err := json.Marshal(rec)
 	if err != nil {
-		panic(err) // arkTask always marshals
+		panic(err) // ArkTask always marshals
 	}
 	v.Data = raw
 	return newAPIEnvelope{Code: "success", Data: v}
@@ -257,7 +224,7 @@ func (s *Server) handleNewAPIModels(w http.ResponseWriter, ks *keyState) {
 func (s *Server) writeNewAPIFault(w http.ResponseWriter, ep string, status int, msg string) {
 	switch ep {
 	case epGenerations:
-		upstream, err := json.Marshal(map[string]arkError{"error": {Code: "InternalServiceError", Message: msg}})
+		upstream, err := json.Marshal(map[string]ArkError{"error": {Code: "InternalServiceError", Message: msg}})
 		if err != nil {
 			panic(err) // a map of strings always marshals
 		}

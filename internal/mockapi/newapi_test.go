@@ -41,7 +41,7 @@ func newAPISubmit(t *testing.T, ts *httptest.Server, body string) string {
 type newAPIRecord struct {
 	newAPITask
 	raw map[string]json.RawMessage
-	rec arkTask
+	rec ArkTask
 }
 
 func newAPIGet(t *testing.T, ts *httptest.Server, id string) newAPIRecord {

@@ -20,15 +20,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/videogen/terraform-provider-videogen/internal/gateway/arkstub"
-)
-
-// doubaoVideoChannel is new-api's channel type for Doubao video (ByteDance
-// Seedance through Ark), and seedanceModel one of the models it serves.
-const (
-	doubaoVideoChannel = 54
-	seedanceModel      = "doubao-seedance-1-0-pro-250528"
 )
 
 // readyTimeout bounds new-api's start: a migration of an empty SQLite
@@ -36,8 +27,8 @@ const (
 const readyTimeout = 2 * time.Minute
 
 // newAPI is one new-api process on an empty SQLite database, configured
-// with a root user, a Doubao video channel in front of an upstream, and an
-// API key for the provider.
+// with a root user, one video channel in front of each upstream, and an API
+// key for the provider.
 type newAPI struct {
 	// URL is the base URL for the provider's base_url: http://127.0.0.1:port.
 	URL string
@@ -50,7 +41,7 @@ type newAPI struct {
 
 // startNewAPI starts the binary VIDEOGEN_NEW_API names, stopped when the test
 // ends, and configures it through its own API.
-func startNewAPI(t *testing.T, upstream *arkstub.Server) *newAPI {
+func startNewAPI(t *testing.T, channels []*channel) *newAPI {
 	t.Helper()
 	bin := os.Getenv("VIDEOGEN_NEW_API")
 	if bin == "" {
@@ -102,7 +93,7 @@ func startNewAPI(t *testing.T, upstream *arkstub.Server) *newAPI {
 		g.logOutput(t)
 		t.Fatal(err)
 	}
-	if err := g.configure(t.Context(), upstream); err != nil {
+	if err := g.configure(t.Context(), channels); err != nil {
 		g.logOutput(t)
 		t.Fatal(err)
 	}
@@ -158,9 +149,10 @@ func (g *newAPI) awaitReady(ctx context.Context, exited <-chan error) error {
 
 // configure does what an administrator does in new-api's console, through
 // the API behind it: create the root user, log in, get an access token for
-// the admin calls, add the Doubao video channel, and create the provider's
-// key.
-func (g *newAPI) configure(ctx context.Context, upstream *arkstub.Server) error {
+// the admin calls, set the server address (new-api's clip URLs of the Sora
+// and Veo channels start with it), add each video channel, and create the
+// provider's key.
+func (g *newAPI) configure(ctx context.Context, channels []*channel) error {
 	const user = "root"
 	password := randomHex(12)
 	if err := g.call(ctx, http.DefaultClient, http.MethodPost, "/api/setup", nil, map[string]any{
@@ -185,16 +177,22 @@ func (g *newAPI) configure(ctx context.Context, upstream *arkstub.Server) error 
 		return fmt.Errorf("access token: %w", err)
 	}
 	admin := map[string]string{"Authorization": accessToken, "New-Api-User": userID}
-	if err := g.call(ctx, http.DefaultClient, http.MethodPost, "/api/channel/", admin, map[string]any{
-		"mode": "single",
-		"channel": map[string]any{
-			"type": doubaoVideoChannel, "name": "ark-stand-in", "key": upstream.Key,
-			"base_url": upstream.URL, "models": seedanceModel, "group": "default",
-		},
-	}, nil); err != nil {
-		return fmt.Errorf("adding the Doubao video channel: %w", err)
+	if err := g.call(ctx, http.DefaultClient, http.MethodPut, "/api/option/", admin,
+		map[string]string{"key": "ServerAddress", "value": g.URL}, nil); err != nil {
+		return fmt.Errorf("setting the server address: %w", err)
 	}
-	if err := g.priceModel(ctx, admin); err != nil {
+	for _, ch := range channels {
+		if err := g.call(ctx, http.DefaultClient, http.MethodPost, "/api/channel/", admin, map[string]any{
+			"mode": "single",
+			"channel": map[string]any{
+				"type": ch.channelType, "name": ch.name + "-stand-in", "key": ch.upstream.Key,
+				"base_url": ch.upstream.URL, "models": ch.model, "group": "default",
+			},
+		}, nil); err != nil {
+			return fmt.Errorf("adding the %s channel: %w", ch.name, err)
+		}
+	}
+	if err := g.priceModels(ctx, admin, channels); err != nil {
 		return err
 	}
 	if err := g.call(ctx, http.DefaultClient, http.MethodPost, "/api/token/", admin, map[string]any{
@@ -221,15 +219,15 @@ func (g *newAPI) configure(ctx context.Context, upstream *arkstub.Server) error 
 	return fmt.Errorf("listing API keys: the new key is not among %d listed", len(tokens.Items))
 }
 
-// seedancePrice is what the test's new-api charges per Seedance clip, in its
-// quota's dollars.
-const seedancePrice = 0.4
+// modelPrice is what the test's new-api charges per clip, in its quota's
+// dollars.
+const modelPrice = 0.4
 
-// priceModel gives the Seedance model a price per clip, added to new-api's
-// price list. new-api hides a model without a price or ratio from
+// priceModels gives each channel's model a price per clip, added to
+// new-api's price list. new-api hides a model without a price or ratio from
 // GET /v1/models (outside its self-use mode), so an administrator sets one
 // when offering a model.
-func (g *newAPI) priceModel(ctx context.Context, admin map[string]string) error {
+func (g *newAPI) priceModels(ctx context.Context, admin map[string]string, channels []*channel) error {
 	var options []struct{ Key, Value string }
 	if err := g.call(ctx, http.DefaultClient, http.MethodGet, "/api/option/", admin, nil, &options); err != nil {
 		return fmt.Errorf("reading the options: %w", err)
@@ -242,14 +240,16 @@ func (g *newAPI) priceModel(ctx context.Context, admin map[string]string) error 
 			}
 		}
 	}
-	prices[seedanceModel] = seedancePrice
+	for _, ch := range channels {
+		prices[ch.model] = modelPrice
+	}
 	value, err := json.Marshal(prices)
 	if err != nil {
 		return err
 	}
 	if err := g.call(ctx, http.DefaultClient, http.MethodPut, "/api/option/", admin,
 		map[string]string{"key": "ModelPrice", "value": string(value)}, nil); err != nil {
-		return fmt.Errorf("pricing %s: %w", seedanceModel, err)
+		return fmt.Errorf("pricing the models: %w", err)
 	}
 	return nil
 }

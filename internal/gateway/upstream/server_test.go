@@ -1,4 +1,4 @@
-package arkstub
+package upstream
 
 import (
 	"bytes"
@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/videogen/terraform-provider-videogen/internal/mockapi"
 )
 
 type answer struct {
@@ -18,12 +20,19 @@ type answer struct {
 
 func call(t *testing.T, method, url, key, body string) answer {
 	t.Helper()
+	return callWith(t, method, url, body, "Authorization", "Bearer "+key)
+}
+
+// callWith sends body with one header, left out when its value is empty or
+// a bare "Bearer ".
+func callWith(t *testing.T, method, url, body, header, value string) answer {
+	t.Helper()
 	req, err := http.NewRequestWithContext(t.Context(), method, url, strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if key != "" {
-		req.Header.Set("Authorization", "Bearer "+key)
+	if value != "" && value != "Bearer " {
+		req.Header.Set(header, value)
 	}
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {
@@ -56,14 +65,14 @@ func decode[T any](t *testing.T, a answer) T {
 	return v
 }
 
-// TestLifecycle follows one task from submission to success and another to
+// TestArkLifecycle follows one task from submission to success and another to
 // failure, reading them as new-api's adaptor does.
-func TestLifecycle(t *testing.T) {
+func TestArkLifecycle(t *testing.T) {
 	t.Parallel()
-	s := New()
+	s := New(Ark)
 	defer s.Close()
 
-	a := call(t, http.MethodPost, s.URL+TasksPath, s.Key, submitBody("a lighthouse at dusk"))
+	a := call(t, http.MethodPost, s.URL+ArkTasksPath, s.Key, submitBody("a lighthouse at dusk"))
 	if a.status != http.StatusOK {
 		t.Fatalf("submit: %d %s", a.status, a.body)
 	}
@@ -77,7 +86,7 @@ func TestLifecycle(t *testing.T) {
 		t.Fatalf("submissions %+v, tasks %d: want the one accepted", subs, s.Tasks())
 	}
 
-	rec := decode[taskRecord](t, call(t, http.MethodGet, s.URL+TasksPath+"/"+id, s.Key, ""))
+	rec := decode[mockapi.ArkTask](t, call(t, http.MethodGet, s.URL+ArkTasksPath+"/"+id, s.Key, ""))
 	if rec.ID != id || rec.Status != "queued" || rec.Content != nil {
 		t.Fatalf("before Succeed: %+v, want queued without content", rec)
 	}
@@ -91,9 +100,9 @@ func TestLifecycle(t *testing.T) {
 	if err := s.Fail(id, "late"); err == nil {
 		t.Error("Fail after Succeed: no error")
 	}
-	rec = decode[taskRecord](t, call(t, http.MethodGet, s.URL+TasksPath+"/"+id, s.Key, ""))
+	rec = decode[mockapi.ArkTask](t, call(t, http.MethodGet, s.URL+ArkTasksPath+"/"+id, s.Key, ""))
 	if rec.Status != "succeeded" || rec.Content == nil || rec.Content.VideoURL != s.ClipURL(id) ||
-		rec.Resolution != DefaultResolution || rec.Ratio != DefaultRatio || rec.Duration != DefaultDuration ||
+		rec.Resolution != ArkResolution || rec.Ratio != ArkRatio || rec.Duration != ArkDuration ||
 		rec.Usage == nil || rec.Usage.TotalTokens == 0 {
 		t.Fatalf("after Succeed: %+v", rec)
 	}
@@ -105,35 +114,35 @@ func TestLifecycle(t *testing.T) {
 		t.Errorf("clip: %d, %d bytes: want Clip(id), an MP4", clip.status, len(clip.body))
 	}
 
-	id2 := decode[struct{ ID string }](t, call(t, http.MethodPost, s.URL+TasksPath, s.Key, submitBody("a second clip"))).ID
+	id2 := decode[struct{ ID string }](t, call(t, http.MethodPost, s.URL+ArkTasksPath, s.Key, submitBody("a second clip"))).ID
 	if id2 == id || bytes.Equal(Clip(id), Clip(id2)) {
 		t.Fatalf("second task %s: want its own ID and clip", id2)
 	}
 	if err := s.Fail(id2, "The output video may contain sensitive information."); err != nil {
 		t.Fatal(err)
 	}
-	rec = decode[taskRecord](t, call(t, http.MethodGet, s.URL+TasksPath+"/"+id2, s.Key, ""))
+	rec = decode[mockapi.ArkTask](t, call(t, http.MethodGet, s.URL+ArkTasksPath+"/"+id2, s.Key, ""))
 	if rec.Status != "failed" || rec.Error == nil || rec.Error.Message != "The output video may contain sensitive information." {
 		t.Fatalf("failed task: %+v", rec)
 	}
 }
 
-// TestRefusals checks the answers that create no task: a wrong key, a
+// TestArkRefusals checks the answers that create no task: a wrong key, a
 // rejected prompt, an unknown task; only the rejected prompt is a
 // submission.
-func TestRefusals(t *testing.T) {
+func TestArkRefusals(t *testing.T) {
 	t.Parallel()
-	s := New()
+	s := New(Ark)
 	defer s.Close()
-	if a := call(t, http.MethodPost, s.URL+TasksPath, "wrong", submitBody("p")); a.status != http.StatusUnauthorized {
+	if a := call(t, http.MethodPost, s.URL+ArkTasksPath, "wrong", submitBody("p")); a.status != http.StatusUnauthorized {
 		t.Errorf("wrong key: %d %s, want 401", a.status, a.body)
 	}
-	a := call(t, http.MethodPost, s.URL+TasksPath, s.Key, submitBody("p "+RejectMarker))
-	e := decode[struct{ Error taskError }](t, a)
+	a := call(t, http.MethodPost, s.URL+ArkTasksPath, s.Key, submitBody("p "+RejectMarker))
+	e := decode[struct{ Error mockapi.ArkError }](t, a)
 	if a.status != http.StatusBadRequest || e.Error.Code == "" || e.Error.Message == "" {
 		t.Errorf("rejected prompt: %d %s, want 400 with Ark's error", a.status, a.body)
 	}
-	if a := call(t, http.MethodGet, s.URL+TasksPath+"/cgt-unknown", s.Key, ""); a.status != http.StatusNotFound {
+	if a := call(t, http.MethodGet, s.URL+ArkTasksPath+"/cgt-unknown", s.Key, ""); a.status != http.StatusNotFound {
 		t.Errorf("unknown task: %d %s, want 404", a.status, a.body)
 	}
 	if subs := s.Submissions(); len(subs) != 1 || subs[0].TaskID != "" || s.Tasks() != 0 {
@@ -148,7 +157,7 @@ func TestRefusals(t *testing.T) {
 // gives up with its context.
 func TestAwaitSubmissions(t *testing.T) {
 	t.Parallel()
-	s := New()
+	s := New(Ark)
 	defer s.Close()
 	done := make(chan []Submission)
 	go func() {
@@ -158,8 +167,8 @@ func TestAwaitSubmissions(t *testing.T) {
 		}
 		done <- subs
 	}()
-	call(t, http.MethodPost, s.URL+TasksPath, s.Key, submitBody("one"))
-	call(t, http.MethodPost, s.URL+TasksPath, s.Key, submitBody("two"))
+	call(t, http.MethodPost, s.URL+ArkTasksPath, s.Key, submitBody("one"))
+	call(t, http.MethodPost, s.URL+ArkTasksPath, s.Key, submitBody("two"))
 	if subs := <-done; len(subs) != 2 {
 		t.Errorf("woke with %d submissions, want 2", len(subs))
 	}

@@ -1,0 +1,187 @@
+package e2e
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/videogen/terraform-provider-videogen/internal/gateway/upstream"
+)
+
+// channel is one of new-api's video channels in front of its upstream's
+// stand-in, and what the gateway test expects of it: what reaches the
+// upstream, what the provider says.
+type channel struct {
+	name string
+	// channelType is new-api's channel type, model the one model the test
+	// offers through it.
+	channelType int
+	model       string
+	upstream    *upstream.Server
+	// keyedClips: new-api serves the channel's clips itself, at
+	// {server}/v1/videos/{task_id}/content behind the key; otherwise the
+	// clip URL is the upstream's storage.
+	keyedClips bool
+	// forwarded checks the body new-api sent upstream for a clip with model
+	// and prompt only.
+	forwarded func(t *testing.T, body []byte)
+	// asked are the arguments of the parameters scenario, beside model and
+	// prompt; received checks what of them reached the upstream, and said
+	// what the warning after the apply must say, argument by argument: the
+	// value the upstream's record reports, or "" where it says nothing
+	// (not confirmed). An empty said expects no warning at all.
+	asked    string
+	received func(t *testing.T, body []byte)
+	said     map[string]string
+	// refusal is a phrase of the upstream's message for a prompt it
+	// refuses, which the provider must show.
+	refusal string
+	// reason is the failure reason the upstream gives a failed task, and
+	// reasonShown whether the provider can show it: new-api's answer for a
+	// Gemini channel carries none.
+	reason      string
+	reasonShown bool
+	// refusedArguments, when set, is a clip whose arguments the upstream
+	// refuses before creating anything, and refusedMessage what it says.
+	refusedArguments string
+	refusedMessage   string
+}
+
+// new-api v0.10.0's channel types (constant/channel.go) and a model of each.
+const (
+	doubaoVideoChannel = 54
+	klingChannel       = 50
+	soraChannel        = 55
+	geminiChannel      = 24
+
+	seedanceModel = "doubao-seedance-1-0-pro-250528"
+	klingModel    = "kling-v1"
+	soraModel     = "sora-2"
+	veoModel      = "veo-3.0-generate-001"
+)
+
+// newChannels starts a stand-in for each channel's upstream, closed when
+// the test ends.
+func newChannels(t *testing.T) []*channel {
+	t.Helper()
+	chans := []*channel{
+		{
+			name: "Doubao", channelType: doubaoVideoChannel, model: seedanceModel, upstream: upstream.New(upstream.Ark),
+			// new-api v0.10.0 forwards model and prompt only.
+			forwarded: expectMembers("model", "content"),
+			asked:     "seconds = \"8\"\n  resolution = \"720p\"\n  ratio = \"9:16\"\n  generate_audio = true",
+			received:  expectMembers("model", "content"),
+			said: map[string]string{
+				"seconds": fmt.Sprint(upstream.ArkDuration), "ratio": upstream.ArkRatio,
+				"resolution": upstream.ArkResolution, "generate_audio": "",
+			},
+			refusal: "sensitive information",
+			reason:  "The output video may contain sensitive information.", reasonShown: true,
+		},
+		{
+			name: "Kling", channelType: klingChannel, model: klingModel, upstream: upstream.New(upstream.Kling),
+			// The adaptor builds Kling's request: its defaults, the model
+			// named twice, and a duration it never reads from seconds.
+			forwarded: expectKling("5", "1:1"),
+			asked:     "seconds = \"10\"\n  resolution = \"720p\"\n  ratio = \"9:16\"",
+			received:  expectKling("5", "1:1"),
+			said:      map[string]string{"seconds": upstream.KlingDuration, "ratio": "", "resolution": ""},
+			refusal:   "Trigger the content security policy",
+			reason:    "Failure to pass the risk control system", reasonShown: true,
+		},
+		{
+			name: "Sora", channelType: soraChannel, model: soraModel, upstream: upstream.New(upstream.Sora), keyedClips: true,
+			// The body goes upstream unchanged.
+			forwarded: expectMembers("model", "prompt"),
+			asked:     `seconds = "8"`,
+			received:  expectMembers("model", "prompt", "seconds"),
+			said:      nil,
+			refusal:   "blocked by our moderation system",
+			reason:    "The video was blocked by our moderation system.", reasonShown: true,
+			// OpenAI's API knows no metadata, where every other argument goes.
+			refusedArguments: `ratio = "16:9"`,
+			refusedMessage:   "Unknown parameter: 'metadata'",
+		},
+		{
+			name: "Veo", channelType: geminiChannel, model: veoModel, upstream: upstream.New(upstream.Veo), keyedClips: true,
+			forwarded: expectVeo(),
+			asked:     "seconds = \"8\"\n  resolution = \"720p\"\n  ratio = \"9:16\"",
+			// Of the metadata, only resolution has a name Veo's parameters
+			// share; the answer carries no record to confirm it.
+			received: expectVeo("resolution"),
+			said:     map[string]string{"ratio": "", "resolution": ""},
+			refusal:  "usage guidelines",
+			reason:   "Video generation failed due to an internal error.", reasonShown: false,
+		},
+	}
+	for _, ch := range chans {
+		t.Cleanup(ch.upstream.Close)
+	}
+	return chans
+}
+
+// clipURL is the url the provider records for the clip of sub.
+func (ch *channel) clipURL(api *newAPI, sub upstream.Submission) string {
+	if ch.keyedClips {
+		return api.URL + "/v1/videos/" + sub.GatewayID + "/content"
+	}
+	return ch.upstream.ClipURL(sub.TaskID)
+}
+
+// expectMembers checks that a JSON body has exactly the members names.
+func expectMembers(names ...string) func(*testing.T, []byte) {
+	return func(t *testing.T, body []byte) {
+		t.Helper()
+		var fields map[string]json.RawMessage
+		if err := json.Unmarshal(body, &fields); err != nil {
+			t.Fatalf("the upstream got %s: %v", body, err)
+		}
+		got := make([]string, 0, len(fields))
+		for k := range fields {
+			got = append(got, k)
+		}
+		slices.Sort(got)
+		want := slices.Sorted(slices.Values(names))
+		if !slices.Equal(got, want) {
+			t.Errorf("new-api forwarded %s; want the members %v", body, want)
+		}
+	}
+}
+
+// expectKling checks the duration and aspect ratio of new-api's Kling
+// request.
+func expectKling(duration, ratio string) func(*testing.T, []byte) {
+	return func(t *testing.T, body []byte) {
+		t.Helper()
+		var req struct {
+			Duration    string `json:"duration"`
+			AspectRatio string `json:"aspect_ratio"`
+			Mode        string `json:"mode"`
+		}
+		if err := json.Unmarshal(body, &req); err != nil || req.Duration != duration || req.AspectRatio != ratio || req.Mode != "std" {
+			t.Errorf("new-api sent Kling %s; want duration %q, aspect_ratio %q, mode std", body, duration, ratio)
+		}
+	}
+}
+
+// expectVeo checks that Veo's parameters hold exactly names.
+func expectVeo(names ...string) func(*testing.T, []byte) {
+	return func(t *testing.T, body []byte) {
+		t.Helper()
+		var req struct {
+			Parameters map[string]json.RawMessage `json:"parameters"`
+		}
+		if err := json.Unmarshal(body, &req); err != nil {
+			t.Fatalf("the upstream got %s: %v", body, err)
+		}
+		got := make([]string, 0, len(req.Parameters))
+		for k := range req.Parameters {
+			got = append(got, k)
+		}
+		slices.Sort(got)
+		if !slices.Equal(got, slices.Sorted(slices.Values(names))) {
+			t.Errorf("new-api sent Veo %s; want the parameters %v", body, names)
+		}
+	}
+}
