@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -85,7 +86,7 @@ func adviceFor(op operation, err error) (advice, attr string) {
 			where = fmt.Sprintf("This most likely concerns the %q argument", attr)
 		}
 		return fmt.Sprintf("The service rejected the request as invalid: %s. %s; failed requests are not billed.",
-			serviceMessage(err), where), attr
+			strings.TrimSuffix(serviceMessage(err), "."), where), attr
 	case client.IsRateLimited(err):
 		return fmt.Sprintf("The service's rate limit for this key was still exceeded %s. Lower Terraform's -parallelism, "+
 			"raise the provider's max_retries, or ask the service for a higher limit; then apply again.", attemptsText(err)), ""
@@ -190,11 +191,28 @@ func attributeForBadRequest(err error) string {
 		{"reference_images", "image"}, {"reference_videos", "video_url"}, {"reference_audios", "audio"},
 		{"prompt", "prompt"}, {"model", "model"},
 	} {
-		if strings.Contains(text, c.word) {
+		if startsWord(text, c.word) {
 			return c.attr
 		}
 	}
 	return ""
+}
+
+// startsWord reports whether word starts a word of text: "ratio" in "aspect
+// ratio" or "ratios", never inside "moderation" (an upstream's "blocked by our
+// moderation system" is about the prompt, not the ratio).
+func startsWord(text, word string) bool {
+	for i := 0; ; {
+		j := strings.Index(text[i:], word)
+		if j < 0 {
+			return false
+		}
+		at := i + j
+		if at == 0 || !unicode.IsLetter(rune(text[at-1])) {
+			return true
+		}
+		i = at + 1
+	}
 }
 
 func serviceMessage(err error) string {

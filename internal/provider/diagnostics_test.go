@@ -39,6 +39,8 @@ func TestAddAPIError(t *testing.T) {
 			"reference_images", []string{`concerns the "reference_images" argument`}},
 		{"400_from_message", opSubmit, api(400, "", "callback_url must be inside metadata", ""),
 			"callback_url", []string{`concerns the "callback_url" argument`}},
+		{"400_word_inside_another", opSubmit, api(400, "invalid_request_error", "Your request was blocked by our moderation system.", ""),
+			"", []string{"Check the arguments against the service's rules"}},
 		{"400_unplaceable", opSubmit, api(400, "", "malformed body", ""),
 			"", []string{"Check the arguments against the service's rules"}},
 		{"401", opSubmit, api(401, "authentication_error", "Invalid API key", ""),
