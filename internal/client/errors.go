@@ -102,6 +102,9 @@ const (
 	// codeUpstreamRefused is new-api's 400 relaying an upstream's refusal of a
 	// submission, with the upstream's JSON as its message.
 	codeUpstreamRefused = "fail_to_fetch_task"
+	// codeInsufficientQuota is OpenAI's 429 for an account whose quota or
+	// balance is used up: a refusal, not a rate limit.
+	codeInsufficientQuota = "insufficient_quota"
 )
 
 // decodeAPIError reads the service's {"error":{"message","type"}} body
@@ -248,9 +251,13 @@ const (
 	ForbiddenModel
 )
 
-// CauseOfForbidden classifies a 403 from its error type and message.
+// CauseOfForbidden classifies a 403 from its error type and message; OpenAI's
+// 429 insufficient_quota is a balance too low as well.
 func CauseOfForbidden(err error) ForbiddenCause {
 	apiErr, ok := asAPIError(err)
+	if ok && IsQuotaExhausted(err) {
+		return ForbiddenBalance
+	}
 	if !ok || apiErr.StatusCode != http.StatusForbidden {
 		return ForbiddenUnknown
 	}
@@ -265,11 +272,19 @@ func CauseOfForbidden(err error) ForbiddenCause {
 	return ForbiddenUnknown
 }
 
+// IsQuotaExhausted reports OpenAI's 429 insufficient_quota: the account's quota
+// or balance is used up. It is not retried, and it is no rate limit.
+func IsQuotaExhausted(err error) bool {
+	apiErr, ok := asAPIError(err)
+	return ok && apiErr.StatusCode == http.StatusTooManyRequests &&
+		(apiErr.Code == codeInsufficientQuota || apiErr.Type == codeInsufficientQuota)
+}
+
 // IsTransient reports an error that a later attempt may not repeat: rate limits,
 // server errors and transport failures.
 func IsTransient(err error) bool {
 	if apiErr, ok := asAPIError(err); ok {
-		return retryableStatus(apiErr.StatusCode) && apiErr.Code != codeModelNotFound
+		return retryableStatus(apiErr.StatusCode) && apiErr.Code != codeModelNotFound && !IsQuotaExhausted(err)
 	}
 	var tErr *TransportError
 	return errors.As(err, &tErr) && !isPermanentTransportError(tErr.Err)

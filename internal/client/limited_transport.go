@@ -47,7 +47,8 @@ func (t *limitedTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 			}
 			return nil, err
 		}
-		if resp.StatusCode != http.StatusTooManyRequests {
+		if resp.StatusCode != http.StatusTooManyRequests || quotaExhausted(resp) {
+			// A quota used up is no rate limit: nothing to pause for.
 			return resp, nil
 		}
 		now := time.Now()

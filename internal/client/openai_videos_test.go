@@ -172,3 +172,25 @@ func TestDeleteVideo(t *testing.T) {
 		t.Errorf("%d requests sent by a delete the API does not have", n-before)
 	}
 }
+
+// OpenAI answers an account without quota 429 insufficient_quota: a refusal that
+// no retry or pause changes, said as a balance too low, after one request.
+func TestOpenAIVideosQuotaExhaustedIsNotARateLimit(t *testing.T) {
+	t.Parallel()
+	m := acctest.NewMock(t, mockapi.WithDialect(mockapi.DialectOpenAIVideos), func(c *mockapi.Config) {
+		none := int64(0)
+		c.Keys[0].Balance = &none
+	})
+	c := newOpenAIVideosClient(t, m, client.APIOpenAIVideos)
+	_, err := c.SubmitVideo(t.Context(), client.VideoRequest{Model: "videogen-1", Prompt: "a heron"})
+	if !client.IsQuotaExhausted(err) || client.IsTransient(err) || client.IsAmbiguousSubmit(err) ||
+		client.CauseOfForbidden(err) != client.ForbiddenBalance {
+		t.Fatalf("SubmitVideo: %v, want a quota refusal, not transient", err)
+	}
+	if n := m.Ledger().Requests["POST /v1/videos"]; n != 1 {
+		t.Errorf("%d submissions sent, want 1: a used-up quota is not retried", n)
+	}
+	if _, err := c.ListModels(t.Context()); err != nil {
+		t.Errorf("the next call waited for a pause or failed: %v", err)
+	}
+}

@@ -57,7 +57,7 @@ func (c *Client) decideRetry(ctx context.Context, resp *http.Response, err error
 		}
 		return false, &ambiguousSendError{err: err}
 	}
-	if !retryableStatus(resp.StatusCode) || namesUnknownModel(resp) {
+	if !retryableStatus(resp.StatusCode) || namesUnknownModel(resp) || quotaExhausted(resp) {
 		return false, nil
 	}
 	if idempotent || resp.StatusCode == http.StatusTooManyRequests || !mayHaveActed(resp) {
@@ -99,6 +99,20 @@ func namesUnknownModel(resp *http.Response) bool {
 		return false
 	}
 	return decodeAPIError(resp.StatusCode, "", head).Code == codeModelNotFound
+}
+
+// quotaExhausted reports OpenAI's 429 insufficient_quota: the account has no
+// quota or balance left, which no wait or retry changes, unlike a rate limit.
+func quotaExhausted(resp *http.Response) bool {
+	if resp.StatusCode != http.StatusTooManyRequests {
+		return false
+	}
+	head, err := peekBody(resp)
+	if err != nil {
+		return false
+	}
+	e := decodeAPIError(resp.StatusCode, "", head)
+	return e.Code == codeInsufficientQuota || e.Type == codeInsufficientQuota
 }
 
 // peekBody reads an answer's body (as much as doRequest would) and puts it back

@@ -62,7 +62,7 @@ func adviceFor(op operation, err error) (advice, attr string) {
 	case client.IsUnauthorized(err):
 		return "The service rejected the API key. Check the provider's api_key argument or the VIDEOGEN_API_KEY " +
 			"environment variable. The key may have been deleted or revoked in the console: create a new key there.", ""
-	case client.IsForbidden(err):
+	case client.IsForbidden(err), client.IsQuotaExhausted(err):
 		return forbiddenAdvice(err), ""
 	case client.IsUnknownModel(err):
 		// A gateway's model_not_found: whatever its status (new-api sends 503),
