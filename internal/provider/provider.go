@@ -76,6 +76,8 @@ type providerData struct {
 	journalError sync.Once
 	budget       *newClipBudget
 	clips        *knownClips
+	// planned holds the file each videogen_video_file plans to hold (paths).
+	planned *plannedPaths
 	// api is the request shape of the API the client speaks, and
 	// deleteOnDestroy whether destroying a clip deletes it there (see destroyEffect).
 	api             apiShape
@@ -290,7 +292,7 @@ func (p *videogenProvider) Configure(ctx context.Context, req provider.Configure
 		maxNewClips = cfg.MaxNewClips.ValueInt64()
 	}
 	data := &providerData{
-		client: c, models: newModelCatalog(c), handover: newTaskHandover(), clips: newKnownClips(),
+		client: c, models: newModelCatalog(c), handover: newTaskHandover(), clips: newKnownClips(), planned: newPlannedPaths(),
 		journal: journal.New(journalPath, journal.DefaultMaxAge), budget: newNewClipBudget(maxNewClips),
 		api: apiShape(api), deleteOnDestroy: cfg.DeleteOnDestroy.IsNull() || cfg.DeleteOnDestroy.ValueBool(),
 	}

@@ -506,6 +506,40 @@ func TestAccVideoFileResource_symlinkInTheWay(t *testing.T) {
 	})
 }
 
+// Two resources given one file, in two spellings, fail the plan: nothing is
+// submitted or downloaded. Before, the second one failed at apply, after both
+// clips were generated.
+func TestAccVideoFileResource_onePathTwiceFailsThePlan(t *testing.T) {
+	mock := acctest.NewMock(t)
+	dir := t.TempDir()
+	one, again := filepath.Join(dir, "out", "clip.mp4"), dir+"/out/../out//clip.mp4"
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: mock.ProviderBlock() + fmt.Sprintf(`
+resource "videogen_video" "one" {
+  model  = "videogen-1"
+  prompt = "one"
+}
+resource "videogen_video" "two" {
+  model  = "videogen-1"
+  prompt = "two"
+}
+resource "videogen_video_file" "one" {
+  task_id = videogen_video.one.task_id
+  path    = %q
+}
+resource "videogen_video_file" "two" {
+  task_id = videogen_video.two.task_id
+  path    = %q
+}
+`, one, again),
+			ExpectError: wrapped("Video File Path Used Twice", "Another videogen_video_file", one, "Give each resource its own path"),
+		}},
+	})
+	checkAfter(t, mock.ExpectSubmissions(0), expectClipDownloads(mock, 0))
+}
+
 // A new resource adopts nothing: a byte-identical copy of its clip already at its
 // path is in the way like any file, as the resource page says (adoption is for a
 // replacement that moves the clip, and for import).
