@@ -18,13 +18,19 @@ func writeClip(t *testing.T, p string, content []byte) string {
 	return hex.EncodeToString(sum[:])
 }
 
+// clipAndEdited writes a clip and a file of its size that is not it.
+func clipAndEdited(t *testing.T) (dir, clip, edited, sum string) {
+	t.Helper()
+	dir = t.TempDir()
+	clip, edited = filepath.Join(dir, "clip.mp4"), filepath.Join(dir, "edited.mp4")
+	sum = writeClip(t, clip, []byte("the clip"))
+	writeClip(t, edited, []byte("the clop"))
+	return dir, clip, edited, sum
+}
+
 func TestCompare(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	clip := filepath.Join(dir, "clip.mp4")
-	sum := writeClip(t, clip, []byte("the clip"))
-	edited := filepath.Join(dir, "edited.mp4")
-	writeClip(t, edited, []byte("the clop"))
+	dir, clip, edited, sum := clipAndEdited(t)
 	cases := []struct {
 		path  string
 		size  int64
@@ -51,11 +57,7 @@ func TestCompare(t *testing.T) {
 
 func TestRemoveClip(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	clip := filepath.Join(dir, "clip.mp4")
-	sum := writeClip(t, clip, []byte("the clip"))
-	edited := filepath.Join(dir, "edited.mp4")
-	writeClip(t, edited, []byte("the clop"))
+	dir, clip, edited, sum := clipAndEdited(t)
 	if left, err := RemoveClip(edited, sum, 8); err != nil || left != RegularFile {
 		t.Errorf("an edited file: left %v, %v; want it left in place", left, err)
 	}

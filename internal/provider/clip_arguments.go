@@ -25,13 +25,14 @@ import (
 )
 
 // clipArguments declares, once each, the arguments of videogen_video that say
-// which clip is made: changing what one means forces a new clip. Everything that handles an argument reads its row: the
-// schema, the request (toRequest), the record of the service's echo
-// (applyVideo, the data source), the plan's "is this another clip?"
-// (replacesClip, the echoed arguments' plan modifier), the handover's "is this
-// the clip that task makes?" (sameClip), the warning about what a finished clip
-// leaves unconfirmed (unconfirmedParams) and the write-only reference media. To
-// add an argument, see CONTRIBUTING.md, "Adding a clip argument".
+// which clip is made: changing what one means forces a new clip. Everything
+// that handles an argument reads its row: the schema, the request (toRequest),
+// the record of the service's echo (applyVideo, the data source), the plan's
+// "is this another clip?" (replacesClip, the echoed arguments' plan modifier),
+// the handover's "is this the clip that task makes?" (sameClip), the warning
+// about what a finished clip leaves unconfirmed (unconfirmedParams) and the
+// write-only reference media. To add an argument, see CONTRIBUTING.md,
+// "Adding a clip argument".
 var clipArguments = []clipArgument{
 	{
 		name: "model",
