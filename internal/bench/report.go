@@ -273,7 +273,7 @@ func wavesRows(w *WavesResult) []Row {
 func longRows(l *LongResult) []Row {
 	c := fmt.Sprintf("Long clips: %d × %s ±%.0f%%, all in parallel", l.Clips, secondsLabel(time.Duration(l.Generation)), 100*l.Spread)
 	p, q := l.ProviderLate, l.PeerLate
-	return []Row{
+	rows := []Row{
 		sideBySide(c, "Detection latency p50, all clips", "s", l.Provider.ReturnedP50, l.Peer.ReturnedP50),
 		sideBySide(c, "Detection latency p95, all clips", "s", l.Provider.ReturnedP95, l.Peer.ReturnedP95),
 		sideBySide(c, "GETs per clip, all clips", "GETs", l.Provider.GetsMean, l.Peer.GetsMean),
@@ -282,6 +282,15 @@ func longRows(l *LongResult) []Row {
 			withTarget("≤ 1.00", p.ReturnedP95 <= 1),
 		sideBySide(c, "GETs per clip, second half", "GETs", p.GetsMean, q.GetsMean).withTarget("≤ 6", p.GetsMean <= 6),
 	}
+	if g := l.ProgressLate; g != nil {
+		c := fmt.Sprintf("Long clips, progress reported (new-api dialect): %d × %s ±%.0f%%", l.Clips,
+			secondsLabel(time.Duration(l.Generation)), 100*l.Spread)
+		rows = append(rows,
+			Row{Case: c, Figure: "Detection latency p95, second half", Unit: "s", Provider: g.ReturnedP95}.
+				withTarget("≤ 1.00", g.ReturnedP95 <= 1),
+			Row{Case: c, Figure: "GETs per clip, second half", Unit: "GETs", Provider: g.GetsMean}.withTarget("≤ 6", g.GetsMean <= 6))
+	}
+	return rows
 }
 
 func fanOutRows(f *FanOutResult) []Row {

@@ -227,3 +227,20 @@ func TestBatchAndProgressRows(t *testing.T) {
 		t.Errorf("looks plot is not XML: %v", err)
 	}
 }
+
+// Long clips with progress reported are held to the long case's targets.
+func TestLongProgressRows(t *testing.T) {
+	t.Parallel()
+	st := &TaskStats{ReturnedP95: 2.6, GetsMean: 12.9}
+	res := &Results{Long: &LongResult{Clips: 20, Generation: Duration(30 * time.Second), Spread: 0.3,
+		Provider: st, ProviderLate: st, Peer: st, PeerLate: st, ProgressLate: &TaskStats{ReturnedP95: 0.4, GetsMean: 6.5}}}
+	var got []bool
+	for _, r := range BuildRows(res) {
+		if strings.Contains(r.Case, "progress reported") {
+			got = append(got, *r.Met)
+		}
+	}
+	if len(got) != 2 || !got[0] || got[1] {
+		t.Errorf("long progress rows met %v, want [true false] (p95 0.4 s ≤ 1, 6.5 GETs > 6)", got)
+	}
+}

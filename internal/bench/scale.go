@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/videogen/terraform-provider-videogen/internal/mockapi"
 	"github.com/videogen/terraform-provider-videogen/internal/poll"
 )
 
@@ -112,9 +113,14 @@ type LongResult struct {
 	ProviderLate *TaskStats `json:"provider_second_half"`
 	Peer         *TaskStats `json:"peer"`
 	PeerLate     *TaskStats `json:"peer_second_half"`
+	// ProgressLate is the second half of the same clips applied by the
+	// provider against the mock's new-api dialect, whose tasks report progress.
+	Progress     *TaskStats `json:"provider_with_progress,omitempty"`
+	ProgressLate *TaskStats `json:"provider_with_progress_second_half,omitempty"`
 }
 
-// Long applies the clips with the provider and the peer.
+// Long applies the clips with the provider and the peer, then with the
+// provider against a mock whose tasks report progress.
 func (r *Runner) Long(ctx context.Context) (*LongResult, error) {
 	s := r.Settings
 	res := &LongResult{Clips: s.LongClips, Generation: s.LongGeneration, Spread: s.LongSpread}
@@ -138,6 +144,11 @@ func (r *Runner) Long(ctx context.Context) (*LongResult, error) {
 			res.Peer, res.PeerLate = st, late
 		}
 	}
+	st, err := r.parallelClips(ctx, "long-progress", gens, mockapi.WithDialect(mockapi.DialectNewAPI), toolProvider)
+	if err != nil {
+		return nil, err
+	}
+	res.Progress, res.ProgressLate = st[toolProvider], secondHalf(st[toolProvider].Tasks)
 	return res, nil
 }
 
