@@ -324,7 +324,7 @@ func (r *Runner) Apply(ctx context.Context) (*ApplyResult, error) {
 	res.Baseline = medianDuration(res.BaselineWalls)
 	res.Provider = medianDuration(res.ProviderWalls)
 	res.Ideal = Duration(ApplyIdeal(s.ApplyClips, s.ApplyParallelism, gen, time.Duration(res.Baseline)))
-	res.Target = Duration(time.Duration(1.15 * float64(res.Ideal)))
+	res.Target = Duration(time.Duration(1.10 * float64(res.Ideal)))
 	return res, nil
 }
 

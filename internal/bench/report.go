@@ -213,7 +213,7 @@ func applyRows(a *ApplyResult) []Row {
 	p, peer := a.Provider.Seconds(), a.PeerWall.Seconds()
 	return []Row{
 		sideBySide(c, "Wall time (median of the provider's runs)", "s", p, peer).
-			withTarget(fmt.Sprintf("≤ 1.15 × ideal = %.2f", a.Target.Seconds()), p <= a.Target.Seconds()).
+			withTarget(fmt.Sprintf("≤ 1.10 × ideal = %.2f", a.Target.Seconds()), p <= a.Target.Seconds()).
 			withNote("ideal %.2f s = %d waves × %s + %.2f s for %d terraform_data", a.Ideal.Seconds(),
 				(a.Clips+a.Parallelism-1)/a.Parallelism, secondsLabel(time.Duration(a.Generation)), a.Baseline.Seconds(), a.Clips),
 		{Case: c, Figure: "Wall time ÷ peer's", Unit: "×", Target: "≤ 0.50", Provider: Ratio(p, peer), Met: ptr(Ratio(p, peer) <= 0.5)},
