@@ -74,3 +74,40 @@ func TestAccVideoResource_resumedClipIsBilledOnceItSucceeds(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// One task imported into a second address of the same state is said at the next
+// plan, naming the task; nothing is submitted.
+func TestAccVideoResource_taskHeldTwiceWarns(t *testing.T) {
+	requireAcc(t)
+	mock := acctest.NewMock(t)
+	one := `
+resource "videogen_video" "one" {
+  model  = "videogen-1"
+  prompt = "held twice"
+}
+`
+	wd := cliWorkdir(t, mock, one)
+	if err := wd.Apply(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	taskID := ledgerTask(t, mock, 0).TaskID
+	if err := wd.Write(cliClip(mock, one+strings.ReplaceAll(one, `"one"`, `"two"`))); err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	wd.TF.SetStdout(&out)
+	wd.TF.SetStderr(&out)
+	if err := wd.TF.Import(t.Context(), "videogen_video.two", taskID); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	if _, err := wd.Plan(t.Context()); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	if n := strings.Count(out.String(), "Warning: Task Held by Two Resources"); n != 1 ||
+		!wrapped("Task "+taskID, "is held by this videogen_video and by another one", "terraform state rm").MatchString(out.String()) {
+		t.Fatalf("the plan after importing task %s a second time shows %d warnings naming it, want one:\n%s", taskID, n, out.String())
+	}
+	if err := mock.ExpectSubmissions(1)(nil); err != nil {
+		t.Error(err)
+	}
+}

@@ -78,6 +78,8 @@ type providerData struct {
 	clips        *knownClips
 	// planned holds the file each videogen_video_file plans to hold (paths).
 	planned *plannedPaths
+	// held holds the tasks the videogen_video resources read in this run hold.
+	held *heldTasks
 	// api is the request shape of the API the client speaks, and
 	// deleteOnDestroy whether destroying a clip deletes it there (see destroyEffect).
 	api             apiShape
@@ -292,7 +294,7 @@ func (p *videogenProvider) Configure(ctx context.Context, req provider.Configure
 		maxNewClips = cfg.MaxNewClips.ValueInt64()
 	}
 	data := &providerData{
-		client: c, models: newModelCatalog(c), handover: newTaskHandover(), clips: newKnownClips(), planned: newPlannedPaths(),
+		client: c, models: newModelCatalog(c), handover: newTaskHandover(), clips: newKnownClips(), planned: newPlannedPaths(), held: newHeldTasks(),
 		journal: journal.New(journalPath, journal.DefaultMaxAge), budget: newNewClipBudget(maxNewClips),
 		api: apiShape(api), deleteOnDestroy: cfg.DeleteOnDestroy.IsNull() || cfg.DeleteOnDestroy.ValueBool(),
 	}

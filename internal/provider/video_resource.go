@@ -585,6 +585,7 @@ func (r *videoResource) Read(ctx context.Context, req resource.ReadRequest, resp
 		return
 	}
 	taskID := state.TaskID.ValueString()
+	r.data.held.hold(taskID, &resp.Diagnostics)
 	var unconfirmed []string
 	r.data.confirmations.begin()
 	defer func() { r.data.confirmations.end(taskID, unconfirmed, &resp.Diagnostics) }()
