@@ -125,7 +125,7 @@ func (s *Server) parseVideoSubmit(w http.ResponseWriter, r *http.Request, ks *ke
 		return nil, invalid("", "the request body must be multipart/form-data (got %q)", r.Header.Get("Content-Type"))
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, maxBodyBytes)
-	if err := r.ParseMultipartForm(maxBodyBytes); err != nil {
+	if err := r.ParseMultipartForm(maxBodyBytes); err != nil { //nolint:gosec // G120: MaxBytesReader bounds the body just above
 		if errors.As(err, new(*http.MaxBytesError)) {
 			return nil, invalid("", "the request body is larger than %d bytes", maxBodyBytes)
 		}

@@ -428,7 +428,8 @@ func inputReference() requestField {
 	return requestField{
 		member: "input_reference",
 		set: func(v attr.Value, r *client.VideoRequest, at path.Path) diag.Diagnostics {
-			if n := len(v.(types.List).Elements()); n > 1 {
+			if l, ok := v.(types.List); ok && len(l.Elements()) > 1 {
+				n := len(l.Elements())
 				return diag.Diagnostics{diag.NewAttributeErrorDiagnostic(at, "Argument Not Supported by the API",
 					fmt.Sprintf("%s has %d images, but OpenAI's video API (api = %q) takes one reference image "+
 						"(input_reference). Keep one image, or use a server of the %q API.", at, n, apiOpenAIVideos,
