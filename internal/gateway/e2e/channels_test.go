@@ -3,6 +3,7 @@ package e2e
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"testing"
 
@@ -14,6 +15,10 @@ import (
 // upstream, what the provider says.
 type channel struct {
 	name string
+	// api is the provider's api argument ("" for the default); destroyed
+	// is the warning destroying a clip gives there.
+	api       string
+	destroyed string
 	// channelType is new-api's channel type, model the one model the test
 	// offers through it.
 	channelType int
@@ -25,14 +30,14 @@ type channel struct {
 	keyedClips bool
 	// forwarded checks the body new-api sent upstream for a clip with model
 	// and prompt only.
-	forwarded func(t *testing.T, body []byte)
+	forwarded func(t *testing.T, sub upstream.Submission)
 	// asked are the arguments of the parameters scenario, beside model and
 	// prompt; received checks what of them reached the upstream, and said
 	// what the warning after the apply must say, argument by argument: the
 	// value the upstream's record reports, or "" where it says nothing
 	// (not confirmed). An empty said expects no warning at all.
 	asked    string
-	received func(t *testing.T, body []byte)
+	received func(t *testing.T, sub upstream.Submission)
 	said     map[string]string
 	// refusal is a phrase of the upstream's message for a prompt it
 	// refuses, which the provider must show.
@@ -43,9 +48,12 @@ type channel struct {
 	reason      string
 	reasonShown bool
 	// refusedArguments, when set, is a clip whose arguments the upstream
-	// refuses before creating anything, and refusedMessage what it says.
+	// refuses before creating anything, and refusedMessage what it says;
+	// refusedAtPlan: the provider refuses them at plan, before any
+	// submission.
 	refusedArguments string
 	refusedMessage   string
+	refusedAtPlan    bool
 }
 
 // new-api v0.10.0's channel types (constant/channel.go) and a model of each.
@@ -58,7 +66,15 @@ const (
 	seedanceModel = "doubao-seedance-1-0-pro-250528"
 	klingModel    = "kling-v1"
 	soraModel     = "sora-2"
+	soraProModel  = "sora-2-pro"
 	veoModel      = "veo-3.0-generate-001"
+)
+
+// The destroy warnings: the default API has no delete; new-api's
+// /v1/videos has none either (404 "Invalid URL").
+const (
+	removedFromState = "Video Removed From State Only"
+	notDeleted       = "Video Not Deleted From the Server"
 )
 
 // newChannels starts a stand-in for each channel's upstream, closed when
@@ -67,7 +83,7 @@ func newChannels(t *testing.T) []*channel {
 	t.Helper()
 	chans := []*channel{
 		{
-			name: "Doubao", channelType: doubaoVideoChannel, model: seedanceModel, upstream: upstream.New(upstream.Ark),
+			name: "Doubao", destroyed: removedFromState, channelType: doubaoVideoChannel, model: seedanceModel, upstream: upstream.New(upstream.Ark),
 			// new-api v0.10.0 forwards model and prompt only.
 			forwarded: expectMembers("model", "content"),
 			asked:     "seconds = \"8\"\n  resolution = \"720p\"\n  ratio = \"9:16\"\n  generate_audio = true",
@@ -80,7 +96,7 @@ func newChannels(t *testing.T) []*channel {
 			reason:  "The output video may contain sensitive information.", reasonShown: true,
 		},
 		{
-			name: "Kling", channelType: klingChannel, model: klingModel, upstream: upstream.New(upstream.Kling),
+			name: "Kling", destroyed: removedFromState, channelType: klingChannel, model: klingModel, upstream: upstream.New(upstream.Kling),
 			// The adaptor builds Kling's request: its defaults, the model
 			// named twice, and a duration it never reads from seconds.
 			forwarded: expectKling("5", "1:1"),
@@ -91,11 +107,12 @@ func newChannels(t *testing.T) []*channel {
 			reason:    "Failure to pass the risk control system", reasonShown: true,
 		},
 		{
-			name: "Sora", channelType: soraChannel, model: soraModel, upstream: upstream.New(upstream.Sora), keyedClips: true,
+			name: "Sora", destroyed: removedFromState, channelType: soraChannel, model: soraModel, upstream: upstream.New(upstream.Sora),
+			keyedClips: true,
 			// The body goes upstream unchanged.
-			forwarded: expectMembers("model", "prompt"),
+			forwarded: expectFields(map[string]string{"model": soraModel, "prompt": clipPrompt}),
 			asked:     `seconds = "8"`,
-			received:  expectMembers("model", "prompt", "seconds"),
+			received:  expectFields(map[string]string{"model": soraModel, "prompt": askedPrompt, "seconds": "8"}),
 			said:      nil,
 			refusal:   "blocked by our moderation system",
 			reason:    "The video was blocked by our moderation system.", reasonShown: true,
@@ -104,7 +121,25 @@ func newChannels(t *testing.T) []*channel {
 			refusedMessage:   "Unknown parameter: 'metadata'",
 		},
 		{
-			name: "Veo", channelType: geminiChannel, model: veoModel, upstream: upstream.New(upstream.Veo), keyedClips: true,
+			// The same channel through new-api's /v1/videos, which the
+			// provider speaks with api = "openai-videos": OpenAI's own
+			// members, as OpenAI's SDK sends them (a form).
+			name: "Sora on openai-videos", api: "openai-videos", destroyed: notDeleted,
+			channelType: soraChannel, model: soraProModel, upstream: upstream.New(upstream.Sora), keyedClips: true,
+			forwarded: expectFields(map[string]string{"model": soraProModel, "prompt": clipPrompt}),
+			asked:     "seconds = \"8\"\n  ratio = \"16:9\"\n  resolution = \"720p\"",
+			received: expectFields(map[string]string{"model": soraProModel, "prompt": askedPrompt, "seconds": "8",
+				"size": "1280x720"}),
+			said:    nil,
+			refusal: "blocked by our moderation system",
+			reason:  "The video was blocked by our moderation system.", reasonShown: true,
+			// What the API cannot carry is refused at plan.
+			refusedArguments: "generate_audio = true",
+			refusedMessage:   "Argument Not Supported by the API",
+			refusedAtPlan:    true,
+		},
+		{
+			name: "Veo", destroyed: removedFromState, channelType: geminiChannel, model: veoModel, upstream: upstream.New(upstream.Veo), keyedClips: true,
 			forwarded: expectVeo(),
 			asked:     "seconds = \"8\"\n  resolution = \"720p\"\n  ratio = \"9:16\"",
 			// Of the metadata, only resolution has a name Veo's parameters
@@ -130,9 +165,10 @@ func (ch *channel) clipURL(api *newAPI, sub upstream.Submission) string {
 }
 
 // expectMembers checks that a JSON body has exactly the members names.
-func expectMembers(names ...string) func(*testing.T, []byte) {
-	return func(t *testing.T, body []byte) {
+func expectMembers(names ...string) func(*testing.T, upstream.Submission) {
+	return func(t *testing.T, sub upstream.Submission) {
 		t.Helper()
+		body := sub.Body
 		var fields map[string]json.RawMessage
 		if err := json.Unmarshal(body, &fields); err != nil {
 			t.Fatalf("the upstream got %s: %v", body, err)
@@ -149,11 +185,23 @@ func expectMembers(names ...string) func(*testing.T, []byte) {
 	}
 }
 
+// expectFields checks the members of a submission to OpenAI's videos API,
+// JSON or form: exactly want.
+func expectFields(want map[string]string) func(*testing.T, upstream.Submission) {
+	return func(t *testing.T, sub upstream.Submission) {
+		t.Helper()
+		if !maps.Equal(sub.Fields, want) {
+			t.Errorf("new-api forwarded %v (%s); want %v", sub.Fields, sub.Body, want)
+		}
+	}
+}
+
 // expectKling checks the duration and aspect ratio of new-api's Kling
 // request.
-func expectKling(duration, ratio string) func(*testing.T, []byte) {
-	return func(t *testing.T, body []byte) {
+func expectKling(duration, ratio string) func(*testing.T, upstream.Submission) {
+	return func(t *testing.T, sub upstream.Submission) {
 		t.Helper()
+		body := sub.Body
 		var req struct {
 			Duration    string `json:"duration"`
 			AspectRatio string `json:"aspect_ratio"`
@@ -166,9 +214,10 @@ func expectKling(duration, ratio string) func(*testing.T, []byte) {
 }
 
 // expectVeo checks that Veo's parameters hold exactly names.
-func expectVeo(names ...string) func(*testing.T, []byte) {
-	return func(t *testing.T, body []byte) {
+func expectVeo(names ...string) func(*testing.T, upstream.Submission) {
+	return func(t *testing.T, sub upstream.Submission) {
 		t.Helper()
+		body := sub.Body
 		var req struct {
 			Parameters map[string]json.RawMessage `json:"parameters"`
 		}

@@ -55,6 +55,14 @@ func (g *gateway) providerBlock(extra ...string) string {
 ` + mock.ProviderBlock(append([]string{"api_key = " + strconv.Quote(g.api.Key), `poll_interval = "1s"`}, extra...)...)
 }
 
+// channelBlock is providerBlock with the API ch is spoken through.
+func (g *gateway) channelBlock(ch *channel, extra ...string) string {
+	if ch.api != "" {
+		extra = append([]string{"api = " + strconv.Quote(ch.api)}, extra...)
+	}
+	return g.providerBlock(extra...)
+}
+
 // workdir is a fresh working directory holding config, initialised.
 func (g *gateway) workdir(t *testing.T, config string) *acctest.Workdir {
 	t.Helper()
@@ -190,16 +198,21 @@ func show(t *testing.T, kind, out string) {
 // matches wherever the CLI broke it.
 func flat(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-const clipPrompt = "A paper boat drifting down a rain-soaked city street at dusk"
+// The prompts of the create and the parameters scenarios.
+const (
+	clipPrompt  = "A paper boat drifting down a rain-soaked city street at dusk"
+	askedPrompt = "A kite over a beach, seen from below"
+)
 
 // TestNewAPI applies clips through new-api v0.10.0 with four video
 // channels, each in front of a stand-in of its upstream (Doubao, Kling,
-// Sora, Veo), and checks every answer a user meets: the model list, a
-// wrong key and an unknown model, then on each channel a clip created and
-// waited for, an empty plan after it, its file, the parameters the channel
-// drops, import, the data source, a failed task, an unknown task, a prompt
-// the upstream refuses, and a clip not waited for whose file waits
-// instead. Each upstream counts its submissions: exactly one per declared
+// Sora, Veo), on the default API, and through new-api's /v1/videos with
+// api = "openai-videos" in front of a second Sora channel; it checks every
+// answer a user meets: the model list, a wrong key and an unknown model,
+// then on each channel a clip created and waited for, an empty plan after
+// it, its file, the parameters the channel drops, import, the data source,
+// destroy, a failed task, an unknown task, a prompt the upstream refuses,
+// and a clip not waited for whose file waits instead. Each upstream counts its submissions: exactly one per declared
 // clip. The channels run in parallel in one new-api, so the test waits for
 // new-api's 15-second update rounds once per scenario, not once per
 // channel.
@@ -300,7 +313,7 @@ func (g *gateway) channelLifecycle(t *testing.T, ch *channel) {
 	subs, tasks := 0, 0
 
 	t.Run("create and wait, plan, file", func(t *testing.T) {
-		w := g.workdir(t, g.providerBlock()+fmt.Sprintf(`
+		w := g.workdir(t, g.channelBlock(ch)+fmt.Sprintf(`
 resource "videogen_video" "clip" {
   model  = %q
   prompt = %q
@@ -324,7 +337,7 @@ resource "videogen_video_file" "clip" {
 		if ch.upstream.Fetches(clip.TaskID) == 0 {
 			t.Errorf("new-api never asked the upstream about %s, yet the provider saw it finish", clip.TaskID)
 		}
-		ch.forwarded(t, clip.Body)
+		ch.forwarded(t, clip)
 		if clip.Model != ch.model || clip.Prompt != clipPrompt {
 			t.Errorf("the upstream got model %q, prompt %q", clip.Model, clip.Prompt)
 		}
@@ -348,23 +361,23 @@ resource "videogen_video_file" "clip" {
 	})
 
 	t.Run("parameters the gateway drops", func(t *testing.T) {
-		w := g.workdir(t, g.providerBlock()+fmt.Sprintf(`
+		w := g.workdir(t, g.channelBlock(ch)+fmt.Sprintf(`
 resource "videogen_video" "asked" {
   model  = %q
-  prompt = "A kite over a beach, seen from below"
+  prompt = %q
   %s
   timeouts {
     create = "3m"
   }
 }
-`, ch.model, ch.asked))
+`, ch.model, askedPrompt, ch.asked))
 		out, err := g.apply(t, w, ch, 1, func(s upstream.Submission) error { return ch.upstream.Succeed(s.TaskID) })
 		subs, tasks = subs+1, tasks+1
 		if err != nil {
 			t.Fatalf("apply: %v\n%s", err, out)
 		}
 		expectUpstream(t, ch, subs, tasks)
-		ch.received(t, ch.upstream.Submissions()[subs-1].Body)
+		ch.received(t, ch.upstream.Submissions()[subs-1])
 		show(t, "Warning:", out)
 		_, warning, warned := strings.Cut(flat(out), "Warning: Clip Parameters Not Confirmed")
 		if len(ch.said) == 0 && warned {
@@ -381,15 +394,19 @@ resource "videogen_video" "asked" {
 
 	if ch.refusedArguments != "" {
 		t.Run("arguments the upstream refuses", func(t *testing.T) {
-			w := g.workdir(t, g.providerBlock()+fmt.Sprintf(`
+			w := g.workdir(t, g.channelBlock(ch)+fmt.Sprintf(`
 resource "videogen_video" "refused" {
   model  = %q
   prompt = "A harbour at night"
   %s
 }
 `, ch.model, ch.refusedArguments))
-			out, err := g.apply(t, w, ch, 1, func(upstream.Submission) error { return nil })
-			subs++
+			n := 1
+			if ch.refusedAtPlan {
+				n = 0
+			}
+			out, err := g.apply(t, w, ch, n, func(upstream.Submission) error { return nil })
+			subs += n
 			if err == nil {
 				t.Fatalf("apply of arguments the upstream refuses succeeded:\n%s", out)
 			}
@@ -406,7 +423,7 @@ resource "videogen_video" "refused" {
 		if clip.TaskID == "" {
 			t.Skip("no clip to read: the create scenario failed")
 		}
-		w := g.workdir(t, g.providerBlock()+fmt.Sprintf(`
+		w := g.workdir(t, g.channelBlock(ch)+fmt.Sprintf(`
 resource "videogen_video" "imported" {
   model  = %q
   prompt = %q
@@ -443,10 +460,21 @@ output "url" {
 			t.Errorf("data source url %v, want %s", got, ch.clipURL(g.api, clip))
 		}
 		expectUpstream(t, ch, subs, tasks)
+
+		// Destroying forgets the clip, says so, and never fails: neither API
+		// has a delete through new-api.
+		ctx, cancel := context.WithTimeout(t.Context(), runTimeout)
+		defer cancel()
+		out, err = w.Start(ctx, "destroy", "-auto-approve", "-input=false", "-no-color").Wait()
+		if err != nil || !strings.Contains(flat(out), "Warning: "+ch.destroyed) {
+			t.Errorf("destroy: %v; want it to warn %q:\n%s", err, ch.destroyed, out)
+		}
+		show(t, "Warning:", out)
+		expectUpstream(t, ch, subs, tasks)
 	})
 
 	t.Run("failed task", func(t *testing.T) {
-		w := g.workdir(t, g.providerBlock()+fmt.Sprintf(`
+		w := g.workdir(t, g.channelBlock(ch)+fmt.Sprintf(`
 resource "videogen_video" "failing" {
   model  = %q
   prompt = "A storm over a harbour, seen from a lighthouse"
@@ -492,7 +520,7 @@ resource "videogen_video" "failing" {
 		if ch.keyedClips {
 			unknown = "video_" + strings.Repeat("0", 32)
 		}
-		w := g.workdir(t, g.providerBlock()+fmt.Sprintf(`
+		w := g.workdir(t, g.channelBlock(ch)+fmt.Sprintf(`
 data "videogen_video" "missing" {
   task_id = %q
 }
@@ -506,7 +534,7 @@ data "videogen_video" "missing" {
 	})
 
 	t.Run("prompt the upstream refuses", func(t *testing.T) {
-		w := g.workdir(t, g.providerBlock()+fmt.Sprintf(`
+		w := g.workdir(t, g.channelBlock(ch)+fmt.Sprintf(`
 resource "videogen_video" "refused" {
   model  = %q
   prompt = "A crowd scene %s"
@@ -533,7 +561,7 @@ resource "videogen_video" "later" {
   wait_for_completion = false
 }
 `, ch.model)
-		w := g.workdir(t, g.providerBlock()+video)
+		w := g.workdir(t, g.channelBlock(ch)+video)
 		// The upstream holds the task queued: the apply must not wait for it.
 		var later upstream.Submission
 		out, err := g.apply(t, w, ch, 1, func(s upstream.Submission) error { later = s; return nil })
@@ -550,7 +578,7 @@ resource "videogen_video" "later" {
 		if err := ch.upstream.Succeed(later.TaskID); err != nil {
 			t.Fatal(err)
 		}
-		if err := w.Write(g.providerBlock() + video + `
+		if err := w.Write(g.channelBlock(ch) + video + `
 resource "videogen_video_file" "later" {
   task_id = videogen_video.later.task_id
   path    = "${path.module}/out/later.mp4"

@@ -47,6 +47,9 @@ type Submission struct {
 	// Body is the request body as received, to check what the gateway
 	// forwarded.
 	Body []byte
+	// Fields are the members of a submission to OpenAI's videos API, as
+	// strings, whether it came as JSON or as multipart/form-data (Sora only).
+	Fields map[string]string
 	// TaskID is the upstream's ID of the task created, empty for a refused
 	// submission.
 	TaskID string

@@ -1,12 +1,16 @@
 package upstream
 
 import (
+	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
+	"mime"
+	"mime/multipart"
 	"net/http"
 	"slices"
-	"sort"
 	"strings"
 )
 
@@ -79,57 +83,80 @@ func (s *Server) serveSora(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// soraSubmit validates the body as OpenAI does: only its own parameters,
-// seconds and size from their lists.
+// soraSubmit validates the body as OpenAI does, JSON or multipart/form-data
+// (as OpenAI's SDK sends it): only its own parameters, seconds and size from
+// their lists.
 func (s *Server) soraSubmit(w http.ResponseWriter, r *http.Request) {
 	body, err := io.ReadAll(io.LimitReader(r.Body, 1<<20))
-	var fields map[string]json.RawMessage
+	var fields map[string]string
 	if err == nil {
-		err = json.Unmarshal(body, &fields)
+		fields, err = soraFieldsOf(r.Header.Get("Content-Type"), body)
 	}
 	if err != nil {
-		writeSoraError(w, http.StatusBadRequest, "", "invalid_json", "We could not parse the JSON body of your request.")
+		writeSoraError(w, http.StatusBadRequest, "", "invalid_request", "We could not parse the body of your request: "+err.Error())
 		return
 	}
-	var req struct{ Model, Prompt, Seconds, Size string }
-	_ = json.Unmarshal(body, &req)
-	sub := Submission{Model: req.Model, Prompt: req.Prompt, Body: body}
+	sub := Submission{Model: fields["model"], Prompt: fields["prompt"], Body: body, Fields: fields}
 	refuse := func(param, code, msg string) {
 		s.record(sub, nil)
 		writeSoraError(w, http.StatusBadRequest, param, code, msg)
 	}
-	names := make([]string, 0, len(fields))
-	for name := range fields {
-		names = append(names, name)
-	}
-	sort.Strings(names)
+	names := slices.Sorted(maps.Keys(fields))
 	for _, name := range names {
-		if !slices.Contains(soraFields, name) {
+		base, _, _ := strings.Cut(name, "[")
+		if !slices.Contains(soraFields, base) {
 			refuse(name, "unknown_parameter", fmt.Sprintf("Unknown parameter: '%s'.", name))
 			return
 		}
 	}
+	seconds, size := fields["seconds"], fields["size"]
 	switch {
-	case req.Seconds != "" && !slices.Contains(soraSeconds, req.Seconds):
-		refuse("seconds", "invalid_value", fmt.Sprintf("Invalid value: '%s'. Supported values are: '4', '8', and '12'.", req.Seconds))
+	case seconds != "" && !slices.Contains(soraSeconds, seconds):
+		refuse("seconds", "invalid_value", fmt.Sprintf("Invalid value: '%s'. Supported values are: '4', '8', and '12'.", seconds))
 		return
-	case req.Size != "" && !slices.Contains(soraSizes, req.Size):
-		refuse("size", "invalid_value", fmt.Sprintf("Invalid value: '%s'. Supported values are: '720x1280', '1280x720', '1024x1792', and '1792x1024'.", req.Size))
+	case size != "" && !slices.Contains(soraSizes, size):
+		refuse("size", "invalid_value", fmt.Sprintf("Invalid value: '%s'. Supported values are: '720x1280', '1280x720', '1024x1792', and '1792x1024'.", size))
 		return
-	case strings.Contains(req.Prompt, RejectMarker):
+	case strings.Contains(sub.Prompt, RejectMarker):
 		refuse("", "moderation_blocked", "Your request was blocked by our moderation system.")
 		return
 	}
-	t := newTask("video_"+randomHex(16), req.Model)
-	t.seconds, t.size = req.Seconds, req.Size
-	if t.seconds == "" {
-		t.seconds = SoraSeconds
-	}
-	if t.size == "" {
-		t.size = SoraSize
-	}
+	t := newTask("video_"+randomHex(16), sub.Model)
+	t.seconds, t.size = cmp.Or(seconds, SoraSeconds), cmp.Or(size, SoraSize)
 	s.record(sub, t)
 	writeJSON(w, http.StatusOK, soraRecord(*t))
+}
+
+// soraFieldsOf reads a submission's members as strings: a JSON object's (a
+// string as its value, anything else as its JSON text) or a form's fields.
+func soraFieldsOf(contentType string, body []byte) (map[string]string, error) {
+	mediaType, params, _ := mime.ParseMediaType(contentType)
+	fields := map[string]string{}
+	if mediaType == "multipart/form-data" {
+		form, err := multipart.NewReader(bytes.NewReader(body), params["boundary"]).ReadForm(1 << 20)
+		if err != nil {
+			return nil, err
+		}
+		for name, values := range form.Value {
+			fields[name] = values[0]
+		}
+		for name := range form.File {
+			fields[name] = "(file)"
+		}
+		return fields, nil
+	}
+	var members map[string]json.RawMessage
+	if err := json.Unmarshal(body, &members); err != nil {
+		return nil, err
+	}
+	for name, raw := range members {
+		var str string
+		if json.Unmarshal(raw, &str) != nil {
+			str = string(raw)
+		}
+		fields[name] = str
+	}
+	return fields, nil
 }
 
 func (s *Server) soraGet(w http.ResponseWriter, id string) {

@@ -2,6 +2,7 @@ package upstream
 
 import (
 	"bytes"
+	"mime/multipart"
 	"net/http"
 	"testing"
 )
@@ -50,6 +51,34 @@ func TestSora(t *testing.T) {
 	}
 	if a := call(t, http.MethodGet, content, s.Key, ""); a.status != http.StatusOK || !bytes.Equal(a.body, Clip(v.ID)) {
 		t.Errorf("content: %d, %d bytes", a.status, len(a.body))
+	}
+	// OpenAI's SDK sends a form, which new-api forwards as it came.
+	var form bytes.Buffer
+	mw := multipart.NewWriter(&form)
+	for _, f := range [][2]string{{"model", "sora-2-pro"}, {"prompt", "r"}, {"seconds", "12"}, {"size", "1792x1024"},
+		{"input_reference[image_url]", "https://img.example/a.png"}} {
+		_ = mw.WriteField(f[0], f[1])
+	}
+	_ = mw.Close()
+	a := callWith(t, http.MethodPost, s.URL+"/v1/videos", form.String(), "Content-Type", mw.FormDataContentType())
+	if a.status != http.StatusUnauthorized {
+		t.Errorf("form without the key: %d", a.status)
+	}
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, s.URL+"/v1/videos", bytes.NewReader(form.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", mw.FormDataContentType())
+	req.Header.Set("Authorization", "Bearer "+s.Key)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	subs := s.Submissions()
+	if last := subs[len(subs)-1]; res.StatusCode != http.StatusOK || last.TaskID == "" || last.Fields["size"] != "1792x1024" ||
+		last.Fields["input_reference[image_url]"] != "https://img.example/a.png" || last.Model != "sora-2-pro" {
+		t.Errorf("form: %d, submission %+v", res.StatusCode, last)
 	}
 	v2 := decode[soraVideo](t, call(t, http.MethodPost, s.URL+"/v1/videos", s.Key, `{"model":"sora-2","prompt":"q"}`))
 	if err := s.Fail(v2.ID, "The video was blocked."); err != nil {
