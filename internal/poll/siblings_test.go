@@ -68,36 +68,48 @@ func TestLoneClipKeepsTheDefaultSchedule(t *testing.T) {
 	}
 }
 
-// A batch whose times spread widely (1 s to 60 s, or ±30% around 30 s)
-// learns so from its first finishes and falls back to the schedules its clips
-// would have alone: no clip makes a whole GET more than the default
-// schedule's budget of its own time (as learning alone may, see pace), and the batch makes no more GETs on average than
-// with the default schedule, noticed no later at the p95 but for the 5% that
-// its members' looks, spread over the whole of Max instead of a tenth of it,
-// may move the percentile by.
+// A batch whose times spread widely (1 s to 60 s, or ±30% around 30 s, or
+// ±50% around 10 s) learns so from its first finishes and falls back to the
+// schedules its clips would have alone: no clip makes a whole GET more than
+// the default schedule's budget of its own time (as learning alone may, see
+// pace), and over six orders of each batch the clips are made with no more
+// GETs than with the default schedule and noticed no later at the p95, on
+// average, within 2%: the members' looks sit at other places in Max than the
+// default schedule's, which moves the p95 of a batch whose latencies spread
+// over the whole of Max by a few hundredths of a second either way.
 func TestWideBatchIsNoWorseThanAlone(t *testing.T) {
 	t.Parallel()
 	p := DefaultPolicy()
 	for _, tc := range []struct {
-		name string
-		gens []time.Duration
+		name   string
+		gen    time.Duration
+		spread float64
+		n      int
 	}{
-		{"1 s to 60 s", batch(30500*time.Millisecond, 59.0/61, 40, 4)},
-		{"30 s ±30%", batch(30*time.Second, 0.3, 20, 2)},
-		{"10 s ±50%", batch(10*time.Second, 0.5, 40, 5)},
+		{"1 s to 60 s", 30500 * time.Millisecond, 59.0 / 61, 40},
+		{"30 s ±30%", 30 * time.Second, 0.3, 20},
+		{"10 s ±50%", 10 * time.Second, 0.5, 40},
 	} {
-		together, _ := simulateBatch(tc.gens, simOptions{})
-		alone, _ := simulateBatch(tc.gens, simOptions{noKind: true})
-		t.Logf("%s: p95 %s with %.2f GETs together, %s with %.2f alone", tc.name,
-			p95(together), meanGets(together), p95(alone), meanGets(alone))
-		if p95(together) > p95(alone)*105/100 || meanGets(together) > meanGets(alone) {
-			t.Errorf("%s: together p95 %s with %.2f GETs, worse than alone (%s with %.2f)", tc.name,
-				p95(together), meanGets(together), p95(alone), meanGets(alone))
-		}
-		for _, c := range together {
-			if float64(c.gets) >= p.budget(c.gen)+1 {
-				t.Errorf("%s: a clip of %s made %d GETs, a whole GET over the default budget of %.2f", tc.name, c.gen, c.gets, p.budget(c.gen))
+		var togetherP95, aloneP95 time.Duration
+		var togetherGets, aloneGets float64
+		for seed := uint64(1); seed <= 6; seed++ {
+			gens := batch(tc.gen, tc.spread, tc.n, seed)
+			together, _ := simulateBatch(gens, simOptions{})
+			alone, _ := simulateBatch(gens, simOptions{noKind: true})
+			togetherP95, aloneP95 = togetherP95+p95(together), aloneP95+p95(alone)
+			togetherGets, aloneGets = togetherGets+meanGets(together), aloneGets+meanGets(alone)
+			for _, c := range together {
+				if float64(c.gets) >= p.budget(c.gen)+1 {
+					t.Errorf("%s seed %d: a clip of %s made %d GETs, a whole GET over the default budget of %.2f",
+						tc.name, seed, c.gen, c.gets, p.budget(c.gen))
+				}
 			}
+		}
+		t.Logf("%s, six orders: p95 %s with %.2f GETs together, %s with %.2f alone", tc.name,
+			togetherP95/6, togetherGets/6, aloneP95/6, aloneGets/6)
+		if togetherP95 > aloneP95*102/100 || togetherGets > aloneGets {
+			t.Errorf("%s: together p95 %s with %.2f GETs on average, worse than alone (%s with %.2f)", tc.name,
+				togetherP95/6, togetherGets/6, aloneP95/6, aloneGets/6)
 		}
 	}
 }
@@ -105,7 +117,8 @@ func TestWideBatchIsNoWorseThanAlone(t *testing.T) {
 // Forty clips of 10 s ±10% started together: the batch's first finish is seen
 // within a few tenths of a second of it and re-plans every sibling, which
 // the default schedule, looking every 4 s, cannot: the p95 comes down from
-// about 3 s to about 1 s, at under 5 GETs a clip instead of 8.
+// about 3 s to about 1 s, at under 5 GETs a clip instead of 8 (the target of
+// make bench's 10 s batch).
 func TestBatchSeesItsFirstFinishes(t *testing.T) {
 	t.Parallel()
 	for seed := uint64(1); seed <= 4; seed++ {
@@ -114,8 +127,8 @@ func TestBatchSeesItsFirstFinishes(t *testing.T) {
 		alone, _ := simulateBatch(gens, simOptions{noKind: true})
 		t.Logf("seed %d: p95 %s with %.2f GETs together, %s with %.2f alone", seed,
 			p95(together), meanGets(together), p95(alone), meanGets(alone))
-		if p95(together) > 1300*time.Millisecond || meanGets(together) > 5.25 {
-			t.Errorf("seed %d: p95 %s with %.2f GETs, want at most 1.3 s with 5.25", seed, p95(together), meanGets(together))
+		if p95(together) > 1250*time.Millisecond || meanGets(together) > 5 {
+			t.Errorf("seed %d: p95 %s with %.2f GETs, want at most 1.25 s with 5", seed, p95(together), meanGets(together))
 		}
 	}
 }
