@@ -11,7 +11,7 @@ import (
 
 func writeClip(t *testing.T, p string, content []byte) string {
 	t.Helper()
-	if err := os.WriteFile(p, content, 0o640); err != nil {
+	if err := os.WriteFile(p, content, 0o600); err != nil {
 		t.Fatal(err)
 	}
 	sum := sha256.Sum256(content)
@@ -50,8 +50,8 @@ func TestCompare(t *testing.T) {
 			t.Errorf("Compare(%s, size %d) = %+v, %v; want %v %q", c.path, c.size, got, err, c.occ, c.drift)
 		}
 	}
-	if got, _ := Compare(clip, sum, 8); got.Mode != 0o640 {
-		t.Errorf("Mode = %o, want 640", got.Mode)
+	if got, _ := Compare(clip, sum, 8); got.Mode != 0o600 {
+		t.Errorf("Mode = %o, want 600", got.Mode)
 	}
 }
 
@@ -84,7 +84,7 @@ func TestReadClip(t *testing.T) {
 	content := append(box("ftyp", 24), box("mdat", 40)...)
 	clip := filepath.Join(dir, "clip.mp4")
 	sum := writeClip(t, clip, content)
-	if got, mode, err := ReadClip(clip); err != nil || got.SHA256 != sum || got.Size != int64(len(content)) || mode != 0o640 {
+	if got, mode, err := ReadClip(clip); err != nil || got.SHA256 != sum || got.Size != int64(len(content)) || mode != 0o600 {
 		t.Errorf("ReadClip = %+v, %o, %v", got, mode, err)
 	}
 	page := filepath.Join(dir, "page.mp4")

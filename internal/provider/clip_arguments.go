@@ -363,7 +363,7 @@ func stringMember(member string, field func(*client.VideoRequest) *string) reque
 	return requestField{
 		member: member,
 		set: func(v attr.Value, r *client.VideoRequest, _ path.Path) diag.Diagnostics {
-			*field(r) = v.(types.String).ValueString()
+			*field(r) = stringOf(v).ValueString()
 			return nil
 		},
 		get: func(r *client.VideoRequest) attr.Value { return stringOrNull(*field(r)) },
@@ -374,7 +374,7 @@ func boolMember(member string, field func(*client.VideoRequest) **bool) requestF
 	return requestField{
 		member: member,
 		set: func(v attr.Value, r *client.VideoRequest, _ path.Path) diag.Diagnostics {
-			*field(r) = v.(types.Bool).ValueBoolPointer()
+			*field(r) = boolOf(v).ValueBoolPointer()
 			return nil
 		},
 		get: func(r *client.VideoRequest) attr.Value { return types.BoolPointerValue(*field(r)) },
@@ -389,7 +389,7 @@ func contentMember(contentType string) requestField {
 		member: "metadata.content[]",
 		set: func(v attr.Value, r *client.VideoRequest, at path.Path) diag.Diagnostics {
 			var diags diag.Diagnostics
-			for i, e := range v.(types.List).Elements() {
+			for i, e := range listOf(v).Elements() {
 				u, ok := e.(types.String)
 				if !ok || u.IsNull() || u.IsUnknown() {
 					// Only a value known at apply gets here: plan-time validation rejects the rest.
@@ -428,8 +428,7 @@ func inputReference() requestField {
 	return requestField{
 		member: "input_reference",
 		set: func(v attr.Value, r *client.VideoRequest, at path.Path) diag.Diagnostics {
-			if l, ok := v.(types.List); ok && len(l.Elements()) > 1 {
-				n := len(l.Elements())
+			if n := len(listOf(v).Elements()); n > 1 {
 				return diag.Diagnostics{diag.NewAttributeErrorDiagnostic(at, "Argument Not Supported by the API",
 					fmt.Sprintf("%s has %d images, but OpenAI's video API (api = %q) takes one reference image "+
 						"(input_reference). Keep one image, or use a server of the %q API.", at, n, apiOpenAIVideos,
@@ -442,13 +441,19 @@ func inputReference() requestField {
 }
 
 func setExtraMetadata(v attr.Value, r *client.VideoRequest, at path.Path) diag.Diagnostics {
-	extra, err := parseExtraMetadata(v.(types.String))
+	extra, err := parseExtraMetadata(stringOf(v))
 	if err != nil {
 		return diag.Diagnostics{diag.NewAttributeErrorDiagnostic(at, "Invalid Extra Metadata", err.Error())}
 	}
 	r.Metadata.Extra = extra
 	return nil
 }
+
+// stringOf, boolOf and listOf read a value of a row's own type; the schema plans
+// no other, and anything else reads as empty.
+func stringOf(v attr.Value) types.String { s, _ := v.(types.String); return s }
+func boolOf(v attr.Value) types.Bool     { b, _ := v.(types.Bool); return b }
+func listOf(v attr.Value) types.List     { l, _ := v.(types.List); return l }
 
 func stringOrNull(s string) types.String {
 	if s == "" {
@@ -479,7 +484,8 @@ func (a clipArgument) value(r *client.VideoRequest) attr.Value {
 // same tfsdk names as the table's rows, which TestClipArgumentsCoverTheSchema
 // keeps true.
 func (m *videoResourceModel) arg(name string) attr.Value {
-	return modelField(m, name).Interface().(attr.Value)
+	v, _ := modelField(m, name).Interface().(attr.Value)
+	return v
 }
 
 func (m *videoResourceModel) setArg(name string, v attr.Value) {
@@ -538,7 +544,8 @@ func (a clipArgument) schemaAttribute() schema.Attribute {
 func changeModifier[M any](a clipArgument, replace, unlessImported M) M {
 	switch {
 	case a.echoed:
-		return any(echoedArgument{a.same}).(M)
+		m, _ := any(echoedArgument{a.same}).(M)
+		return m
 	case a.adoptedOnImport:
 		return unlessImported
 	}

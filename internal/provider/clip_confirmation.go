@@ -69,7 +69,7 @@ func shown(v attr.Value) string {
 	if b, ok := v.(types.Bool); ok {
 		return strconv.FormatBool(b.ValueBool())
 	}
-	return v.(types.String).ValueString()
+	return stringOf(v).ValueString()
 }
 
 // confirmationReport gathers the unconfirmed parameters of the clips first seen
