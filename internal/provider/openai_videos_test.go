@@ -172,13 +172,40 @@ resource "videogen_video" "test" {
 				Check:     mock.ExpectSubmissions(1),
 			},
 			{
-				// The block wins: this mock does not serve the video-generations paths.
-				Config:      mock.ProviderBlock(`api = "video-generations"`) + clip + "resource \"videogen_video\" \"other\" {\n  model  = \"videogen-1\"\n  prompt = \"a kite\"\n}\n",
-				ExpectError: wrapped("Unable to Create Video"),
+				// The block wins: the clip was made through the API the environment named.
+				Config:      mock.ProviderBlock(`api = "video-generations"`) + clip,
+				ExpectError: wrapped("Clip Made Through Another API", `the provider's api is now "video-generations"`),
 			},
 		},
 	})
 	if n := mock.Submissions(); n != 1 {
 		t.Errorf("the ledger shows %d submissions, want 1", n)
 	}
+}
+
+// TestAccOpenAIVideos_apiChanged: a clip made through one API is not read
+// through the other after api changes, where its task is unknown: the plan fails
+// naming api and state keeps the clip, instead of forgetting a billed clip and
+// generating it again. Set back, nothing has changed.
+func TestAccOpenAIVideos_apiChanged(t *testing.T) {
+	mock := acctest.NewMock(t, mockapi.WithDialect(mockapi.DialectOpenAIVideos))
+	clip := `
+resource "videogen_video" "test" {
+  model  = "videogen-1"
+  prompt = "a heron"
+}
+`
+	config := mock.ProviderBlock() + clip
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: config, Check: mock.ExpectSubmissions(1)},
+			{
+				Config:      mock.ProviderBlock(`api = "video-generations"`) + clip,
+				PlanOnly:    true,
+				ExpectError: wrapped("Clip Made Through Another API", `through the "openai-videos" API`, "State was left as it was"),
+			},
+			mock.NothingNewStep(config, 1),
+		},
+	})
 }

@@ -123,8 +123,9 @@ func (p *videogenProvider) Schema(_ context.Context, _ provider.SchemaRequest, r
 					"at `720p`) and at most one reference image (sent as `input_reference`); any other argument is an error at " +
 					"plan, never dropped. It is not detected: a server may serve both APIs, and a probe would cost a request " +
 					"and still guess. Falls back to the `" + envAPI + "` environment variable. Defaults to `\"" +
-					string(client.APIVideoGenerations) + "\"`. Changing it does not change existing clips, but a clip's task " +
-					"ID is only known to the API that made it: change it only with a new `base_url` or new clips.",
+					string(client.APIVideoGenerations) + "\"`. A clip keeps the API it was made or imported through: after a " +
+					"change, refreshing a clip of the other API is an error that leaves state alone (use a second, aliased " +
+					"provider block for clips of both).",
 				Optional:   true,
 				Validators: []validator.String{stringvalidator.OneOf(apiNames()...)},
 			},

@@ -479,6 +479,7 @@ func (r *videoResource) Create(ctx context.Context, req resource.CreateRequest, 
 	// Saved before waiting: should the wait fail or be interrupted, Terraform keeps
 	// the task (tainted) instead of orphaning a billed clip.
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(r.data.recordClipAPI(ctx, resp.Private)...)
 	defer func() {
 		for _, id := range r.data.handover.abandoned(plan) {
 			addAbandonedTaskWarning(&resp.Diagnostics, id)
@@ -585,6 +586,9 @@ func (r *videoResource) Read(ctx context.Context, req resource.ReadRequest, resp
 		return
 	}
 	taskID := state.TaskID.ValueString()
+	if !r.data.checkClipAPI(ctx, req.Private, taskID, &resp.Diagnostics) {
+		return
+	}
 	r.data.held.hold(taskID, &resp.Diagnostics)
 	var unconfirmed []string
 	r.data.confirmations.begin()
@@ -719,7 +723,7 @@ func (r *videoResource) Delete(ctx context.Context, req resource.DeleteRequest, 
 		tflog.Info(ctx, "offering an unfinished task to this resource's replacement", map[string]any{"task_id": taskID})
 		return
 	}
-	if r.data.deletesOnDestroy(client.Status(state.Status.ValueString())) {
+	if r.data.deletesOnDestroy(client.Status(state.Status.ValueString())) && clipAPI(ctx, req.Private) == r.data.api {
 		r.data.deleteVideo(ctx, taskID, &resp.Diagnostics)
 		return
 	}

@@ -56,4 +56,8 @@ func (r *videoResource) ImportState(ctx context.Context, req resource.ImportStat
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), id)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("task_id"), id)...)
 	resp.Diagnostics.Append(setVideoIdentity(ctx, resp.Identity, id)...)
+	if r.data != nil {
+		// The task is imported from the server the provider speaks to now.
+		resp.Diagnostics.Append(r.data.recordClipAPI(ctx, resp.Private)...)
+	}
 }
