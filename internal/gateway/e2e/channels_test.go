@@ -39,6 +39,12 @@ type channel struct {
 	asked    string
 	received func(t *testing.T, sub upstream.Submission)
 	said     map[string]string
+	// vendorArgs, when set, are arguments whose vendor parameters
+	// (extra_metadata) reach the upstream through new-api, and
+	// vendorReceived checks them there; the upstream's record confirms
+	// what it says, so the apply gives no warning.
+	vendorArgs     string
+	vendorReceived func(t *testing.T, sub upstream.Submission)
 	// refusal is a phrase of the upstream's message for a prompt it
 	// refuses, which the provider must show.
 	refusal string
@@ -103,8 +109,12 @@ func newChannels(t *testing.T) []*channel {
 			asked:     "seconds = \"10\"\n  resolution = \"720p\"\n  ratio = \"9:16\"",
 			received:  expectKling("5", "1:1"),
 			said:      map[string]string{"seconds": upstream.KlingDuration, "ratio": "", "resolution": ""},
-			refusal:   "Trigger the content security policy",
-			reason:    "Failure to pass the risk control system", reasonShown: true,
+			// new-api copies metadata members named as Kling's onto its
+			// request: Kling's own duration (a string) and aspect_ratio.
+			vendorArgs:     "seconds = \"10\"\n  extra_metadata = jsonencode({ duration = \"10\", aspect_ratio = \"9:16\" })",
+			vendorReceived: expectKling("10", "9:16"),
+			refusal:        "Trigger the content security policy",
+			reason:         "Failure to pass the risk control system", reasonShown: true,
 		},
 		{
 			name: "Sora", destroyed: removedFromState, channelType: soraChannel, model: soraModel, upstream: upstream.New(upstream.Sora),
@@ -146,8 +156,11 @@ func newChannels(t *testing.T) []*channel {
 			// share; the answer carries no record to confirm it.
 			received: expectVeo("resolution"),
 			said:     map[string]string{"ratio": "", "resolution": ""},
-			refusal:  "usage guidelines",
-			reason:   "Video generation failed due to an internal error.", reasonShown: false,
+			// new-api copies metadata members named as Veo's parameters.
+			vendorArgs:     "seconds = \"8\"\n  extra_metadata = jsonencode({ durationSeconds = 8, aspectRatio = \"9:16\" })",
+			vendorReceived: expectVeo("durationSeconds", "aspectRatio"),
+			refusal:        "usage guidelines",
+			reason:         "Video generation failed due to an internal error.", reasonShown: false,
 		},
 	}
 	for _, ch := range chans {

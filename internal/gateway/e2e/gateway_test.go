@@ -392,6 +392,31 @@ resource "videogen_video" "asked" {
 		expectNothingNew(t, w, ch, subs, tasks)
 	})
 
+	if ch.vendorArgs != "" {
+		t.Run("vendor parameters", func(t *testing.T) {
+			w := g.workdir(t, g.channelBlock(ch)+fmt.Sprintf(`
+resource "videogen_video" "vendor" {
+  model  = %q
+  prompt = "A tram crossing a bridge in the fog"
+  %s
+  timeouts {
+    create = "3m"
+  }
+}
+`, ch.model, ch.vendorArgs))
+			out, err := g.apply(t, w, ch, 1, func(s upstream.Submission) error { return ch.upstream.Succeed(s.TaskID) })
+			subs, tasks = subs+1, tasks+1
+			if err != nil {
+				t.Fatalf("apply: %v\n%s", err, out)
+			}
+			ch.vendorReceived(t, ch.upstream.Submissions()[subs-1])
+			if strings.Contains(flat(out), "Warning: Clip Parameters Not Confirmed") {
+				t.Errorf("the apply warns although the upstream made what was asked:\n%s", out)
+			}
+			expectNothingNew(t, w, ch, subs, tasks)
+		})
+	}
+
 	if ch.refusedArguments != "" {
 		t.Run("arguments the upstream refuses", func(t *testing.T) {
 			w := g.workdir(t, g.channelBlock(ch)+fmt.Sprintf(`
