@@ -382,11 +382,11 @@ func boolMember(member string, field func(*client.VideoRequest) **bool) requestF
 }
 
 // contentMember carries a list of reference URLs as metadata.content[] entries of
-// one type, appended in list order: images come first, so that @imageN is the
+// one type ({"type": "image_url", "image_url": {"url": ...}}), appended in list order: images come first, so that @imageN is the
 // Nth element of reference_images (CONTRIBUTING.md, "Submission body").
 func contentMember(contentType string) requestField {
 	return requestField{
-		member: "metadata.content[]",
+		member: "metadata.content[]." + contentType,
 		set: func(v attr.Value, r *client.VideoRequest, at path.Path) diag.Diagnostics {
 			var diags diag.Diagnostics
 			for i, e := range listOf(v).Elements() {

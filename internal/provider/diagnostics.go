@@ -168,8 +168,10 @@ func forbiddenAdvice(err error) string {
 		"console) or this API key may not use the requested model (choose one listed by the videogen_models data source).", msg)
 }
 
-// attributeForBadRequest maps the service's blamed parameter, or failing that the
-// words of its message, to the argument most likely concerned.
+// attributeForBadRequest maps the service's blamed parameter to the clip argument
+// the request carries there (its row's member, such as "metadata.ratio" or
+// "metadata.content[].image_url"), or failing that the words of its message to
+// the argument most likely concerned.
 func attributeForBadRequest(err error) string {
 	var apiErr *client.APIError
 	if !errors.As(err, &apiErr) {
@@ -177,13 +179,14 @@ func attributeForBadRequest(err error) string {
 	}
 	param := strings.TrimPrefix(strings.ToLower(apiErr.Param), "metadata.")
 	text := strings.ToLower(apiErr.Message)
-	for _, c := range []struct{ attr, word string }{
-		{"seconds", "seconds"}, {"resolution", "resolution"}, {"ratio", "ratio"}, {"callback_url", "callback_url"},
-		{"generate_audio", "generate_audio"}, {"reference_images", "image_url"}, {"reference_videos", "video_url"},
-		{"reference_audios", "audio_url"}, {"model", "model"}, {"prompt", "prompt"},
-	} {
-		if param == c.attr || param == c.word || strings.HasPrefix(param, c.word) {
-			return c.attr
+	for _, a := range clipArguments {
+		field := a.request[apiVideoGenerations]
+		if field.get == nil {
+			continue // vendor parameters (extra_metadata) are the service's to name
+		}
+		word := field.member[strings.LastIndex(field.member, ".")+1:]
+		if param == a.name || strings.HasPrefix(param, word) || strings.Contains(param, "."+word) {
+			return a.name
 		}
 	}
 	for _, c := range []struct{ attr, word string }{

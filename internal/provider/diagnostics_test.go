@@ -258,3 +258,22 @@ func TestUnknownModelDetail(t *testing.T) {
 		t.Errorf("empty list: %s", none)
 	}
 }
+
+// TestAttributeForBadRequestFollowsTheTable: a 400 that blames where the
+// request carries an argument is attached to that argument, for every row.
+func TestAttributeForBadRequestFollowsTheTable(t *testing.T) {
+	for _, a := range clipArguments {
+		field := a.request[apiVideoGenerations]
+		if field.get == nil {
+			continue
+		}
+		err := &client.APIError{StatusCode: 400, Param: field.member, Message: "invalid value"}
+		if got := attributeForBadRequest(err); got != a.name {
+			t.Errorf("a 400 blaming %s is attached to %q, want %s", field.member, got, a.name)
+		}
+	}
+	err := &client.APIError{StatusCode: 400, Param: "image_url", Message: "cannot fetch"}
+	if got := attributeForBadRequest(err); got != "reference_images" {
+		t.Errorf("a 400 blaming image_url is attached to %q, want reference_images", got)
+	}
+}

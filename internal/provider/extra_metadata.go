@@ -22,7 +22,7 @@ var typedMetadataKeys = map[string]string{}
 func init() {
 	for _, a := range clipArguments {
 		if member, ok := strings.CutPrefix(a.request[apiVideoGenerations].member, "metadata."); ok {
-			key := strings.TrimSuffix(member, "[]")
+			key, _, _ := strings.Cut(member, "[")
 			typedMetadataKeys[key] = strings.TrimPrefix(typedMetadataKeys[key]+" or "+a.name, " or ")
 		}
 	}
