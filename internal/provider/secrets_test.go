@@ -20,14 +20,25 @@ import (
 )
 
 // TestAccAPIKeyNeverLeaks runs the real provider binary under Terraform with
-// TF_LOG=TRACE and a distinctive key, through a successful apply and through
-// failures, and searches everything Terraform wrote for the key.
+// TF_LOG=TRACE and a distinctive key, through a successful apply, a download and
+// a destroy, and through failures, and searches everything Terraform wrote for the
+// key, on every dialect: on OpenAI's video API the key also goes with the clip's
+// download and with the destroy's DELETE.
 func TestAccAPIKeyNeverLeaks(t *testing.T) {
 	if os.Getenv("TF_ACC") == "" {
 		t.Skip("acceptance test: set TF_ACC=1 (make test does)")
 	}
+	for _, dialect := range mockapi.Dialects {
+		t.Run(dialect, func(t *testing.T) {
+			t.Parallel()
+			apiKeyNeverLeaks(t, dialect)
+		})
+	}
+}
+
+func apiKeyNeverLeaks(t *testing.T, dialect string) {
 	const key = "vgk-TRACE-canary-5d8e1f0a7b"
-	mock := acctest.NewMock(t, func(cfg *mockapi.Config) { cfg.Keys = []mockapi.Key{{Key: key}} })
+	mock := acctest.NewMock(t, mockapi.WithDialect(dialect), func(cfg *mockapi.Config) { cfg.Keys = []mockapi.Key{{Key: key}} })
 	wd := acctest.NewWorkdir(t)
 	ctx := t.Context()
 	// terraform-exec sends logs only to a file, never into the command's stderr.
@@ -62,6 +73,9 @@ func TestAccAPIKeyNeverLeaks(t *testing.T) {
 		}
 	}
 	setenv("VIDEOGEN_BASE_URL", mock.URL)
+	if dialect == mockapi.DialectOpenAIVideos {
+		setenv("VIDEOGEN_API", dialect)
+	}
 
 	// The recommended set-up: the key only in the environment.
 	setenv("VIDEOGEN_API_KEY", key)
@@ -76,6 +90,10 @@ data "videogen_models" "all" {}
 resource "videogen_video" "clip" {
   model  = data.videogen_models.all.ids[0]
   prompt = "a canary in a coal mine"
+}
+resource "videogen_video_file" "clip" {
+  task_id = videogen_video.clip.task_id
+  path    = "${path.module}/clip.mp4"
 }
 output "url" { value = videogen_video.clip.url }
 `
@@ -127,6 +145,15 @@ resource "videogen_video" "bad" {
 		t.Error(err)
 	}
 
+	state, err := os.ReadFile(filepath.Join(wd.Dir, "terraform.tfstate"))
+	if err != nil || !bytes.Contains(state, []byte("videogen_video")) {
+		t.Fatalf("no state was written (%v); the test would prove nothing", err)
+	}
+	run(true, "destroy", func() error { return wd.TF.Destroy(ctx) })
+	if task := mock.Ledger().Tasks[0]; task.Deleted != (dialect == mockapi.DialectOpenAIVideos) {
+		t.Errorf("the destroy deleted the clip: %v, want it only on OpenAI's video API", task.Deleted)
+	}
+
 	logs, err := os.ReadFile(logPath)
 	if err != nil {
 		t.Fatal(err)
@@ -140,11 +167,7 @@ resource "videogen_video" "bad" {
 		t.Errorf("the API key appears in Terraform's output or logs, e.g. ...%s...",
 			transcript.String()[max(0, i-200):min(transcript.Len(), i+100)])
 	}
-	state, err := os.ReadFile(filepath.Join(wd.Dir, "terraform.tfstate"))
-	if err != nil || !bytes.Contains(state, []byte("videogen_video")) {
-		t.Fatalf("no state was written (%v); the test would prove nothing", err)
-	}
-	for _, f := range []string{"terraform.tfstate", "tfplan", "tfplan2"} {
+	for _, f := range []string{"terraform.tfstate", "terraform.tfstate.backup", "tfplan", "tfplan2"} {
 		if data, err := os.ReadFile(filepath.Join(wd.Dir, f)); err == nil && bytes.Contains(data, []byte(key)) {
 			t.Errorf("the API key appears in %s", f)
 		}
