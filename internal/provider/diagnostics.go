@@ -9,6 +9,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/videogen/terraform-provider-videogen/internal/client"
 )
@@ -136,11 +137,24 @@ func addRemovedFromStateWarning(diags *diag.Diagnostics, why string) {
 
 // addAbandonedTaskWarning names a task that an earlier run left unfinished and
 // that no replacement took over, because the clip is now asked for differently.
-func addAbandonedTaskWarning(diags *diag.Diagnostics, taskID string) {
+// The clip is named by the prompt it was made with: Terraform shows no address
+// for what a Delete says.
+func addAbandonedTaskWarning(diags *diag.Diagnostics, clip videoResourceModel) {
+	taskID := clip.TaskID.ValueString()
 	diags.AddWarning("Unfinished Task Abandoned",
-		fmt.Sprintf("Task %s was still running when an earlier apply stopped waiting for it. Its resource now asks for a "+
-			"different clip (an argument or triggers_replace changed), so a new task was submitted instead of resuming %s. "+
-			"Task %s keeps running on the service and is billed if it succeeds.", taskID, taskID, taskID))
+		fmt.Sprintf("Task %s (the clip of prompt %q) was still running when an earlier apply stopped waiting for it. Its "+
+			"resource now asks for a different clip (an argument or triggers_replace changed), so a new task is submitted "+
+			"instead of resuming %s. Task %s only leaves Terraform state, and %s.", taskID, shortPrompt(clip.Prompt),
+			taskID, taskID, keptTaskCost(client.Status(clip.Status.ValueString()))))
+}
+
+// shortPrompt is a prompt as a message quotes it: its first 60 characters.
+func shortPrompt(p types.String) string {
+	r := []rune(p.ValueString())
+	if len(r) > 60 {
+		return string(r[:60]) + "..."
+	}
+	return string(r)
 }
 
 // addResumeNotPossibleWarning says that a clip planned to resume an earlier task

@@ -53,18 +53,20 @@ type taskHandover struct {
 }
 
 type offeredTask struct {
-	clip     videoResourceModel
+	clip videoResourceModel
+	// resumed: the replacement's plan resumes this task; it is not abandoned.
+	resumed  bool
 	reported bool
 }
 
 func newTaskHandover() *taskHandover { return &taskHandover{claimed: map[string]bool{}} }
 
 // offer makes an unfinished task available to a replacement asking for the same clip.
-func (h *taskHandover) offer(clip videoResourceModel) {
+func (h *taskHandover) offer(clip videoResourceModel, resumed bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if !h.claimed[clip.TaskID.ValueString()] {
-		h.offered = append(h.offered, offeredTask{clip: clip})
+		h.offered = append(h.offered, offeredTask{clip: clip, resumed: resumed})
 	}
 }
 
@@ -103,17 +105,21 @@ func (h *taskHandover) release(taskID string) {
 
 // abandoned returns, once each, the offered tasks that no replacement took and
 // whose clip the plan does not ask for: it is asked for with other arguments now,
-// so the old task was left running.
-func (h *taskHandover) abandoned(plan videoResourceModel) []string {
+// so the old task was left running. Only tasks offered by a plan made without
+// knowing them are left to this guess (a plan with a refresh says at Delete, on
+// the task's own clip, what it abandons), and a task whose replacement's plan
+// resumes it is never among them. The caller is whichever create finishes first,
+// which is not always the task's own clip.
+func (h *taskHandover) abandoned(plan videoResourceModel) []offeredTask {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	var out []string
+	var out []offeredTask
 	for i := range h.offered {
 		o := &h.offered[i]
 		id := o.clip.TaskID.ValueString()
-		if !o.reported && !h.claimed[id] && !sameClip(plan, o.clip) {
+		if !o.reported && !o.resumed && !h.claimed[id] && !sameClip(plan, o.clip) {
 			o.reported = true
-			out = append(out, id)
+			out = append(out, *o)
 		}
 	}
 	return out

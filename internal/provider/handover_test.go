@@ -40,9 +40,11 @@ func planFor(prompt, ratio string) videoResourceModel {
 func TestTaskHandoverIsExclusive(t *testing.T) {
 	t.Parallel()
 	h := newTaskHandover()
-	h.offer(clipState("t1", "same", ""))
-	h.offer(clipState("t2", "same", "16:9"))
-	h.offer(clipState("t3", "changed since", ""))
+	h.offer(clipState("t1", "same", ""), false)
+	h.offer(clipState("t2", "same", "16:9"), false)
+	h.offer(clipState("t3", "changed since", ""), false)
+	// Its replacement's plan resumes it: never abandoned, even before it is taken.
+	h.offer(clipState("t4", "resumed by its own replacement", ""), true)
 
 	first, ok1 := h.take(planFor("same", ""))
 	second, ok2 := h.take(planFor("same", ""))
@@ -55,8 +57,12 @@ func TestTaskHandoverIsExclusive(t *testing.T) {
 	if h.claim(first) {
 		t.Fatal("a task taken from the handover was claimed again through the journal")
 	}
-	if got := h.abandoned(planFor("new", "")); !slices.Equal(got, []string{"t3"}) {
-		t.Fatalf("abandoned = %v, want [t3]", got)
+	var abandoned []string
+	for _, o := range h.abandoned(planFor("new", "")) {
+		abandoned = append(abandoned, o.clip.TaskID.ValueString())
+	}
+	if !slices.Equal(abandoned, []string{"t3"}) {
+		t.Fatalf("abandoned = %v, want [t3]", abandoned)
 	}
 	if got := h.abandoned(planFor("new", "")); len(got) != 0 {
 		t.Fatalf("abandoned reported %v twice", got)

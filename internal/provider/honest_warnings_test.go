@@ -1,9 +1,12 @@
 package provider
 
 import (
+	"fmt"
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/hashicorp/terraform-exec/tfexec"
 
 	"github.com/videogen/terraform-provider-videogen/internal/acctest"
 )
@@ -108,6 +111,88 @@ resource "videogen_video" "one" {
 		t.Fatalf("the plan after importing task %s a second time shows %d warnings naming it, want one:\n%s", taskID, n, out.String())
 	}
 	if err := mock.ExpectSubmissions(1)(nil); err != nil {
+		t.Error(err)
+	}
+}
+
+// twoHeldClips is two clips whose create waits a SIGINT cuts short: both are
+// tainted, their tasks running on the service.
+func twoHeldClips(t *testing.T, mock *acctest.Mock, promptOne string) (*acctest.Workdir, []string) {
+	t.Helper()
+	clips := func(one string) string {
+		return fmt.Sprintf(`
+resource "videogen_video" "one" {
+  model  = "videogen-1"
+  prompt = %q
+}
+resource "videogen_video" "two" {
+  model  = "videogen-1"
+  prompt = "the second clip [mock:hold]"
+}
+`, one)
+	}
+	wd := cliWorkdir(t, mock, clips("the first clip [mock:hold]"))
+	run, taskIDs := startHeldApply(t, mock, wd, 2)
+	if err := run.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	_, _ = run.Wait()
+	if err := wd.Write(cliClip(mock, clips(promptOne))); err != nil {
+		t.Fatal(err)
+	}
+	return wd, taskIDs
+}
+
+// Two clips whose waits were cut short, resumed one after the other: neither task
+// was abandoned, and nothing says so.
+func TestAccVideoResource_resumedTasksAreNotSaidAbandoned(t *testing.T) {
+	requireAcc(t)
+	mock := acctest.NewMock(t)
+	wd, taskIDs := twoHeldClips(t, mock, "the first clip [mock:hold]")
+	for _, id := range taskIDs {
+		mock.FinishTask(id)
+	}
+	var out strings.Builder
+	wd.TF.SetStdout(&out)
+	wd.TF.SetStderr(&out)
+	if err := wd.Apply(t.Context(), tfexec.Parallelism(1)); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	if strings.Contains(out.String(), "Unfinished Task Abandoned") {
+		t.Errorf("an apply that resumed both tasks says one was abandoned:\n%s", out.String())
+	}
+	if err := mock.ExpectSubmissions(2)(nil); err != nil {
+		t.Error(err)
+	}
+}
+
+// One of two cut-short clips asks for another clip now: its own task is said
+// abandoned, by its own Delete, once; the other clip's resumed task is not.
+func TestAccVideoResource_abandonedTaskIsSaidOnItsOwnClip(t *testing.T) {
+	requireAcc(t)
+	mock := acctest.NewMock(t)
+	wd, taskIDs := twoHeldClips(t, mock, "the first clip, told again")
+	for _, id := range taskIDs {
+		mock.FinishTask(id)
+	}
+	out := applyOutput(t, wd)
+	one, two := ledgerTask(t, mock, 0), ledgerTask(t, mock, 1)
+	first := one.TaskID
+	if !strings.Contains(one.Prompt, "first") {
+		first = two.TaskID
+	}
+	second := taskIDs[0]
+	if second == first {
+		second = taskIDs[1]
+	}
+	// Terraform shows no address for a Delete's warning: it names the clip's task
+	// and prompt.
+	if n := strings.Count(out, "Warning: Unfinished Task Abandoned"); n != 1 ||
+		!wrapped("Unfinished Task Abandoned", "Task "+first, `(the clip of prompt "the first clip [mock:hold]")`).MatchString(out) ||
+		strings.Contains(out, "Task "+second+" (the clip") || strings.Contains(out, "with videogen_video.two") {
+		t.Fatalf("want one warning naming videogen_video.one's task %s (not %s); got %d:\n%s", first, second, n, out)
+	}
+	if err := mock.ExpectSubmissions(3)(nil); err != nil {
 		t.Error(err)
 	}
 }

@@ -306,6 +306,9 @@ func (r *videoResource) planCreate(ctx context.Context, req resource.ModifyPlanR
 		case plannedEither:
 			r.data.budget.count(&resp.Diagnostics)
 		case plannedNew:
+			// It tells the Delete of a tainted clip replaced by this one that the plan,
+			// knowing its task, lets it go (see privateKeyResumes).
+			resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKeyPlannedNew, []byte(`true`))...)
 			if ids := r.journaledTasks(ctx, plan, req.Config); len(ids) > 0 {
 				// The journal is local: a plan applied on another machine does not see it.
 				addJournaledTaskWarning(&resp.Diagnostics, ids, r.data.journal.Path())
@@ -336,6 +339,11 @@ const privateKeyResumes = "resumes_task"
 func planResumes(ctx context.Context, p privateState) bool {
 	return privateFlag(ctx, p, privateKeyResumes)
 }
+
+// privateKeyPlannedNew marks, in the same planned private state, a replacement that
+// the plan, having refreshed the tainted clip's task, calls a new clip: the task
+// is let go, and the Delete of the tainted clip says so on that clip.
+const privateKeyPlannedNew = "plans_new_clip"
 
 // privateState is private state as requests and responses carry it.
 type privateState interface {
@@ -481,8 +489,8 @@ func (r *videoResource) Create(ctx context.Context, req resource.CreateRequest, 
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 	resp.Diagnostics.Append(r.data.recordClipAPI(ctx, resp.Private)...)
 	defer func() {
-		for _, id := range r.data.handover.abandoned(plan) {
-			addAbandonedTaskWarning(&resp.Diagnostics, id)
+		for _, o := range r.data.handover.abandoned(plan) {
+			addAbandonedTaskWarning(&resp.Diagnostics, o.clip)
 		}
 	}()
 	if resp.Diagnostics.HasError() {
@@ -713,8 +721,13 @@ func (r *videoResource) Delete(ctx context.Context, req resource.DeleteRequest, 
 	taskID := state.TaskID.ValueString()
 	resumed := planResumes(ctx, req.Private)
 	unfinished := !client.Status(state.Status.ValueString()).Final() || state.Billing.ValueString() == billingCutShort
+	if unfinished && !resumed && r.data != nil && privateFlag(ctx, req.Private, privateKeyPlannedNew) {
+		// The replacement's plan knew this task and asks for another clip.
+		addAbandonedTaskWarning(&resp.Diagnostics, state)
+		return
+	}
 	if (resumed || unfinished) && r.data != nil {
-		r.data.handover.offer(state)
+		r.data.handover.offer(state, resumed)
 		if resumed {
 			// The replacement is planned again before it is created, and must again be
 			// planned as the resume it was.
