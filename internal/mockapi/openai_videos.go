@@ -109,8 +109,10 @@ func (s *Server) openAIVideoView(t *task, now time.Time) openAIVideo {
 // routeVideos serves OpenAI's video routes.
 func (s *Server) routeVideos(w http.ResponseWriter, r *http.Request, ep, id string, ks *keyState) {
 	switch {
+	case ep == epVideo && r.Method == http.MethodDelete:
+		s.deleteVideo(w, id)
 	case ep == epVideo:
-		s.handleVideo(w, r, id)
+		s.handleGetTask(w, r, id)
 	case r.Method == http.MethodPost:
 		s.handleSubmit(w, r, ks)
 	default:
@@ -252,42 +254,31 @@ func checkVideoSize(size string, model *Model) *requestError {
 	return nil
 }
 
-// handleVideo reads (GET) or deletes (DELETE) one video.
-func (s *Server) handleVideo(w http.ResponseWriter, r *http.Request, id string) {
-	now := s.now()
+// writeVideoNotFound answers OpenAI's 404 for a video it does not have.
+func writeVideoNotFound(w http.ResponseWriter, id string) {
+	writeError(w, http.StatusNotFound, "invalid_request_error", "", fmt.Sprintf("Video with id '%s' not found.", id))
+}
+
+// deleteVideo deletes a completed or failed video, as OpenAI does.
+func (s *Server) deleteVideo(w http.ResponseWriter, id string) {
 	s.mu.Lock()
 	t := s.tasks[id]
-	if t == nil || t.deleted {
-		if t != nil && r.Method == http.MethodGet {
-			t.read(now)
-			s.notify()
-		}
-		s.mu.Unlock()
-		writeError(w, http.StatusNotFound, "invalid_request_error", "", fmt.Sprintf("Video with id '%s' not found.", id))
-		return
+	status := ""
+	if t != nil && !t.deleted {
+		status = s.observe(t, s.now())
 	}
-	if r.Method == http.MethodDelete {
-		if status := s.observe(t, now); status != statusSucceeded && status != statusFailed {
-			s.mu.Unlock()
-			writeError(w, http.StatusBadRequest, "invalid_request_error", "",
-				fmt.Sprintf("Video with id '%s' is %s: only a completed or failed video can be deleted.", id,
-					map[string]string{statusSubmitted: videoQueued, statusRunning: videoInProgress}[status]))
-			return
-		}
-		s.mu.Unlock()
+	s.mu.Unlock()
+	switch status {
+	case "":
+		writeVideoNotFound(w, id)
+	case statusSucceeded, statusFailed:
 		s.DeleteTask(id)
 		writeJSON(w, http.StatusOK, map[string]any{"id": id, "object": "video.deleted", "deleted": true})
-		return
+	default:
+		writeError(w, http.StatusBadRequest, "invalid_request_error", "",
+			fmt.Sprintf("Video with id '%s' is %s: only a completed or failed video can be deleted.", id,
+				map[string]string{statusSubmitted: videoQueued, statusRunning: videoInProgress}[status]))
 	}
-	t.read(now)
-	v := s.openAIVideoView(t, now)
-	if t.final && t.finalObservedAt == nil {
-		at := now
-		t.finalObservedAt = &at
-	}
-	s.notify()
-	s.mu.Unlock()
-	writeJSON(w, http.StatusOK, v)
 }
 
 type openAIVideoPage struct {

@@ -179,8 +179,12 @@ func (s *Server) handleGetTask(w http.ResponseWriter, r *http.Request, id string
 			s.notify()
 		}
 		s.mu.Unlock()
-		if s.newAPI {
+		switch {
+		case s.newAPI:
 			writeTaskError(w, http.StatusBadRequest, "task_not_exist", "task_not_exist")
+			return
+		case s.videos:
+			writeVideoNotFound(w, id)
 			return
 		}
 		writeError(w, http.StatusNotFound, "not_found_error", "task_id",
@@ -189,9 +193,12 @@ func (s *Server) handleGetTask(w http.ResponseWriter, r *http.Request, id string
 	}
 	t.read(now)
 	var v any
-	if s.newAPI {
+	switch {
+	case s.newAPI:
 		v = s.newAPIView(t, baseURL(r), now)
-	} else {
+	case s.videos:
+		v = s.openAIVideoView(t, now)
+	default:
 		v = s.view(t, baseURL(r), now)
 	}
 	if t.final && t.finalObservedAt == nil {
