@@ -805,7 +805,7 @@ func requireAcc(t *testing.T) {
 	}
 }
 
-func applyOutput(t *testing.T, wd *acctest.Workdir) string {
+func applyOutput(t *testing.T, wd *acctest.Workdir, opts ...tfexec.ApplyOption) string {
 	t.Helper()
 	var out strings.Builder
 	wd.TF.SetStdout(&out)
@@ -814,7 +814,7 @@ func applyOutput(t *testing.T, wd *acctest.Workdir) string {
 		wd.TF.SetStdout(nil)
 		wd.TF.SetStderr(nil)
 	}()
-	if err := wd.Apply(t.Context()); err != nil {
+	if err := wd.Apply(t.Context(), opts...); err != nil {
 		t.Fatalf("%v\n%s", err, out.String())
 	}
 	return out.String()

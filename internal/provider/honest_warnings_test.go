@@ -116,7 +116,7 @@ resource "videogen_video" "one" {
 }
 
 // twoHeldClips is two clips whose create waits a SIGINT cuts short: both are
-// tainted, their tasks running on the service.
+// tainted, and their tasks have finished since.
 func twoHeldClips(t *testing.T, mock *acctest.Mock, promptOne string) (*acctest.Workdir, []string) {
 	t.Helper()
 	clips := func(one string) string {
@@ -137,6 +137,10 @@ resource "videogen_video" "two" {
 		t.Fatal(err)
 	}
 	_, _ = run.Wait()
+	// Both finish before the next apply, which resumes or abandons them.
+	for _, id := range taskIDs {
+		mock.FinishTask(id)
+	}
 	if err := wd.Write(cliClip(mock, clips(promptOne))); err != nil {
 		t.Fatal(err)
 	}
@@ -148,18 +152,9 @@ resource "videogen_video" "two" {
 func TestAccVideoResource_resumedTasksAreNotSaidAbandoned(t *testing.T) {
 	requireAcc(t)
 	mock := acctest.NewMock(t)
-	wd, taskIDs := twoHeldClips(t, mock, "the first clip [mock:hold]")
-	for _, id := range taskIDs {
-		mock.FinishTask(id)
-	}
-	var out strings.Builder
-	wd.TF.SetStdout(&out)
-	wd.TF.SetStderr(&out)
-	if err := wd.Apply(t.Context(), tfexec.Parallelism(1)); err != nil {
-		t.Fatalf("%v\n%s", err, out.String())
-	}
-	if strings.Contains(out.String(), "Unfinished Task Abandoned") {
-		t.Errorf("an apply that resumed both tasks says one was abandoned:\n%s", out.String())
+	wd, _ := twoHeldClips(t, mock, "the first clip [mock:hold]")
+	if out := applyOutput(t, wd, tfexec.Parallelism(1)); strings.Contains(out, "Unfinished Task Abandoned") {
+		t.Errorf("an apply that resumed both tasks says one was abandoned:\n%s", out)
 	}
 	if err := mock.ExpectSubmissions(2)(nil); err != nil {
 		t.Error(err)
@@ -172,9 +167,6 @@ func TestAccVideoResource_abandonedTaskIsSaidOnItsOwnClip(t *testing.T) {
 	requireAcc(t)
 	mock := acctest.NewMock(t)
 	wd, taskIDs := twoHeldClips(t, mock, "the first clip, told again")
-	for _, id := range taskIDs {
-		mock.FinishTask(id)
-	}
 	out := applyOutput(t, wd)
 	one, two := ledgerTask(t, mock, 0), ledgerTask(t, mock, 1)
 	first := one.TaskID
