@@ -31,35 +31,44 @@ type channel struct {
 	// forwarded checks the body new-api sent upstream for a clip with model
 	// and prompt only.
 	forwarded func(t *testing.T, sub upstream.Submission)
-	// asked are the arguments of the parameters scenario, beside model and
-	// prompt; received checks what of them reached the upstream, and said
-	// what the warning after the apply must say, argument by argument: the
-	// value the upstream's record reports, or "" where it says nothing
-	// (not confirmed). An empty said expects no warning at all.
-	asked    string
-	received func(t *testing.T, sub upstream.Submission)
-	said     map[string]string
-	// vendorArgs, when set, are arguments whose vendor parameters
-	// (extra_metadata) reach the upstream through new-api, and
-	// vendorReceived checks them there; the upstream's record confirms
-	// what it says, so the apply gives no warning.
-	vendorArgs     string
-	vendorReceived func(t *testing.T, sub upstream.Submission)
-	// refusal is a phrase of the upstream's message for a prompt it
-	// refuses, which the provider must show.
-	refusal string
+	// asked are the clips of the parameters scenarios, in order.
+	asked []asked
+	// refused are clips that are refused before anything is created: a
+	// prompt the upstream refuses (RejectMarker), and arguments the
+	// upstream or the provider cannot take.
+	refused []refused
 	// reason is the failure reason the upstream gives a failed task, and
 	// reasonShown whether the provider can show it: new-api's answer for a
 	// Gemini channel carries none.
 	reason      string
 	reasonShown bool
-	// refusedArguments, when set, is a clip whose arguments the upstream
-	// refuses before creating anything, and refusedMessage what it says;
-	// refusedAtPlan: the provider refuses them at plan, before any
-	// submission.
-	refusedArguments string
-	refusedMessage   string
-	refusedAtPlan    bool
+}
+
+// asked is a clip of a parameters scenario: its arguments beside model and
+// prompt; received checks what of them reached the upstream, and said what
+// the warning after the apply must say, argument by argument: the value the
+// upstream's record reports, or "" where it says nothing (not confirmed). An
+// empty said expects no warning at all.
+type asked struct {
+	name     string
+	args     string
+	received func(t *testing.T, sub upstream.Submission)
+	said     map[string]string
+}
+
+// refused is a clip refused before anything is created: its arguments
+// beside model, a phrase of the message the provider must show, and whether
+// the provider refuses it at plan, before any submission.
+type refused struct {
+	name    string
+	args    string
+	message string
+	atPlan  bool
+}
+
+// refusedPrompt is a prompt the upstream refuses, saying message.
+func refusedPrompt(message string) refused {
+	return refused{name: "prompt the upstream refuses", args: `prompt = "A crowd scene ` + upstream.RejectMarker + `"`, message: message}
 }
 
 // new-api v0.10.0's channel types (constant/channel.go) and a model of each.
@@ -92,13 +101,16 @@ func newChannels(t *testing.T) []*channel {
 			name: "Doubao", destroyed: removedFromState, channelType: doubaoVideoChannel, model: seedanceModel, upstream: upstream.New(upstream.Ark),
 			// new-api v0.10.0 forwards model and prompt only.
 			forwarded: expectMembers("model", "content"),
-			asked:     "seconds = \"8\"\n  resolution = \"720p\"\n  ratio = \"9:16\"\n  generate_audio = true",
-			received:  expectMembers("model", "content"),
-			said: map[string]string{
-				"seconds": fmt.Sprint(upstream.ArkDuration), "ratio": upstream.ArkRatio,
-				"resolution": upstream.ArkResolution, "generate_audio": "",
-			},
-			refusal: "sensitive information",
+			asked: []asked{{
+				name:     "the gateway drops",
+				args:     "seconds = \"8\"\n  resolution = \"720p\"\n  ratio = \"9:16\"\n  generate_audio = true",
+				received: expectMembers("model", "content"),
+				said: map[string]string{
+					"seconds": fmt.Sprint(upstream.ArkDuration), "ratio": upstream.ArkRatio,
+					"resolution": upstream.ArkResolution, "generate_audio": "",
+				},
+			}},
+			refused: []refused{refusedPrompt("sensitive information")},
 			reason:  "The output video may contain sensitive information.", reasonShown: true,
 		},
 		{
@@ -106,29 +118,37 @@ func newChannels(t *testing.T) []*channel {
 			// The adaptor builds Kling's request: its defaults, the model
 			// named twice, and a duration it never reads from seconds.
 			forwarded: expectKling("5", "1:1"),
-			asked:     "seconds = \"10\"\n  resolution = \"720p\"\n  ratio = \"9:16\"",
-			received:  expectKling("5", "1:1"),
-			said:      map[string]string{"seconds": upstream.KlingDuration, "ratio": "", "resolution": ""},
-			// new-api copies metadata members named as Kling's onto its
-			// request: Kling's own duration (a string) and aspect_ratio.
-			vendorArgs:     "seconds = \"10\"\n  extra_metadata = jsonencode({ duration = \"10\", aspect_ratio = \"9:16\" })",
-			vendorReceived: expectKling("10", "9:16"),
-			refusal:        "Trigger the content security policy",
-			reason:         "Failure to pass the risk control system", reasonShown: true,
+			asked: []asked{{
+				name:     "the gateway drops",
+				args:     "seconds = \"10\"\n  resolution = \"720p\"\n  ratio = \"9:16\"",
+				received: expectKling("5", "1:1"),
+				said:     map[string]string{"seconds": upstream.KlingDuration, "ratio": "", "resolution": ""},
+			}, {
+				// new-api copies metadata members named as Kling's onto its
+				// request: Kling's own duration (a string) and aspect_ratio.
+				name:     "vendor parameters",
+				args:     "seconds = \"10\"\n  extra_metadata = jsonencode({ duration = \"10\", aspect_ratio = \"9:16\" })",
+				received: expectKling("10", "9:16"),
+			}},
+			refused: []refused{refusedPrompt("Trigger the content security policy")},
+			reason:  "Failure to pass the risk control system", reasonShown: true,
 		},
 		{
 			name: "Sora", destroyed: removedFromState, channelType: soraChannel, model: soraModel, upstream: upstream.New(upstream.Sora),
 			keyedClips: true,
 			// The body goes upstream unchanged.
 			forwarded: expectFields(map[string]string{"model": soraModel, "prompt": clipPrompt}),
-			asked:     `seconds = "8"`,
-			received:  expectFields(map[string]string{"model": soraModel, "prompt": askedPrompt, "seconds": "8"}),
-			said:      nil,
-			refusal:   "blocked by our moderation system",
-			reason:    "The video was blocked by our moderation system.", reasonShown: true,
-			// OpenAI's API knows no metadata, where every other argument goes.
-			refusedArguments: `ratio = "16:9"`,
-			refusedMessage:   "Unknown parameter: 'metadata'",
+			asked: []asked{{
+				name:     "the gateway passes on",
+				args:     `seconds = "8"`,
+				received: expectFields(map[string]string{"model": soraModel, "prompt": askedPrompt, "seconds": "8"}),
+			}},
+			reason: "The video was blocked by our moderation system.", reasonShown: true,
+			refused: []refused{refusedPrompt("blocked by our moderation system"), {
+				// OpenAI's API knows no metadata, where every other argument goes.
+				name: "arguments the upstream refuses", args: "prompt = \"A harbour at night\"\n  ratio = \"16:9\"",
+				message: "Unknown parameter: 'metadata'",
+			}},
 		},
 		{
 			// The same channel through new-api's /v1/videos, which the
@@ -137,30 +157,37 @@ func newChannels(t *testing.T) []*channel {
 			name: "Sora on openai-videos", api: "openai-videos", destroyed: notDeleted,
 			channelType: soraChannel, model: soraProModel, upstream: upstream.New(upstream.Sora), keyedClips: true,
 			forwarded: expectFields(map[string]string{"model": soraProModel, "prompt": clipPrompt}),
-			asked:     "seconds = \"8\"\n  ratio = \"16:9\"\n  resolution = \"720p\"",
-			received: expectFields(map[string]string{"model": soraProModel, "prompt": askedPrompt, "seconds": "8",
-				"size": "1280x720"}),
-			said:    nil,
-			refusal: "blocked by our moderation system",
-			reason:  "The video was blocked by our moderation system.", reasonShown: true,
-			// What the API cannot carry is refused at plan.
-			refusedArguments: "generate_audio = true",
-			refusedMessage:   "Argument Not Supported by the API",
-			refusedAtPlan:    true,
+			asked: []asked{{
+				name: "the gateway passes on",
+				args: "seconds = \"8\"\n  ratio = \"16:9\"\n  resolution = \"720p\"",
+				received: expectFields(map[string]string{"model": soraProModel, "prompt": askedPrompt, "seconds": "8",
+					"size": "1280x720"}),
+			}},
+			reason: "The video was blocked by our moderation system.", reasonShown: true,
+			refused: []refused{refusedPrompt("blocked by our moderation system"), {
+				// What the API cannot carry is refused at plan.
+				name: "arguments the API cannot carry", args: "prompt = \"A harbour at night\"\n  generate_audio = true",
+				message: "Argument Not Supported by the API", atPlan: true,
+			}},
 		},
 		{
 			name: "Veo", destroyed: removedFromState, channelType: geminiChannel, model: veoModel, upstream: upstream.New(upstream.Veo), keyedClips: true,
 			forwarded: expectVeo(),
-			asked:     "seconds = \"8\"\n  resolution = \"720p\"\n  ratio = \"9:16\"",
-			// Of the metadata, only resolution has a name Veo's parameters
-			// share; the answer carries no record to confirm it.
-			received: expectVeo("resolution"),
-			said:     map[string]string{"ratio": "", "resolution": ""},
-			// new-api copies metadata members named as Veo's parameters.
-			vendorArgs:     "seconds = \"8\"\n  extra_metadata = jsonencode({ durationSeconds = 8, aspectRatio = \"9:16\" })",
-			vendorReceived: expectVeo("durationSeconds", "aspectRatio"),
-			refusal:        "usage guidelines",
-			reason:         "Video generation failed due to an internal error.", reasonShown: false,
+			asked: []asked{{
+				// Of the metadata, only resolution has a name Veo's parameters
+				// share; the answer carries no record to confirm it.
+				name:     "the gateway drops",
+				args:     "seconds = \"8\"\n  resolution = \"720p\"\n  ratio = \"9:16\"",
+				received: expectVeo("resolution"),
+				said:     map[string]string{"ratio": "", "resolution": ""},
+			}, {
+				// new-api copies metadata members named as Veo's parameters.
+				name:     "vendor parameters",
+				args:     "seconds = \"8\"\n  extra_metadata = jsonencode({ durationSeconds = 8, aspectRatio = \"9:16\" })",
+				received: expectVeo("durationSeconds", "aspectRatio"),
+			}},
+			refused: []refused{refusedPrompt("usage guidelines")},
+			reason:  "Video generation failed due to an internal error.", reasonShown: false,
 		},
 	}
 	for _, ch := range chans {

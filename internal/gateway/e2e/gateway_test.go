@@ -360,8 +360,9 @@ resource "videogen_video_file" "clip" {
 		expectNothingNew(t, w, ch, subs, tasks)
 	})
 
-	t.Run("parameters the gateway drops", func(t *testing.T) {
-		w := g.workdir(t, g.channelBlock(ch)+fmt.Sprintf(`
+	for _, a := range ch.asked {
+		t.Run("parameters "+a.name, func(t *testing.T) {
+			w := g.workdir(t, g.channelBlock(ch)+fmt.Sprintf(`
 resource "videogen_video" "asked" {
   model  = %q
   prompt = %q
@@ -370,77 +371,26 @@ resource "videogen_video" "asked" {
     create = "3m"
   }
 }
-`, ch.model, askedPrompt, ch.asked))
-		out, err := g.apply(t, w, ch, 1, func(s upstream.Submission) error { return ch.upstream.Succeed(s.TaskID) })
-		subs, tasks = subs+1, tasks+1
-		if err != nil {
-			t.Fatalf("apply: %v\n%s", err, out)
-		}
-		expectUpstream(t, ch, subs, tasks)
-		ch.received(t, ch.upstream.Submissions()[subs-1])
-		show(t, "Warning:", out)
-		_, warning, warned := strings.Cut(flat(out), "Warning: Clip Parameters Not Confirmed")
-		if len(ch.said) == 0 && warned {
-			t.Errorf("the apply warns although the upstream's record confirms every argument:\n%s", out)
-		}
-		for arg, made := range ch.said {
-			if !strings.Contains(warning, "- "+arg+":") || !strings.Contains(warning, made) {
-				t.Errorf("the apply does not say that %s was not confirmed (the upstream reports %q):\n%s", arg, made, out)
-			}
-		}
-		// Saying so must not turn into a new clip at every apply.
-		expectNothingNew(t, w, ch, subs, tasks)
-	})
-
-	if ch.vendorArgs != "" {
-		t.Run("vendor parameters", func(t *testing.T) {
-			w := g.workdir(t, g.channelBlock(ch)+fmt.Sprintf(`
-resource "videogen_video" "vendor" {
-  model  = %q
-  prompt = "A tram crossing a bridge in the fog"
-  %s
-  timeouts {
-    create = "3m"
-  }
-}
-`, ch.model, ch.vendorArgs))
+`, ch.model, askedPrompt, a.args))
 			out, err := g.apply(t, w, ch, 1, func(s upstream.Submission) error { return ch.upstream.Succeed(s.TaskID) })
 			subs, tasks = subs+1, tasks+1
 			if err != nil {
 				t.Fatalf("apply: %v\n%s", err, out)
 			}
-			ch.vendorReceived(t, ch.upstream.Submissions()[subs-1])
-			if strings.Contains(flat(out), "Warning: Clip Parameters Not Confirmed") {
-				t.Errorf("the apply warns although the upstream made what was asked:\n%s", out)
-			}
-			expectNothingNew(t, w, ch, subs, tasks)
-		})
-	}
-
-	if ch.refusedArguments != "" {
-		t.Run("arguments the upstream refuses", func(t *testing.T) {
-			w := g.workdir(t, g.channelBlock(ch)+fmt.Sprintf(`
-resource "videogen_video" "refused" {
-  model  = %q
-  prompt = "A harbour at night"
-  %s
-}
-`, ch.model, ch.refusedArguments))
-			n := 1
-			if ch.refusedAtPlan {
-				n = 0
-			}
-			out, err := g.apply(t, w, ch, n, func(upstream.Submission) error { return nil })
-			subs += n
-			if err == nil {
-				t.Fatalf("apply of arguments the upstream refuses succeeded:\n%s", out)
-			}
-			showError(t, err, out)
-			if !strings.Contains(flat(err.Error()+out), ch.refusedMessage) {
-				t.Errorf("the error does not give the upstream's message %q:\n%v\n%s", ch.refusedMessage, err, out)
-			}
-			// A refusal creates no task: nothing billed.
 			expectUpstream(t, ch, subs, tasks)
+			a.received(t, ch.upstream.Submissions()[subs-1])
+			show(t, "Warning:", out)
+			_, warning, warned := strings.Cut(flat(out), "Warning: Clip Parameters Not Confirmed")
+			if len(a.said) == 0 && warned {
+				t.Errorf("the apply warns although the upstream's record confirms every argument:\n%s", out)
+			}
+			for arg, made := range a.said {
+				if !strings.Contains(warning, "- "+arg+":") || !strings.Contains(warning, made) {
+					t.Errorf("the apply does not say that %s was not confirmed (the upstream reports %q):\n%s", arg, made, out)
+				}
+			}
+			// Saying so must not turn into a new clip at every apply.
+			expectNothingNew(t, w, ch, subs, tasks)
 		})
 	}
 
@@ -558,25 +508,31 @@ data "videogen_video" "missing" {
 		expectUpstream(t, ch, subs, tasks)
 	})
 
-	t.Run("prompt the upstream refuses", func(t *testing.T) {
-		w := g.workdir(t, g.channelBlock(ch)+fmt.Sprintf(`
+	for _, r := range ch.refused {
+		t.Run(r.name, func(t *testing.T) {
+			w := g.workdir(t, g.channelBlock(ch)+fmt.Sprintf(`
 resource "videogen_video" "refused" {
   model  = %q
-  prompt = "A crowd scene %s"
+  %s
 }
-`, ch.model, upstream.RejectMarker))
-		out, err := g.apply(t, w, ch, 1, func(upstream.Submission) error { return nil })
-		subs++
-		if err == nil {
-			t.Fatalf("apply of a refused prompt succeeded:\n%s", out)
-		}
-		showError(t, err, out)
-		if msg := flat(err.Error() + out); !strings.Contains(msg, ch.refusal) {
-			t.Errorf("the error does not give the upstream's reason %q:\n%v\n%s", ch.refusal, err, out)
-		}
-		// A refusal creates no task: nothing billed, nothing to keep.
-		expectUpstream(t, ch, subs, tasks)
-	})
+`, ch.model, r.args))
+			n := 1
+			if r.atPlan {
+				n = 0
+			}
+			out, err := g.apply(t, w, ch, n, func(upstream.Submission) error { return nil })
+			subs += n
+			if err == nil {
+				t.Fatalf("apply of a refused clip succeeded:\n%s", out)
+			}
+			showError(t, err, out)
+			if msg := flat(err.Error() + out); !strings.Contains(msg, r.message) {
+				t.Errorf("the error does not give the reason %q:\n%v\n%s", r.message, err, out)
+			}
+			// A refusal creates no task: nothing billed, nothing to keep.
+			expectUpstream(t, ch, subs, tasks)
+		})
+	}
 
 	t.Run("no wait, then the file waits", func(t *testing.T) {
 		video := fmt.Sprintf(`
