@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -95,11 +96,21 @@ func addDownloadError(diags *diag.Diagnostics, taskID string, t fileTarget, err 
 	default:
 		advice := "The download failed. Apply again to retry it; the video is not regenerated."
 		var dErr *client.DownloadError
-		if errors.As(err, &dErr) {
+		switch {
+		case errors.As(err, &dErr) && dErr.StatusCode == http.StatusUnauthorized && dErr.WithKey:
+			advice = "The clip is on the service's own address (base_url's scheme, host and port), which refused the " +
+				"API key for it (HTTP 401). Check api_key or VIDEOGEN_API_KEY; the video is not regenerated."
+		case errors.As(err, &dErr) && dErr.StatusCode == http.StatusUnauthorized:
+			advice = "The clip host asks for a key (HTTP 401). The provider sends the API key with a download only to " +
+				"base_url's own scheme, host and port, and this clip URL is on another address. If the service serves " +
+				"its clips behind the key at its own address (new-api does for its Sora and Veo channels), make the " +
+				"address it builds clip URLs from the one in base_url (new-api: its Server Address setting), then " +
+				"apply again; the video is not regenerated."
+		case errors.As(err, &dErr):
 			advice = fmt.Sprintf("The clip host answered HTTP %d after %d attempt(s). Errors 429 and 5xx are usually "+
 				"transient: apply again to retry (the video is not regenerated), or raise the provider's max_retries.",
 				dErr.StatusCode, dErr.Attempts)
-		} else if client.IsTransient(err) {
+		case client.IsTransient(err):
 			advice = fmt.Sprintf("The clip host kept failing or could not be reached %s. Such errors are usually "+
 				"transient: apply again to retry (the video is not regenerated), or raise the provider's max_retries "+
 				"or request_timeout.", attemptsText(err))
