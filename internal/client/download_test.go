@@ -516,8 +516,10 @@ func TestDownloadClipRedirectLeavingTheOriginDropsTheKey(t *testing.T) {
 		switch r.URL.Path {
 		case "/v1/videos/stay/content":
 			http.Redirect(w, r, "/v1/videos/stay/moved", http.StatusFound)
-		case "/v1/videos/leave/content", "/v1/videos/return/content":
-			http.Redirect(w, r, other.URL+"/bounce"+strings.TrimPrefix(r.URL.Path, "/v1/videos"), http.StatusFound)
+		case "/v1/videos/leave/content":
+			http.Redirect(w, r, other.URL+"/bounce/leave/content", http.StatusFound)
+		case "/v1/videos/return/content":
+			http.Redirect(w, r, other.URL+"/bounce/return/content", http.StatusFound)
 		default:
 			serveClip(clip)(w, r)
 		}

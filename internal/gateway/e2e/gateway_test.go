@@ -56,11 +56,11 @@ func (g *gateway) providerBlock(extra ...string) string {
 }
 
 // channelBlock is providerBlock with the API ch is spoken through.
-func (g *gateway) channelBlock(ch *channel, extra ...string) string {
+func (g *gateway) channelBlock(ch *channel) string {
 	if ch.api != "" {
-		extra = append([]string{"api = " + strconv.Quote(ch.api)}, extra...)
+		return g.providerBlock("api = " + strconv.Quote(ch.api))
 	}
-	return g.providerBlock(extra...)
+	return g.providerBlock()
 }
 
 // workdir is a fresh working directory holding config, initialised.
