@@ -308,8 +308,8 @@ func urlsWithoutSignatures(s string) string {
 		}
 		start := from + i
 		end := start + 3
-		for end < len(s) && !urlEnd(s[end]) {
-			end++
+		for end < len(s) && (!urlEnd(s[end]) || jsonEscapedSeparator(s[end:]) > 0) {
+			end += max(1, jsonEscapedSeparator(s[end:]))
 		}
 		q := strings.IndexByte(s[start:end], '?')
 		if q >= 0 {
@@ -332,8 +332,37 @@ func urlsWithoutSignatures(s string) string {
 	return b.String()
 }
 
+// jsonEscapedSeparator returns the length of the JSON escape of "&" or "/" that s
+// starts with ("\u0026", "\/"), or 0: a URL in JSON text that is not read as
+// JSON still goes on past them.
+func jsonEscapedSeparator(s string) int {
+	for _, esc := range []string{`\u0026`, `\/`} {
+		if strings.HasPrefix(s, esc) {
+			return len(esc)
+		}
+	}
+	return 0
+}
+
 func queryWithoutSignatures(query string) string {
-	pairs := strings.Split(query, "&")
+	// The pairs, and after each the separator that follows it: "&" or its JSON escape.
+	var pairs, seps []string
+	start := 0
+	for i := 0; i < len(query); i++ {
+		sep := ""
+		switch {
+		case query[i] == '&':
+			sep = "&"
+		case strings.HasPrefix(query[i:], `\u0026`):
+			sep = `\u0026`
+		default:
+			continue
+		}
+		pairs, seps = append(pairs, query[start:i]), append(seps, sep)
+		i += len(sep) - 1
+		start = i + 1
+	}
+	pairs, seps = append(pairs, query[start:]), append(seps, "")
 	for i, p := range pairs {
 		rawName, value, hasValue := strings.Cut(p, "=")
 		name := signedurl.ParamName(p)
@@ -353,5 +382,10 @@ func queryWithoutSignatures(query string) string {
 			}
 		}
 	}
-	return strings.Join(pairs, "&")
+	var b strings.Builder
+	for i, p := range pairs {
+		b.WriteString(p)
+		b.WriteString(seps[i])
+	}
+	return b.String()
 }

@@ -117,3 +117,26 @@ func logKeepsSignaturesOut(t *testing.T, api API) {
 		t.Errorf("the log lost the URL's other parameters:\n%s", all.String())
 	}
 }
+
+// FuzzWithoutSignatures: whatever surrounds a signed URL, raw or as a JSON string,
+// its signature does not survive, and redacting twice changes nothing more.
+func FuzzWithoutSignatures(f *testing.F) {
+	f.Add("", "", true)
+	f.Add(`{"a":"`, `"}`, true)
+	f.Add("see ", "?x=1#sig=2", false)
+	f.Add(`"\`, "&sig=", true)
+	f.Fuzz(func(t *testing.T, prefix, suffix string, asJSON bool) {
+		text := signedRef
+		if asJSON {
+			quoted, _ := json.Marshal(signedRef)
+			text = string(quoted)
+		}
+		got := withoutSignatures(prefix + " " + text + " " + suffix)
+		if strings.Contains(got, logSignature) && !strings.Contains(prefix+suffix, logSignature) {
+			t.Fatalf("the signature survives in %q", got)
+		}
+		if again := withoutSignatures(got); again != got {
+			t.Fatalf("redacting again changed %q to %q", got, again)
+		}
+	})
+}
