@@ -9,6 +9,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 
+	"github.com/videogen/terraform-provider-videogen/internal/journal"
 	"github.com/videogen/terraform-provider-videogen/internal/provider"
 )
 
@@ -31,6 +32,12 @@ func main() {
 	}
 
 	err := providerserver.Serve(context.Background(), provider.New(version), opts)
+	// Terraform shut the provider down: every task it submitted was answered to
+	// Terraform, which saves them, so no later run may adopt them. A provider
+	// killed before this leaves its tasks for the next run of its state.
+	if endErr := journal.EndRuns(context.Background()); endErr != nil {
+		log.Print(endErr.Error())
+	}
 	if err != nil {
 		log.Fatal(err.Error())
 	}

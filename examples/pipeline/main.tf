@@ -17,7 +17,10 @@ terraform {
   }
 }
 
-# base_url and api_key come from VIDEOGEN_BASE_URL and VIDEOGEN_API_KEY.
+# base_url and api_key come from VIDEOGEN_BASE_URL and VIDEOGEN_API_KEY, and
+# the task journal from VIDEOGEN_JOURNAL_URL: the database that holds the
+# state, so that a runner killed outright leaves its tasks to the next runner
+# instead of a second bill.
 provider "videogen" {}
 
 variable "clips" {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"sort"
+	"strings"
 	"sync"
 )
 
@@ -87,6 +88,19 @@ func (r *Run) Signal(sig os.Signal) error {
 	return r.cmd.Process.Signal(sig)
 }
 
+// KillGroup sends SIGKILL to Terraform and its provider plugins at once, as
+// a CI runner that cancels or times out a job, or a preempted machine, ends
+// them, and returns once none of them runs. Nothing of the run gets to clean
+// up: Terraform saves no state and the providers end nothing.
+func (r *Run) KillGroup() error {
+	select {
+	case <-r.done:
+		return fmt.Errorf("the run has ended: %w", os.ErrProcessDone)
+	default:
+	}
+	return killGroup(r.cmd.Process.Pid)
+}
+
 // PID is the Terraform process's ID (0 if it did not start).
 func (r *Run) PID() int {
 	if r.cmd.Process == nil {
@@ -144,4 +158,46 @@ func (b *lockedBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.buf.String()
+}
+
+// AwaitHeld waits until the mock has accepted the held-th held task (a prompt
+// with [mock:hold]) and the run's provider has read it: it is waiting for it, so
+// every clip that Terraform created before it has had its Create answered, and
+// a signal from then on finds the run there. It returns the number of tasks
+// the mock had accepted then and the held task's ID. It fails when the run ends
+// first, with the run's output.
+func (r *Run) AwaitHeld(ctx context.Context, m *Mock, held int) (int, string, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		select {
+		case <-r.done:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	fail := func(err error) (int, string, error) {
+		select {
+		case <-r.done:
+			return 0, "", fmt.Errorf("%w; the run ended:\n%s", err, r.Output())
+		default:
+			return 0, "", err
+		}
+	}
+	for n, seen := 1, 0; ; n++ {
+		if err := m.AwaitTasks(ctx, n); err != nil {
+			return fail(err)
+		}
+		task := m.Ledger().Tasks[n-1]
+		if !strings.Contains(task.Prompt, "[mock:hold]") {
+			continue
+		}
+		if seen++; seen < held {
+			continue
+		}
+		if err := m.AwaitGets(ctx, task.TaskID, 1); err != nil {
+			return fail(err)
+		}
+		return n, task.TaskID, nil
+	}
 }

@@ -63,29 +63,9 @@ func TestPipeline(t *testing.T) {
 	ctx := t.Context()
 	mock := acctest.NewMock(t)
 	pgConn := startPostgres(t)
-	// A runner is a fresh working directory holding nothing but the configuration.
 	newRunner := func(extra string) *acctest.Workdir {
 		t.Helper()
-		wd := acctest.NewWorkdir(t)
-		files, err := filepath.Glob(filepath.Join(pipelineDir, "*.tf"))
-		if err != nil || len(files) == 0 {
-			t.Fatalf("no configuration in %s: %v", pipelineDir, err)
-		}
-		for _, f := range files {
-			content, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			must(t, wd.WriteFile(filepath.Base(f), string(content)))
-		}
-		if extra != "" {
-			must(t, wd.WriteFile("extra.tf", extra))
-		}
-		must(t, wd.Setenv("VIDEOGEN_BASE_URL", mock.URL))
-		must(t, wd.Setenv("VIDEOGEN_API_KEY", mockapi.DefaultAPIKey))
-		must(t, wd.Setenv("PG_CONN_STR", pgConn))
-		must(t, wd.Init(ctx))
-		return wd
+		return newRunner(t, mock, pgConn, extra)
 	}
 
 	// Runner A builds every clip, with its file.
@@ -191,6 +171,35 @@ func TestPipeline(t *testing.T) {
 	if probes != 1 {
 		t.Fatalf("the lock probe was submitted %d times, want once", probes)
 	}
+}
+
+// newRunner is a CI runner: a fresh working directory holding nothing but
+// examples/pipeline's configuration (and extra, when set), initialised on the pg
+// backend at pgConn, with the provider's settings in the environment, the task
+// journal in the same database among them, as the pipeline guide sets it up.
+func newRunner(t *testing.T, mock *acctest.Mock, pgConn, extra string) *acctest.Workdir {
+	t.Helper()
+	wd := acctest.NewWorkdir(t)
+	files, err := filepath.Glob(filepath.Join(pipelineDir, "*.tf"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no configuration in %s: %v", pipelineDir, err)
+	}
+	for _, f := range files {
+		content, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		must(t, wd.WriteFile(filepath.Base(f), string(content)))
+	}
+	if extra != "" {
+		must(t, wd.WriteFile("extra.tf", extra))
+	}
+	must(t, wd.Setenv("VIDEOGEN_BASE_URL", mock.URL))
+	must(t, wd.Setenv("VIDEOGEN_API_KEY", mockapi.DefaultAPIKey))
+	must(t, wd.Setenv("VIDEOGEN_JOURNAL_URL", pgConn))
+	must(t, wd.Setenv("PG_CONN_STR", pgConn))
+	must(t, wd.Init(t.Context()))
+	return wd
 }
 
 // clipFile is one entry of examples/pipeline's `files` output.

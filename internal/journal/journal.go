@@ -1,28 +1,35 @@
-// Package journal keeps, on the local disk, the generation tasks that were
-// submitted but whose clip Terraform may not have recorded in state yet.
+// Package journal keeps the generation tasks that were submitted but that no
+// Terraform state is known to hold yet, in a file several processes can share
+// or in PostgreSQL, which fresh CI runners share.
 //
-// Terraform saves a resource's state only when the provider answers. When
-// Terraform or the provider is killed outright (a second Ctrl-C, SIGKILL, the
-// out-of-memory killer) after a task was submitted, no state records the task, and
-// the next apply would submit and bill it again. The journal remembers such tasks
-// by the fingerprint of their request, so that the next apply on the same machine
-// adopts the task instead.
+// Terraform saves a resource's state only when the provider answers, and a
+// remote backend uploads it only at the end of an apply or every 20 seconds or
+// so. When Terraform or the provider is killed outright (SIGKILL, a cancelled
+// CI job, the out-of-memory killer) after a task was submitted, no state may
+// hold the task, and the next apply would submit and bill it again. The
+// journal remembers each task by the fingerprint of its request and by the
+// state it was created for, until a later run proves that a state holds it;
+// the next apply of that state adopts a task that a killed run left behind
+// instead of submitting the same request again.
+//
+// Every record names the run (one provider process's use of the journal) that
+// wrote it. A run holds a lock for its lifetime that the operating system
+// releases when the process dies (a file lock; in PostgreSQL, a session-level
+// advisory lock), so others can tell a live run from a dead one without
+// trusting clocks; a run that ends normally marks its tasks as handed over to
+// Terraform, which saved them. Only the task of a run that died is adopted.
 //
 // It also notes each submission before it is sent, until its answer settles the
 // outcome, so that one whose outcome stays unknown (the request may have reached
 // the service, but no task ID came back, or the process was killed while it was in
-// flight) makes the next apply that sends the same request say so before it does.
-// It is a small JSON file that one provider process at a time writes (Terraform's
-// state lock keeps applies of one working directory apart).
+// flight) makes the next plan that sends the same request say so before it does.
 package journal
 
 import (
-	"encoding/json"
-	"errors"
+	"context"
+	"crypto/rand"
 	"fmt"
-	"io/fs"
 	"os"
-	"path/filepath"
 	"slices"
 	"sync"
 	"time"
@@ -32,248 +39,396 @@ import (
 // task older than that is no longer worth waiting for in place of a new one.
 const DefaultMaxAge = 7 * 24 * time.Hour
 
-// Entry is one submitted task whose clip may not be in any state yet.
+// Entry is one submitted task that no state is known to hold yet.
 type Entry struct {
 	TaskID string `json:"task_id"`
 	// Fingerprint identifies the request (service address, arguments and
 	// triggers) that created the task; the journal never holds the request itself.
 	Fingerprint string    `json:"fingerprint"`
 	SubmittedAt time.Time `json:"submitted_at"`
+	// State identifies the Terraform state the task was created for (see
+	// CurrentState); empty in an entry an older provider wrote.
+	State string `json:"state,omitempty"`
+	// Run is the run that wrote or adopted the entry; empty in an entry an
+	// older provider wrote.
+	Run string `json:"run,omitempty"`
+	// Process says, for people, which process the run was: its ID and host.
+	Process string `json:"process,omitempty"`
+	// RunEnded is set when the run ended normally: it handed the task to
+	// Terraform, which saved it, so the task is never adopted.
+	RunEnded bool `json:"run_ended,omitempty"`
 }
 
 // Unconfirmed is a submission that may have created a task although no task ID
 // came back: a gateway failed after forwarding it, the run was interrupted or
 // killed while it was in flight, or the answer held no task.
 type Unconfirmed struct {
+	// ID names the note (random), for the run that wrote it to settle it.
+	ID          string    `json:"id,omitempty"`
 	Fingerprint string    `json:"fingerprint"`
 	SubmittedAt time.Time `json:"submitted_at"`
-
-	// ticket is set on the notes this process wrote (see Sending): its resource
-	// is told already, and an identical clip of the same run asks for a clip of
-	// its own.
-	ticket Ticket
+	State       string    `json:"state,omitempty"`
+	Run         string    `json:"run,omitempty"`
+	// SaidBy is the run that said the doubt before it submitted the request
+	// again; the note goes when that run ends normally, so that every plan of
+	// the run, and no later run, says it.
+	SaidBy string `json:"said_by,omitempty"`
 }
 
 // Ticket names a note written by Sending, for Sent or NotSent to settle it.
 // The zero Ticket names no note.
-type Ticket uint64
+type Ticket string
 
-// A journal written by a provider that knows nothing of unconfirmed submissions
-// still loads (the member is ignored), so the version stays 1.
-type file struct {
-	Version     int           `json:"version"`
-	Entries     []Entry       `json:"entries"`
-	Unconfirmed []Unconfirmed `json:"unconfirmed,omitempty"`
+// records is what a store holds.
+type records struct {
+	Entries     []Entry
+	Unconfirmed []Unconfirmed
 }
 
-const fileVersion = 1
+// store keeps the records and the runs' liveness locks.
+type store interface {
+	// update calls change with the current records under a lock that every
+	// process sharing the store respects, and stores them when it reports a
+	// change. A read is an update that changes nothing.
+	update(ctx context.Context, change func(*records) bool) error
+	// hold takes run's liveness lock, for as long as the process lives or
+	// until release.
+	hold(ctx context.Context, run string) error
+	release(run string)
+	// alive reports whether the run holds its liveness lock.
+	alive(ctx context.Context, run string) (bool, error)
+	// where names the store for people: a file path, or a URL without its password.
+	where() string
+}
 
-// Journal is the file at one path, loaded on first use and written through on
-// every change. It is safe for concurrent use within one process.
+// Journal is one run's view of a store: the records of the state it works on.
+// It is safe for concurrent use.
 type Journal struct {
-	path   string
-	maxAge time.Duration
-	now    func() time.Time
+	store   store
+	state   string
+	run     string
+	process string
+	maxAge  time.Duration
+	now     func() time.Time
 
-	mu          sync.Mutex
-	loaded      bool
-	entries     []Entry
-	unconfirmed []Unconfirmed
-	tickets     Ticket
+	mu      sync.Mutex
+	holding bool
+	ended   bool
+
+	// known holds the task IDs the journal held when Remove last read it, and
+	// those this run added since: a plan of many clips asks to remove each, and
+	// only another run of this state (which the state lock keeps out) could add
+	// one. Nil until Remove reads the journal.
+	knownMu sync.Mutex
+	known   map[string]bool
 }
 
-// New returns the journal kept at path. Entries older than maxAge are dropped.
-func New(path string, maxAge time.Duration) *Journal {
-	return &Journal{path: path, maxAge: maxAge, now: time.Now}
-}
-
-// DefaultPath is where Terraform users expect a working directory's local data:
-// under TF_DATA_DIR when it is set, else under .terraform.
-func DefaultPath() string {
-	dir := os.Getenv("TF_DATA_DIR")
-	if dir == "" {
-		dir = ".terraform"
+func newJournal(s store, state string, maxAge time.Duration) *Journal {
+	host, _ := os.Hostname()
+	return &Journal{
+		store: s, state: state, run: rand.Text(), process: fmt.Sprintf("process %d on %s", os.Getpid(), host),
+		maxAge: maxAge, now: time.Now,
 	}
-	return filepath.Join(dir, "videogen", "pending-tasks.json")
 }
 
-// Path returns the journal's file path.
-func (j *Journal) Path() string { return j.path }
+// Where names the journal for people: its file, or its URL without the password.
+func (j *Journal) Where() string { return j.store.where() }
 
-// Add records a submitted task.
-func (j *Journal) Add(e Entry) error { return j.Sent(0, e) }
+// Shared reports whether the journal is the shared database of journal_url,
+// which a plan or apply must be able to write before it submits anything.
+func (j *Journal) Shared() bool {
+	_, ok := j.store.(*pgStore)
+	return ok
+}
 
-// Remove forgets a task, once its clip is recorded or it can no longer be adopted.
-// Removing a task the journal does not hold writes nothing.
-func (j *Journal) Remove(taskID string) error {
+// Reach checks that the journal can be read and written: it takes this run's
+// liveness lock, which every later write needs anyway.
+func (j *Journal) Reach(ctx context.Context) error { return j.holdRun(ctx) }
+
+// holdRun takes this run's liveness lock before its first record, and registers
+// the journal for End.
+func (j *Journal) holdRun(ctx context.Context) error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	if err := j.load(); err != nil {
-		return err
-	}
-	n := len(j.entries)
-	j.entries = slices.DeleteFunc(j.entries, func(x Entry) bool { return x.TaskID == taskID })
-	if len(j.entries) == n {
+	if j.holding {
 		return nil
 	}
-	return j.save()
-}
-
-// Matching returns the unexpired entries with this fingerprint, oldest first.
-func (j *Journal) Matching(fingerprint string) ([]Entry, error) {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	if err := j.load(); err != nil {
-		return nil, err
+	if j.ended {
+		return fmt.Errorf("the task journal %s: this run has ended", j.Where())
 	}
-	var out []Entry
-	for _, e := range j.entries {
-		if e.Fingerprint == fingerprint && !j.expired(e.SubmittedAt) {
-			out = append(out, e)
-		}
+	if err := j.store.hold(ctx, j.run); err != nil {
+		return err
 	}
-	slices.SortStableFunc(out, func(a, b Entry) int { return a.SubmittedAt.Compare(b.SubmittedAt) })
-	return out, nil
+	j.holding = true
+	running.add(j)
+	return nil
 }
 
 // Sending notes a submission about to be sent, as unconfirmed: nothing is known
 // of its outcome until the answer comes, and a process killed while it is in
 // flight leaves the note for the next run to find. Sent or NotSent settles it;
 // a submission whose outcome stays unknown is left as it is.
-func (j *Journal) Sending(fingerprint string, at time.Time) (Ticket, error) {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	if err := j.load(); err != nil {
-		return 0, err
+func (j *Journal) Sending(ctx context.Context, fingerprint string, at time.Time) (Ticket, error) {
+	if err := j.holdRun(ctx); err != nil {
+		return "", err
 	}
-	j.tickets++
-	j.unconfirmed = append(j.unconfirmed, Unconfirmed{Fingerprint: fingerprint, SubmittedAt: at, ticket: j.tickets})
-	if err := j.save(); err != nil {
-		j.unconfirmed = slices.DeleteFunc(j.unconfirmed, func(u Unconfirmed) bool { return u.ticket == j.tickets })
-		return 0, err
+	note := Unconfirmed{ID: rand.Text(), Fingerprint: fingerprint, SubmittedAt: at, State: j.state, Run: j.run}
+	err := j.update(ctx, func(r *records) bool {
+		r.Unconfirmed = append(r.Unconfirmed, note)
+		return true
+	})
+	if err != nil {
+		return "", err
 	}
-	return j.tickets, nil
+	return Ticket(note.ID), nil
 }
 
 // Sent replaces the note of a submission that was answered with its task, in
-// one write, so that no moment leaves neither on disk.
-func (j *Journal) Sent(t Ticket, e Entry) error {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	if err := j.load(); err != nil {
+// one write, so that no moment leaves neither on disk. The entry is recorded
+// as this run's, for the state it works on.
+func (j *Journal) Sent(ctx context.Context, t Ticket, e Entry) error {
+	if err := j.holdRun(ctx); err != nil {
 		return err
 	}
-	j.dropTicket(t)
-	j.entries = slices.DeleteFunc(j.entries, func(x Entry) bool { return x.TaskID == e.TaskID })
-	j.entries = append(j.entries, e)
-	return j.save()
+	e.State, e.Run, e.Process, e.RunEnded = j.state, j.run, j.process, false
+	j.knownMu.Lock()
+	if j.known != nil {
+		j.known[e.TaskID] = true
+	}
+	j.knownMu.Unlock()
+	return j.update(ctx, func(r *records) bool {
+		dropNote(r, t)
+		r.Entries = slices.DeleteFunc(r.Entries, func(x Entry) bool { return x.TaskID == e.TaskID })
+		r.Entries = append(r.Entries, e)
+		return true
+	})
 }
+
+// Claim makes an adopted task this run's: while the run lives nobody else
+// adopts it, and when it ends normally the task is handed over with its own.
+// A task no longer in the journal is recorded again.
+func (j *Journal) Claim(ctx context.Context, e Entry) error { return j.Sent(ctx, "", e) }
 
 // NotSent drops the note of a submission that provably created nothing.
-func (j *Journal) NotSent(t Ticket) error {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	if err := j.load(); err != nil {
-		return err
-	}
-	if !j.dropTicket(t) {
+func (j *Journal) NotSent(ctx context.Context, t Ticket) error {
+	if t == "" {
 		return nil
 	}
-	return j.save()
+	return j.update(ctx, func(r *records) bool { return dropNote(r, t) })
 }
 
-// dropTicket forgets the note t names and reports whether there was one.
-// Callers hold j.mu.
-func (j *Journal) dropTicket(t Ticket) bool {
-	if t == 0 {
+func dropNote(r *records, t Ticket) bool {
+	if t == "" {
 		return false
 	}
-	n := len(j.unconfirmed)
-	j.unconfirmed = slices.DeleteFunc(j.unconfirmed, func(u Unconfirmed) bool { return u.ticket == t })
-	return len(j.unconfirmed) != n
+	n := len(r.Unconfirmed)
+	r.Unconfirmed = slices.DeleteFunc(r.Unconfirmed, func(u Unconfirmed) bool { return u.ID == string(t) })
+	return len(r.Unconfirmed) != n
 }
 
-// TakeUnconfirmed returns, oldest first, the unexpired unconfirmed submissions
-// with this fingerprint that an earlier process noted, and forgets them: the
-// caller says so once, before it submits the same request again.
-func (j *Journal) TakeUnconfirmed(fingerprint string) ([]Unconfirmed, error) {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	if err := j.load(); err != nil {
+// Remove forgets a task once a state is proven to hold it (or it can no longer
+// be adopted), whichever state it was created for. Removing a task the journal
+// does not hold writes nothing.
+func (j *Journal) Remove(ctx context.Context, taskID string) error {
+	j.knownMu.Lock()
+	skip := j.known != nil && !j.known[taskID]
+	j.knownMu.Unlock()
+	if skip {
+		return nil
+	}
+	return j.update(ctx, func(r *records) bool {
+		n := len(r.Entries)
+		r.Entries = slices.DeleteFunc(r.Entries, func(x Entry) bool { return x.TaskID == taskID })
+		known := make(map[string]bool, len(r.Entries))
+		for _, e := range r.Entries {
+			known[e.TaskID] = true
+		}
+		j.knownMu.Lock()
+		j.known = known
+		j.knownMu.Unlock()
+		return len(r.Entries) != n
+	})
+}
+
+// Why an entry matching a request is not adopted, or why it is.
+type Standing int
+
+const (
+	// Adoptable: the run that submitted it died before Terraform could save it.
+	Adoptable Standing = iota
+	// AdoptableOlder: an older provider wrote it, which recorded no run; it
+	// adopted such entries, and so does this one.
+	AdoptableOlder
+	// RunAlive: the run that submitted it still runs (another process, or an
+	// orphaned provider of a Terraform that was killed).
+	RunAlive
+)
+
+// Match is an entry for the request a plan or an apply creates, with its standing.
+type Match struct {
+	Entry
+	Standing Standing
+}
+
+// Matching returns the unexpired entries of this state with this fingerprint
+// that another run wrote and did not hand over to Terraform, oldest first,
+// each with its standing: only the tasks of runs that died may be adopted.
+func (j *Journal) Matching(ctx context.Context, fingerprint string) ([]Match, error) {
+	var found []Entry
+	err := j.update(ctx, func(r *records) bool {
+		for _, e := range r.Entries {
+			if e.Fingerprint == fingerprint && !j.expired(e.SubmittedAt) && e.Run != j.run && !e.RunEnded &&
+				(e.State == "" || e.State == j.state) {
+				found = append(found, e)
+			}
+		}
+		return false
+	})
+	if err != nil {
 		return nil, err
 	}
-	var out []Unconfirmed
-	j.unconfirmed = slices.DeleteFunc(j.unconfirmed, func(u Unconfirmed) bool {
-		take := u.Fingerprint == fingerprint && u.ticket == 0 && !j.expired(u.SubmittedAt)
-		if take {
-			out = append(out, u)
+	slices.SortStableFunc(found, func(a, b Entry) int { return a.SubmittedAt.Compare(b.SubmittedAt) })
+	out := make([]Match, 0, len(found))
+	for _, e := range found {
+		m := Match{Entry: e, Standing: Adoptable}
+		switch alive, err := j.runAlive(ctx, e.Run); {
+		case err != nil:
+			return nil, err
+		case e.Run == "":
+			m.Standing = AdoptableOlder
+		case alive:
+			m.Standing = RunAlive
 		}
-		return take
+		out = append(out, m)
+	}
+	return out, nil
+}
+
+func (j *Journal) runAlive(ctx context.Context, run string) (bool, error) {
+	if run == "" {
+		return false, nil
+	}
+	return j.store.alive(ctx, run)
+}
+
+// Doubts returns, oldest first, the unexpired unconfirmed submissions of this
+// request for this state that another run noted: each may have created a task
+// that no state holds.
+func (j *Journal) Doubts(ctx context.Context, fingerprint string) ([]Unconfirmed, error) {
+	return j.doubts(ctx, fingerprint, false)
+}
+
+// TakeDoubts returns the doubts that no earlier Create of this run said, and
+// marks them said: the caller says them once, before it submits the same
+// request again. They leave the journal when this run ends normally.
+func (j *Journal) TakeDoubts(ctx context.Context, fingerprint string) ([]Unconfirmed, error) {
+	return j.doubts(ctx, fingerprint, true)
+}
+
+func (j *Journal) doubts(ctx context.Context, fingerprint string, take bool) ([]Unconfirmed, error) {
+	if take {
+		// End, which drops the notes this run said, runs only for a run that holds its lock.
+		if err := j.holdRun(ctx); err != nil {
+			return nil, err
+		}
+	}
+	var out []Unconfirmed
+	err := j.update(ctx, func(r *records) bool {
+		changed := false
+		for i := range r.Unconfirmed {
+			u := &r.Unconfirmed[i]
+			if u.Fingerprint != fingerprint || u.Run == j.run || (u.State != "" && u.State != j.state) ||
+				j.expired(u.SubmittedAt) || (take && u.SaidBy == j.run) {
+				continue
+			}
+			out = append(out, *u)
+			if take {
+				u.SaidBy = j.run
+				changed = true
+			}
+		}
+		return changed
 	})
-	if len(out) == 0 {
-		return nil, nil
+	if err != nil {
+		return nil, err
 	}
 	slices.SortStableFunc(out, func(a, b Unconfirmed) int { return a.SubmittedAt.Compare(b.SubmittedAt) })
-	return out, j.save()
+	return out, nil
+}
+
+// End ends the run normally: Terraform has its tasks, so they are marked as
+// handed over and never adopted, and the liveness lock is released. A run
+// killed before it gets here leaves its tasks adoptable.
+func (j *Journal) End(ctx context.Context) error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if !j.holding {
+		j.ended = true
+		return nil
+	}
+	err := j.update(ctx, func(r *records) bool {
+		changed := false
+		for i := range r.Entries {
+			if r.Entries[i].Run == j.run && !r.Entries[i].RunEnded {
+				r.Entries[i].RunEnded = true
+				changed = true
+			}
+		}
+		n := len(r.Unconfirmed)
+		r.Unconfirmed = slices.DeleteFunc(r.Unconfirmed, func(u Unconfirmed) bool { return u.SaidBy == j.run })
+		return changed || n != len(r.Unconfirmed)
+	})
+	// Released even when the mark failed: a live lock would keep the tasks from
+	// every later run, and a dead run's tasks are adopted, which is the safe side.
+	j.store.release(j.run)
+	j.holding, j.ended = false, true
+	return err
+}
+
+// update is store.update that also drops the records older than maxAge.
+func (j *Journal) update(ctx context.Context, change func(*records) bool) error {
+	return j.store.update(ctx, func(r *records) bool {
+		n, u := len(r.Entries), len(r.Unconfirmed)
+		now := j.now()
+		r.Entries = slices.DeleteFunc(r.Entries, func(e Entry) bool { return now.Sub(e.SubmittedAt) > j.maxAge })
+		r.Unconfirmed = slices.DeleteFunc(r.Unconfirmed, func(x Unconfirmed) bool { return now.Sub(x.SubmittedAt) > j.maxAge })
+		changed := change(r)
+		return changed || n != len(r.Entries) || u != len(r.Unconfirmed)
+	})
 }
 
 func (j *Journal) expired(at time.Time) bool { return j.now().Sub(at) > j.maxAge }
 
-// load reads the file once; a missing file is an empty journal. Callers hold j.mu.
-func (j *Journal) load() error {
-	if j.loaded {
-		return nil
-	}
-	data, err := os.ReadFile(j.path)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-	case err != nil:
-		return fmt.Errorf("reading the task journal %s: %w", j.path, err)
-	default:
-		var f file
-		if err := json.Unmarshal(data, &f); err != nil {
-			return fmt.Errorf("the task journal %s is not valid JSON (%w); delete it if no apply was cut off", j.path, err)
-		}
-		if f.Version != fileVersion {
-			return fmt.Errorf("the task journal %s has version %d, this provider writes version %d", j.path, f.Version, fileVersion)
-		}
-		j.entries, j.unconfirmed = f.Entries, f.Unconfirmed
-	}
-	j.loaded = true
-	return nil
+// runRegistry holds the journals of this process whose run holds its lock, for EndRuns.
+type runRegistry struct {
+	mu       sync.Mutex
+	journals []*Journal
 }
 
-// save drops expired entries and replaces the file atomically, so that a kill in
-// the middle of a write never leaves half a journal. Callers hold j.mu.
-func (j *Journal) save() error {
-	j.entries = slices.DeleteFunc(j.entries, func(e Entry) bool { return j.expired(e.SubmittedAt) })
-	j.unconfirmed = slices.DeleteFunc(j.unconfirmed, func(u Unconfirmed) bool { return j.expired(u.SubmittedAt) })
-	data, err := json.MarshalIndent(file{Version: fileVersion, Entries: j.entries, Unconfirmed: j.unconfirmed}, "", "  ")
-	if err != nil {
-		return err
+var running runRegistry
+
+func (r *runRegistry) add(j *Journal) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.journals = append(r.journals, j)
+}
+
+// EndRuns ends every run of this process normally (see End). The provider's
+// main calls it once Terraform has shut the provider down: every task it
+// submitted was answered to Terraform by then.
+func EndRuns(ctx context.Context) error {
+	running.mu.Lock()
+	journals := running.journals
+	running.journals = nil
+	running.mu.Unlock()
+	var errs []error
+	for _, j := range journals {
+		if err := j.End(ctx); err != nil {
+			errs = append(errs, err)
+		}
 	}
-	dir := filepath.Dir(j.path)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return fmt.Errorf("writing the task journal: %w", err)
-	}
-	tmp, err := os.CreateTemp(dir, ".pending-tasks-*")
-	if err != nil {
-		return fmt.Errorf("writing the task journal: %w", err)
-	}
-	defer os.Remove(tmp.Name()) // after a successful rename there is nothing left to remove
-	if _, err := tmp.Write(append(data, '\n')); err != nil {
-		tmp.Close()
-		return fmt.Errorf("writing the task journal: %w", err)
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("writing the task journal: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("writing the task journal: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), j.path); err != nil {
-		return fmt.Errorf("writing the task journal: %w", err)
+	if len(errs) > 0 {
+		return fmt.Errorf("ending the task journal's runs: %v", errs)
 	}
 	return nil
 }

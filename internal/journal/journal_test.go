@@ -1,27 +1,212 @@
 package journal
 
 import (
+	"context"
+	"encoding/json"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 )
 
-func TestJournalSurvivesANewProcess(t *testing.T) {
-	t.Parallel()
-	path := filepath.Join(t.TempDir(), ".terraform", "videogen", "pending-tasks.json")
-	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
-	j := New(path, time.Hour)
-	j.now = func() time.Time { return now }
-	for _, e := range []Entry{
-		{TaskID: "t2", Fingerprint: "fp", SubmittedAt: now.Add(-time.Minute)},
-		{TaskID: "t1", Fingerprint: "fp", SubmittedAt: now.Add(-2 * time.Minute)},
-		{TaskID: "other", Fingerprint: "fp2", SubmittedAt: now},
-	} {
-		if err := j.Add(e); err != nil {
+// A test binary started with childEnv set is a child process: it acts on the
+// journal as a provider process would and exits (see runChild).
+const childEnv = "VIDEOGEN_JOURNAL_TEST_CHILD"
+
+func TestMain(m *testing.M) {
+	if spec := os.Getenv(childEnv); spec != "" {
+		if err := runChild(spec); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(2)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// childSpec is what a child does: add Entries tasks named <Name>-<i> to the
+// journal at Path for State, then end its run normally when End is set, or
+// exit without ending it, as a killed process leaves it.
+type childSpec struct {
+	Path, State, Name string
+	Entries           int
+	End               bool
+}
+
+func runChild(spec string) error {
+	var s childSpec
+	if err := json.Unmarshal([]byte(spec), &s); err != nil {
+		return err
+	}
+	j := New(s.Path, s.State, time.Hour)
+	ctx := context.Background()
+	for i := range s.Entries {
+		t, err := j.Sending(ctx, "fp", time.Now())
+		if err != nil {
+			return err
+		}
+		if err := j.Sent(ctx, t, Entry{TaskID: fmt.Sprintf("%s-%d", s.Name, i), Fingerprint: "fp", SubmittedAt: time.Now()}); err != nil {
+			return err
+		}
+	}
+	if s.End {
+		return EndRuns(ctx)
+	}
+	return nil
+}
+
+// startChildren starts the children at once and waits for them all.
+func runChildren(t *testing.T, specs ...childSpec) {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmds := make([]*exec.Cmd, len(specs))
+	for i, s := range specs {
+		data, _ := json.Marshal(s)
+		cmds[i] = exec.CommandContext(t.Context(), exe, "-test.run=^$")
+		cmds[i].Env = append(os.Environ(), childEnv+"="+string(data))
+	}
+	outs := make([]strings.Builder, len(specs))
+	for i, c := range cmds {
+		c.Stdout, c.Stderr = &outs[i], &outs[i]
+		if err := c.Start(); err != nil {
 			t.Fatal(err)
 		}
+	}
+	for i, c := range cmds {
+		if err := c.Wait(); err != nil {
+			t.Fatalf("child %d: %v\n%s", i, err, outs[i].String())
+		}
+	}
+}
+
+func readFile(t *testing.T, path string) file {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f file
+	if err := json.Unmarshal(data, &f); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// Several provider processes write one journal at once (the workspaces of a
+// directory, directories that set one journal_path): each change is a
+// read-merge-write under the file's lock, so no entry is lost.
+func TestJournalSharedByProcessesLosesNoEntry(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "pending-tasks.json")
+	const children, entries = 6, 40
+	specs := make([]childSpec, children)
+	for i := range specs {
+		specs[i] = childSpec{Path: path, State: "s" + strconv.Itoa(i%2), Name: "c" + strconv.Itoa(i), Entries: entries, End: i%2 == 0}
+	}
+	runChildren(t, specs...)
+	f := readFile(t, path)
+	if f.Version != fileVersion {
+		t.Errorf("version %d, want %d", f.Version, fileVersion)
+	}
+	seen := map[string]bool{}
+	for _, e := range f.Entries {
+		seen[e.TaskID] = true
+	}
+	for _, s := range specs {
+		for i := range entries {
+			if id := fmt.Sprintf("%s-%d", s.Name, i); !seen[id] {
+				t.Errorf("entry %s was lost", id)
+			}
+		}
+	}
+	if len(f.Entries) != children*entries || len(f.Unconfirmed) != 0 {
+		t.Fatalf("the journal holds %d entries and %d notes, want %d and 0", len(f.Entries), len(f.Unconfirmed), children*entries)
+	}
+}
+
+// Only a run that died leaves its tasks to adopt: a run that ended normally
+// handed them to Terraform, and a live run's are its own. Entries belong to one
+// state.
+func TestJournalAdoptsOnlyWhatADeadRunOfTheStateLeft(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "pending-tasks.json")
+	runChildren(t,
+		childSpec{Path: path, State: "prod", Name: "killed", Entries: 1},
+		childSpec{Path: path, State: "prod", Name: "ended", Entries: 1, End: true},
+		childSpec{Path: path, State: "staging", Name: "other-state", Entries: 1},
+	)
+	ctx := t.Context()
+	live := New(path, "prod", time.Hour)
+	if err := live.Sent(ctx, "", Entry{TaskID: "live", Fingerprint: "fp", SubmittedAt: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	j := New(path, "prod", time.Hour)
+	got, err := j.Matching(ctx, "fp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	standing := map[string]Standing{}
+	for _, m := range got {
+		standing[m.TaskID] = m.Standing
+	}
+	want := map[string]Standing{"killed-0": Adoptable, "live": RunAlive}
+	if fmt.Sprint(standing) != fmt.Sprint(want) {
+		t.Fatalf("Matching = %v, want %v (the ended run's task and the other state's are not offered)", standing, want)
+	}
+	for _, m := range got {
+		if m.TaskID == "killed-0" && !strings.Contains(m.Process, "process ") {
+			t.Errorf("the entry does not say which process submitted it: %q", m.Process)
+		}
+	}
+	// The live run ends normally: its task is handed over.
+	if err := live.End(ctx); err != nil {
+		t.Fatal(err)
+	}
+	got, _ = j.Matching(ctx, "fp")
+	if len(got) != 1 || got[0].TaskID != "killed-0" {
+		t.Fatalf("after the live run ended, Matching = %+v, want only killed-0", got)
+	}
+	// Adopted, the task is this run's: nobody else adopts it while it lives.
+	if err := j.Claim(ctx, got[0].Entry); err != nil {
+		t.Fatal(err)
+	}
+	third := New(path, "prod", time.Hour)
+	if got, _ := third.Matching(ctx, "fp"); len(got) != 1 || got[0].Standing != RunAlive {
+		t.Fatalf("a claimed task: Matching = %+v, want it held by a live run", got)
+	}
+	// A state proven to hold it: it leaves the journal, whatever the state.
+	if err := New(path, "staging", time.Hour).Remove(ctx, "killed-0"); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := third.Matching(ctx, "fp"); len(got) != 0 {
+		t.Fatalf("after Remove, Matching = %+v", got)
+	}
+}
+
+func TestJournalExpiresOldEntries(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "j.json")
+	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+	j := New(path, "s", time.Hour)
+	j.now = func() time.Time { return now }
+	older := New(path, "s", time.Hour)
+	older.now = j.now
+	if err := older.Sent(t.Context(), "", Entry{TaskID: "old", Fingerprint: "fp", SubmittedAt: now.Add(-30 * time.Minute)}); err != nil {
+		t.Fatal(err)
+	}
+	now = now.Add(time.Hour)
+	if got, _ := j.Matching(t.Context(), "fp"); len(got) != 0 {
+		t.Fatalf("an entry older than the maximum age is still offered: %+v", got)
+	}
+	if strings.Contains(fmt.Sprint(readFile(t, path)), "old") {
+		t.Errorf("the expired entry was written back")
 	}
 	info, err := os.Stat(path)
 	if err != nil {
@@ -30,60 +215,16 @@ func TestJournalSurvivesANewProcess(t *testing.T) {
 	if info.Mode().Perm() != 0o600 {
 		t.Errorf("journal mode = %v, want 0600", info.Mode().Perm())
 	}
-
-	// A later process sees the same entries, oldest first.
-	again := New(path, time.Hour)
-	again.now = j.now
-	got, err := again.Matching("fp")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(got) != 2 || got[0].TaskID != "t1" || got[1].TaskID != "t2" {
-		t.Fatalf("Matching = %+v, want t1 then t2", got)
-	}
-	if err := again.Remove("t1"); err != nil {
-		t.Fatal(err)
-	}
-	third := New(path, time.Hour)
-	third.now = j.now
-	if got, _ := third.Matching("fp"); len(got) != 1 || got[0].TaskID != "t2" {
-		t.Fatalf("after Remove, Matching = %+v, want only t2", got)
-	}
-}
-
-func TestJournalExpiresOldEntries(t *testing.T) {
-	t.Parallel()
-	path := filepath.Join(t.TempDir(), "j.json")
-	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
-	j := New(path, time.Hour)
-	j.now = func() time.Time { return now }
-	if err := j.Add(Entry{TaskID: "old", Fingerprint: "fp", SubmittedAt: now.Add(-30 * time.Minute)}); err != nil {
-		t.Fatal(err)
-	}
-	now = now.Add(time.Hour)
-	if got, _ := j.Matching("fp"); len(got) != 0 {
-		t.Fatalf("an entry older than the maximum age is still offered: %+v", got)
-	}
-	if err := j.Add(Entry{TaskID: "new", Fingerprint: "fp", SubmittedAt: now}); err != nil {
-		t.Fatal(err)
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if strings.Contains(string(data), `"old"`) {
-		t.Errorf("the expired entry was written back:\n%s", data)
-	}
 }
 
 func TestJournalRemovingAnUnknownTaskWritesNothing(t *testing.T) {
 	t.Parallel()
-	path := filepath.Join(t.TempDir(), "absent", "j.json")
-	if err := New(path, time.Hour).Remove("t"); err != nil {
+	path := filepath.Join(t.TempDir(), "j.json")
+	if err := New(path, "s", time.Hour).Remove(t.Context(), "t"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(filepath.Dir(path)); !os.IsNotExist(err) {
-		t.Errorf("Remove of an unknown task created %s", filepath.Dir(path))
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Errorf("Remove of an unknown task wrote %s", path)
 	}
 }
 
@@ -93,7 +234,7 @@ func TestJournalCorruptFileIsAnError(t *testing.T) {
 	if err := os.WriteFile(path, []byte("{not json"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	_, err := New(path, time.Hour).Matching("fp")
+	_, err := New(path, "s", time.Hour).Matching(t.Context(), "fp")
 	if err == nil || !strings.Contains(err.Error(), path) {
 		t.Fatalf("error = %v, want one that names the file", err)
 	}
@@ -110,83 +251,103 @@ func TestDefaultPathFollowsTFDataDir(t *testing.T) {
 	}
 }
 
-func TestJournalUnsettledSubmissionsAreTakenOnceByALaterProcess(t *testing.T) {
+// A doubt is said by every plan of another run, and by one Create of a run; it
+// leaves the journal when that run ends normally.
+func TestJournalDoubtsAreSaidOncePerRunAndLeaveWithIt(t *testing.T) {
 	t.Parallel()
+	ctx := t.Context()
 	path := filepath.Join(t.TempDir(), "j.json")
 	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
 	clock := func() time.Time { return now }
-	j := New(path, time.Hour)
+	j := New(path, "s", time.Hour)
 	j.now = clock
-	for _, u := range []Unconfirmed{
-		{Fingerprint: "fp", SubmittedAt: now.Add(-time.Minute)},
-		{Fingerprint: "fp", SubmittedAt: now.Add(-2 * time.Minute)},
-		{Fingerprint: "fp", SubmittedAt: now.Add(-2 * time.Hour)},
-		{Fingerprint: "fp2", SubmittedAt: now},
-	} {
-		if _, err := j.Sending(u.Fingerprint, u.SubmittedAt); err != nil {
+	for _, at := range []time.Time{now.Add(-time.Minute), now.Add(-2 * time.Minute), now.Add(-2 * time.Hour)} {
+		if _, err := j.Sending(ctx, "fp", at); err != nil {
 			t.Fatal(err)
 		}
 	}
+	if _, err := j.Sending(ctx, "fp2", now); err != nil {
+		t.Fatal(err)
+	}
 	// Settled notes leave nothing to say: one answered with its task, one that provably created nothing.
-	sent, err := j.Sending("fp", now)
-	if err != nil {
+	sent, _ := j.Sending(ctx, "fp", now)
+	if err := j.Sent(ctx, sent, Entry{TaskID: "t", Fingerprint: "fp", SubmittedAt: now}); err != nil {
 		t.Fatal(err)
 	}
-	if err := j.Sent(sent, Entry{TaskID: "t", Fingerprint: "fp", SubmittedAt: now}); err != nil {
+	refused, _ := j.Sending(ctx, "fp", now)
+	if err := j.NotSent(ctx, refused); err != nil {
 		t.Fatal(err)
 	}
-	refused, err := j.Sending("fp", now)
-	if err != nil {
-		t.Fatal(err)
+	// The run that noted them is not told: an identical clip of the same run asks for its own clip.
+	if got, err := j.TakeDoubts(ctx, "fp"); err != nil || len(got) != 0 {
+		t.Fatalf("the noting run took %+v (error %v), want nothing", got, err)
 	}
-	if err := j.NotSent(refused); err != nil {
-		t.Fatal(err)
-	}
-	// The process that noted them does not take them: an identical clip of the
-	// same run asks for its own clip.
-	if got, err := j.TakeUnconfirmed("fp"); err != nil || len(got) != 0 {
-		t.Fatalf("the noting process took %+v (error %v), want nothing", got, err)
+	otherState := New(path, "other", time.Hour)
+	otherState.now = clock
+	if got, _ := otherState.Doubts(ctx, "fp"); len(got) != 0 {
+		t.Fatalf("another state sees %+v, want nothing", got)
 	}
 
-	later := New(path, time.Hour)
+	later := New(path, "s", time.Hour)
 	later.now = clock
-	got, err := later.TakeUnconfirmed("fp")
-	if err != nil {
+	for range 2 {
+		got, err := later.Doubts(ctx, "fp")
+		if err != nil || len(got) != 2 || !got[0].SubmittedAt.Equal(now.Add(-2*time.Minute)) {
+			t.Fatalf("Doubts = %+v (%v), want the two unexpired notes, oldest first, at every plan", got, err)
+		}
+	}
+	if got, _ := later.TakeDoubts(ctx, "fp"); len(got) != 2 {
+		t.Fatalf("TakeDoubts = %+v, want both", got)
+	}
+	if got, _ := later.TakeDoubts(ctx, "fp"); len(got) != 0 {
+		t.Fatalf("a second TakeDoubts of the run returned %+v, want nothing", got)
+	}
+	if got, _ := later.Doubts(ctx, "fp"); len(got) != 2 {
+		t.Fatalf("the run's plans still say the doubts until it ends: %+v", got)
+	}
+	if err := later.End(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != 2 || !got[0].SubmittedAt.Equal(now.Add(-2*time.Minute)) || !got[1].SubmittedAt.Equal(now.Add(-time.Minute)) {
-		t.Fatalf("TakeUnconfirmed = %+v, want the two unexpired notes, oldest first", got)
-	}
-	if again, _ := later.TakeUnconfirmed("fp"); len(again) != 0 {
-		t.Fatalf("a second TakeUnconfirmed returned %+v, want nothing: each note is said once", again)
-	}
-	// Taking them leaves the other fingerprint's note and the task entries alone.
-	third := New(path, time.Hour)
+	third := New(path, "s", time.Hour)
 	third.now = clock
-	if got, _ := third.TakeUnconfirmed("fp"); len(got) != 0 {
-		t.Fatalf("the taken notes were written back: %+v", got)
+	if got, _ := third.Doubts(ctx, "fp"); len(got) != 0 {
+		t.Fatalf("the said notes outlived their run: %+v", got)
 	}
-	if got, _ := third.TakeUnconfirmed("fp2"); len(got) != 1 {
-		t.Fatalf("TakeUnconfirmed(fp2) = %+v, want its one note", got)
-	}
-	if got, _ := third.Matching("fp"); len(got) != 1 || got[0].TaskID != "t" {
-		t.Fatalf("Matching = %+v, want the task entry", got)
+	if got, _ := third.Doubts(ctx, "fp2"); len(got) != 1 {
+		t.Fatalf("Doubts(fp2) = %+v, want its one note", got)
 	}
 }
 
-func TestJournalWithoutUnconfirmedMemberLoads(t *testing.T) {
+// A file that an older provider wrote (version 1: no runs, no states) loads; its
+// entries match every state and are adopted as that provider adopted them.
+func TestJournalOfAnOlderProviderLoads(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "j.json")
-	old := `{"version": 1, "entries": [{"task_id": "t", "fingerprint": "fp", "submitted_at": "2026-11-23T12:00:00Z"}]}`
+	old := `{"version": 1, "entries": [{"task_id": "t", "fingerprint": "fp", "submitted_at": "2026-11-23T12:00:00Z"}],
+"unconfirmed": [{"fingerprint": "fp", "submitted_at": "2026-11-23T11:00:00Z"}]}`
 	if err := os.WriteFile(path, []byte(old), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	j := New(path, DefaultMaxAge)
+	j := New(path, "any", DefaultMaxAge)
 	j.now = func() time.Time { return time.Date(2026, 11, 23, 13, 0, 0, 0, time.UTC) }
-	if got, err := j.TakeUnconfirmed("fp"); err != nil || len(got) != 0 {
-		t.Fatalf("TakeUnconfirmed = %+v, %v", got, err)
+	if got, err := j.Doubts(t.Context(), "fp"); err != nil || len(got) != 1 {
+		t.Fatalf("Doubts = %+v, %v", got, err)
 	}
-	if got, err := j.Matching("fp"); err != nil || len(got) != 1 {
-		t.Fatalf("Matching = %+v, %v", got, err)
+	got, err := j.Matching(t.Context(), "fp")
+	if err != nil || len(got) != 1 || got[0].Standing != AdoptableOlder {
+		t.Fatalf("Matching = %+v, %v; want the task, adoptable as an older provider's", got, err)
+	}
+	if err := j.Claim(t.Context(), got[0].Entry); err != nil {
+		t.Fatal(err)
+	}
+	if f := readFile(t, path); f.Version != fileVersion || len(f.Entries) != 1 || f.Entries[0].Run == "" {
+		t.Fatalf("after a change the file is %+v, want version %d with the claimed entry", f, fileVersion)
+	}
+	newer := `{"version": 3, "entries": []}`
+	if err := os.WriteFile(path, []byte(newer), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := j.Matching(t.Context(), "fp"); err == nil || !strings.Contains(err.Error(), "upgrade the provider") {
+		t.Fatalf("a newer file: %v, want an error that says to upgrade", err)
 	}
 }

@@ -17,6 +17,9 @@ import (
 const (
 	billingNewClip = "new clip"
 	billingResumes = "resumes an earlier task, no new charge"
+	// billingMayBillTwice plans a new clip whose request an earlier run sent
+	// without learning whether it created a task.
+	billingMayBillTwice = "may bill a second clip: an earlier submission got no answer"
 
 	billingBilled          = "billed"
 	billingIfSucceeds      = "billed if it succeeds"

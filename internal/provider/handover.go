@@ -1,37 +1,11 @@
 package provider
 
 import (
-	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
-	"fmt"
 	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-log/tflog"
-
-	"github.com/videogen/terraform-provider-videogen/internal/client"
-	"github.com/videogen/terraform-provider-videogen/internal/journal"
 )
-
-// requestFingerprint identifies what a task was asked for: the service address,
-// every argument sent, and triggers_replace. Two resources with equal fingerprints
-// ask for interchangeable clips. Reference media count without their signing
-// parameters, as in plans: a run killed mid-submission is usually retried with
-// freshly signed URLs, and its journal note must still be found.
-func requestFingerprint(baseURL string, req client.VideoRequest, triggers map[string]string) string {
-	req.Metadata = unsignedMedia(req.Metadata)
-	data, _ := json.Marshal(struct { //nolint:errchkjson // strings, a map of strings and a marshalable request
-		Service  string              `json:"service"`
-		Request  client.VideoRequest `json:"request"`
-		Triggers map[string]string   `json:"triggers_replace,omitempty"`
-	}{baseURL, req, triggers})
-	sum := sha256.Sum256(data)
-	return hex.EncodeToString(sum[:])
-}
 
 // taskHandover passes unfinished tasks from the Delete of a tainted videogen_video
 // to the Create of its replacement. Terraform taints a resource whose create wait
@@ -154,32 +128,4 @@ func saysNothing(v attr.Value) bool {
 		return !c.IsUnknown() && len(c.Elements()) == 0
 	}
 	return v.IsNull()
-}
-
-func (d *providerData) journalRemove(ctx context.Context, taskID string) {
-	if err := d.journal.Remove(taskID); err != nil {
-		d.journalProblem(ctx, err, nil)
-	}
-}
-
-func (d *providerData) journalMatching(ctx context.Context, fingerprint string) []journal.Entry {
-	entries, err := d.journal.Matching(fingerprint)
-	if err != nil {
-		d.journalProblem(ctx, err, nil)
-	}
-	return entries
-}
-
-func (d *providerData) journalProblem(ctx context.Context, err error, diags *diag.Diagnostics) {
-	tflog.Warn(ctx, "the task journal is not usable", map[string]any{"error": err.Error()})
-	if diags == nil {
-		return
-	}
-	d.journalError.Do(func() {
-		diags.AddWarning("Task Journal Not Written",
-			fmt.Sprintf("The provider notes each submitted task in %s until its clip is recorded in state, so that a run "+
-				"killed outright does not bill it twice; that note could not be written. The apply goes on; if it is "+
-				"killed before it finishes, check the service's console for tasks created by this run before applying "+
-				"again. Set journal_path in the provider block to a writable file.\n\nOriginal error: %s", d.journal.Path(), err))
-	})
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/float64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/providervalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -32,11 +33,14 @@ const (
 	envBaseURL = "VIDEOGEN_BASE_URL"
 	envAPIKey  = "VIDEOGEN_API_KEY" //nolint:gosec // G101: the name of an environment variable, not a key
 	envAPI     = "VIDEOGEN_API"
+	// envJournalURL holds a database password: it is a secret like the API key.
+	envJournalURL = "VIDEOGEN_JOURNAL_URL"
 )
 
 var (
 	_ provider.Provider                       = (*videogenProvider)(nil)
 	_ provider.ProviderWithEphemeralResources = (*videogenProvider)(nil)
+	_ provider.ProviderWithConfigValidators   = (*videogenProvider)(nil)
 )
 
 type videogenProvider struct {
@@ -63,6 +67,7 @@ type providerModel struct {
 	// The API the server speaks, and whether destroy deletes on one with a delete.
 	API             types.String `tfsdk:"api"`
 	DeleteOnDestroy types.Bool   `tfsdk:"delete_on_destroy"`
+	JournalURL      types.String `tfsdk:"journal_url"`
 }
 
 // providerData is what resources and data sources receive from Configure.
@@ -173,14 +178,32 @@ func (p *videogenProvider) Schema(_ context.Context, _ provider.SchemaRequest, r
 				Validators: []validator.Int64{int64validator.AtLeast(0)},
 			},
 			"journal_path": schema.StringAttribute{
-				MarkdownDescription: "File in which the provider notes every submitted task until its clip is recorded in " +
-					"state, so that when Terraform or the provider is killed outright (a second Ctrl-C, SIGKILL, out of memory) " +
-					"the next apply on the same machine adopts the task instead of submitting and billing it again. Entries " +
-					"are dropped once the clip is in state, or after 7 days. A fresh CI runner has no journal, so this only " +
-					"protects re-runs on the same machine. Defaults to `.terraform/videogen/pending-tasks.json` in the working " +
-					"directory (under `TF_DATA_DIR` when that is set).",
+				MarkdownDescription: "File in which the provider notes every submitted task until a state is known to hold it, " +
+					"so that when Terraform or the provider is killed outright (a second Ctrl-C, SIGKILL, out of memory) " +
+					"the next apply of the same state on the same machine adopts the task instead of submitting and billing it " +
+					"again. Several processes may share the file (every change is made under a file lock), and each entry " +
+					"belongs to one state (workspace and backend, or working directory for local state), so workspaces and " +
+					"directories never adopt each other's tasks. Only the task of a run that died is adopted; an entry is " +
+					"dropped once a later refresh, plan, import or destroy shows that a state holds its task, or after 7 days. " +
+					"A fresh CI runner has no such file: use `journal_url` there. Defaults to " +
+					"`.terraform/videogen/pending-tasks.json` in the working directory (under `TF_DATA_DIR` when that is " +
+					"set). Conflicts with `journal_url`.",
 				Optional:   true,
 				Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
+			},
+			"journal_url": schema.StringAttribute{
+				MarkdownDescription: "A PostgreSQL database in which to keep the task journal (see `journal_path`) instead of " +
+					"a local file, so that CI runners that start in fresh directories share it: a `postgres://` or " +
+					"`postgresql://` URL, the form of the `pg` backend's `conn_str`, such as " +
+					"`postgres://user:password@db.example.com/terraform`. The provider creates the schema `videogen_journal` " +
+					"and its table on first use. A journal that cannot be reached or written fails the plan, or the apply " +
+					"before anything is submitted. The password is kept out of logs and messages; keep it out of the " +
+					"configuration too: falls back to the `" + envJournalURL + "` environment variable, the recommended " +
+					"place for it. Unset by default: the journal is the local file of `journal_path`. Conflicts with " +
+					"`journal_path`.",
+				Optional:   true,
+				Sensitive:  true,
+				Validators: []validator.String{validators.DatabaseURL()},
 			},
 			"max_requests_per_second": schema.Float64Attribute{
 				MarkdownDescription: fmt.Sprintf("The most API requests per second this provider configuration sends, shared by "+
@@ -221,7 +244,7 @@ func (p *videogenProvider) Configure(ctx context.Context, req provider.Configure
 	if cfg.BaseURL.IsUnknown() || cfg.APIKey.IsUnknown() || cfg.API.IsUnknown() || cfg.DeleteOnDestroy.IsUnknown() ||
 		cfg.MaxRetries.IsUnknown() ||
 		cfg.RequestTimeout.IsUnknown() || cfg.PollInterval.IsUnknown() || cfg.MaxRequestsPerSecond.IsUnknown() || cfg.SubmitGatewayRetries.IsUnknown() ||
-		cfg.MaxNewClips.IsUnknown() || cfg.JournalPath.IsUnknown() {
+		cfg.MaxNewClips.IsUnknown() || cfg.JournalPath.IsUnknown() || cfg.JournalURL.IsUnknown() {
 		tflog.Debug(ctx, "videogen provider configuration has unknown values; deferring client set-up")
 		return
 	}
@@ -286,9 +309,9 @@ func (p *videogenProvider) Configure(ctx context.Context, req provider.Configure
 			fmt.Sprintf("The videogen client could not be set up: %s. Check base_url (or %s).", err, envBaseURL))
 		return
 	}
-	journalPath := journal.DefaultPath()
-	if !cfg.JournalPath.IsNull() {
-		journalPath = cfg.JournalPath.ValueString()
+	jnl := openJournal(cfg, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
 	}
 	maxNewClips := int64(-1)
 	if !cfg.MaxNewClips.IsNull() {
@@ -296,12 +319,49 @@ func (p *videogenProvider) Configure(ctx context.Context, req provider.Configure
 	}
 	data := &providerData{
 		client: c, models: newModelCatalog(c), handover: newTaskHandover(), clips: newKnownClips(), planned: newPlannedPaths(), held: newHeldTasks(),
-		journal: journal.New(journalPath, journal.DefaultMaxAge), budget: newNewClipBudget(maxNewClips),
+		journal: jnl, budget: newNewClipBudget(maxNewClips),
 		api: apiShape(api), deleteOnDestroy: cfg.DeleteOnDestroy.IsNull() || cfg.DeleteOnDestroy.ValueBool(),
 	}
 	resp.ResourceData = data
 	resp.DataSourceData = data
 	resp.EphemeralResourceData = data
+}
+
+// ConfigValidators rejects, at plan, a configuration with both journals.
+func (p *videogenProvider) ConfigValidators(context.Context) []provider.ConfigValidator {
+	return []provider.ConfigValidator{
+		providervalidator.Conflicting(path.MatchRoot("journal_path"), path.MatchRoot("journal_url")),
+	}
+}
+
+// openJournal opens the journal of journal_url (or VIDEOGEN_JOURNAL_URL), else
+// of journal_path, for the state this run works on. Nothing is read yet: an
+// unreachable database fails the first plan that creates a clip, not a refresh.
+func openJournal(cfg providerModel, diags *diag.Diagnostics) *journal.Journal {
+	state := journal.CurrentState()
+	url := cfg.JournalURL.ValueString()
+	fromEnv := cfg.JournalURL.IsNull() && os.Getenv(envJournalURL) != ""
+	if fromEnv {
+		url = os.Getenv(envJournalURL)
+		if err := validators.CheckDatabaseURL(url); err != nil {
+			diags.AddAttributeError(path.Root("journal_url"), "Invalid Journal URL",
+				fmt.Sprintf("The %s environment variable is not a database URL the provider can use: %s.", envJournalURL, err))
+			return nil
+		}
+	}
+	switch {
+	case url != "" && !cfg.JournalPath.IsNull():
+		diags.AddAttributeError(path.Root("journal_path"), "Conflicting Task Journals",
+			fmt.Sprintf("journal_path is set in the provider block and %s is set in the environment: the provider keeps one "+
+				"task journal. Remove journal_path to share the journal in the database (the way fresh CI runners are "+
+				"protected), or unset %s to keep it in the file.", envJournalURL, envJournalURL))
+		return nil
+	case url != "":
+		return journal.NewPostgres(url, state, journal.DefaultMaxAge)
+	case !cfg.JournalPath.IsNull():
+		return journal.New(cfg.JournalPath.ValueString(), state, journal.DefaultMaxAge)
+	}
+	return journal.New(journal.DefaultPath(), state, journal.DefaultMaxAge)
 }
 
 func (p *videogenProvider) Resources(context.Context) []func() resource.Resource {

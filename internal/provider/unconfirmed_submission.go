@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
@@ -16,60 +15,63 @@ import (
 // error that tells the user to look for the task before applying again. Users and
 // CI jobs apply again anyway, so the journal remembers such a submission by the
 // fingerprint of its request (from before it is sent, so that a kill while it is
-// in flight is covered too), and the next apply that sends the same request says,
-// before it sends it, when the doubtful one was made and how to keep its task
-// instead (see CONTRIBUTING.md, "Billing and ambiguous submissions").
+// in flight is covered too). The next plan that creates the same request says so
+// in billing and in a warning, and counts it against max_new_clips, so that a
+// reviewer or a pipeline can stop before the second charge; its apply says it
+// again, with how to keep the earlier task, before it sends the request (see
+// CONTRIBUTING.md, "Billing and ambiguous submissions").
 //
 // It says so and goes on, rather than refusing: the error's own advice is to apply
 // again when the console shows no task, and a refusal would leave no way forward
 // but editing the journal.
 
-// journalSending notes a submission about to be sent (see journal.Sending). A
-// journal that cannot be written does not stop the apply: it only protects against
-// an outright kill and against a second submission after a doubtful one, and the
-// user is told once.
-func (d *providerData) journalSending(ctx context.Context, fingerprint string, diags *diag.Diagnostics) journal.Ticket {
-	t, err := d.journal.Sending(fingerprint, time.Now())
+// doubtTimes says when the doubtful submissions were made.
+func doubtTimes(notes []journal.Unconfirmed) string {
+	times := make([]string, len(notes))
+	for i, n := range notes {
+		times[i] = n.SubmittedAt.UTC().Format("2006-01-02 15:04:05 UTC")
+	}
+	return "at " + strings.Join(times, " and at ")
+}
+
+// planDoubts reports whether the journal holds unconfirmed submissions of this
+// very request for this state, and warns of them at plan.
+func (d *providerData) planDoubts(ctx context.Context, fingerprint string, diags *diag.Diagnostics) bool {
+	notes, err := d.journal.Doubts(ctx, fingerprint)
 	if err != nil {
 		d.journalProblem(ctx, err, diags)
+		return false
 	}
-	return t
+	if len(notes) == 0 {
+		return false
+	}
+	when := doubtTimes(notes)
+	diags.AddWarning("Clip May Be Billed Twice",
+		fmt.Sprintf("An earlier run sent the request of this clip %s and never learned whether the service created a "+
+			"task: its answer was lost, or the run was killed while the request was on its way. Applying this plan "+
+			"sends the request again, so it may bill a second clip; its billing says so, and max_new_clips counts it.\n\n"+
+			"Before applying, look in the service's console for a task created %s with this prompt. If there is one, "+
+			"import it (terraform import, or an import block) instead of applying this plan; if there is none, apply: "+
+			"nothing else was billed. The provider noted the earlier submission in its task journal (%s).",
+			when, when, d.journal.Where()))
+	return true
 }
 
-// journalSent replaces the note of an answered submission with its task, which
-// the journal keeps until its clip is recorded in state.
-func (d *providerData) journalSent(ctx context.Context, t journal.Ticket, e journal.Entry, diags *diag.Diagnostics) {
-	if err := d.journal.Sent(t, e); err != nil {
-		d.journalProblem(ctx, err, diags)
-	}
-}
-
-// journalNotSent drops the note of a submission that provably created nothing.
-func (d *providerData) journalNotSent(ctx context.Context, t journal.Ticket) {
-	if err := d.journal.NotSent(t); err != nil {
-		d.journalProblem(ctx, err, nil)
-	}
-}
-
-// sayUnconfirmedSubmissions warns about the unconfirmed submissions of this very
-// request that earlier runs noted, once each.
+// sayUnconfirmedSubmissions warns, before Create submits, about the unconfirmed
+// submissions of this very request that earlier runs noted, once each per run.
 func (d *providerData) sayUnconfirmedSubmissions(ctx context.Context, fingerprint string, diags *diag.Diagnostics) {
-	notes, err := d.journal.TakeUnconfirmed(fingerprint)
+	notes, err := d.journal.TakeDoubts(ctx, fingerprint)
 	if err != nil {
 		d.journalProblem(ctx, err, nil)
 	}
 	if len(notes) == 0 {
 		return
 	}
-	times := make([]string, len(notes))
-	for i, n := range notes {
-		times[i] = n.SubmittedAt.UTC().Format("2006-01-02 15:04:05 UTC")
-	}
+	when := doubtTimes(notes)
 	tflog.Warn(ctx, "an earlier run submitted this request without learning whether a task was created",
-		map[string]any{"submitted_at": times, "journal": d.journal.Path()})
-	when := "at " + strings.Join(times, " and at ")
+		map[string]any{"submitted_at": when, "journal": d.journal.Where()})
 	diags.AddWarning("Earlier Submission May Have Created This Clip",
-		fmt.Sprintf("An earlier apply on this machine sent this same request %s, and never learned whether the service "+
+		fmt.Sprintf("An earlier apply sent this same request %s, and never learned whether the service "+
 			"created a task: the request may have reached it, but no task ID came back. That task, if it exists, is billed "+
 			"like any other. This apply sends the request again.\n\n"+
 			"Look in the service's console for a task created %s with this prompt. If there is one and you want to keep it "+
@@ -77,5 +79,5 @@ func (d *providerData) sayUnconfirmedSubmissions(ctx context.Context, fingerprin
 			"(terraform import, or an import block); its clip is then adopted without another submission. "+
 			"If there is none, nothing else was billed.\n\n"+
 			"The provider noted the earlier submission in its task journal (%s); this warning is shown once.",
-			when, when, d.journal.Path()))
+			when, when, d.journal.Where()))
 }

@@ -98,7 +98,9 @@ func (r *videoResource) Schema(ctx context.Context, _ resource.SchemaRequest, re
 					billingResumes + "` (the clip is tainted because an apply stopped waiting for its task, and the apply " +
 					"waits for that same task again). It is unknown (known after apply) when the plan cannot tell: an " +
 					"argument is known only at apply, a clip with the same arguments takes the task this one could resume, or " +
-					"the local task journal holds a task a killed run submitted for this very clip (a warning names it). " +
+					"the task journal holds a task that a killed run submitted for this very clip and state (a warning names it). " +
+					"It says `" + billingMayBillTwice + "` when an earlier run sent this very request and never learned " +
+					"whether the service created a task (a warning says when); `max_new_clips` counts it as a new clip. " +
 					"After a refresh it says what the task's status means: `" + billingBilled + "`, `" + billingIfSucceeds +
 					"`, `" + billingNotBilled + "` (the generation failed), `" + billingMayHaveBeenPaid + "` (cancelled, or " +
 					"its clip expired) or `" + billingCutShort + "` (an apply stopped waiting for it; the next apply resumes " +
@@ -189,6 +191,10 @@ func (r *videoResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
+	}
+	if r.data != nil && !state.Model.IsNull() {
+		// The prior state holds the task (a plan with -refresh=false reads no clip).
+		r.data.journalRemove(ctx, state.TaskID.ValueString())
 	}
 	status := client.Status(state.Status.ValueString())
 	if waitCutShort(ctx, req.Private) && r.data != nil {
@@ -309,26 +315,11 @@ func (r *videoResource) planCreate(ctx context.Context, req resource.ModifyPlanR
 			// It tells the Delete of a tainted clip replaced by this one that the plan,
 			// knowing its task, lets it go (see privateKeyResumes).
 			resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKeyPlannedNew, []byte(`true`))...)
-			if ids := r.journaledTasks(ctx, plan, req.Config); len(ids) > 0 {
-				// The journal is local: a plan applied on another machine does not see it.
-				addJournaledTaskWarning(&resp.Diagnostics, ids, r.data.journal.Path())
-			} else {
-				billing = types.StringValue(billingNewClip)
-			}
+			billing = r.planFromJournal(ctx, plan, req.Config, &resp.Diagnostics)
 			r.data.budget.count(&resp.Diagnostics)
 		}
 	}
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("billing"), billing)...)
-}
-
-// addJournaledTaskWarning names the tasks that a killed run submitted for exactly
-// the clip a plan creates: the apply adopts one of them instead of submitting.
-func addJournaledTaskWarning(diags *diag.Diagnostics, taskIDs []string, journalPath string) {
-	diags.AddWarning("Clip May Adopt a Task of an Interrupted Run",
-		fmt.Sprintf("The task journal (%s) holds task %s, submitted for exactly this clip by a run that was stopped "+
-			"before Terraform recorded it. Applying this plan on this machine adopts it instead of submitting a new task, "+
-			"with no new charge, unless it has failed or is gone; so billing is known only after apply.",
-			journalPath, strings.Join(taskIDs, ", ")))
 }
 
 // privateKeyResumes marks, in the planned private state of a tainted clip's
@@ -354,22 +345,6 @@ type privateState interface {
 func privateFlag(ctx context.Context, p privateState, key string) bool {
 	v, diags := p.GetKey(ctx, key)
 	return !diags.HasError() && string(v) == "true"
-}
-
-// journaledTasks lists the tasks that the local journal holds for exactly this
-// request: tasks a killed run submitted, which Create adopts instead of submitting.
-func (r *videoResource) journaledTasks(ctx context.Context, plan videoResourceModel, config tfsdk.Config) []string {
-	request, diags := plan.toRequest(ctx, config, r.data.api)
-	triggers := map[string]string{}
-	diags.Append(plan.TriggersReplace.ElementsAs(ctx, &triggers, false)...)
-	if diags.HasError() {
-		return nil
-	}
-	var ids []string
-	for _, e := range r.data.journalMatching(ctx, requestFingerprint(r.data.client.BaseURL(), request, triggers)) {
-		ids = append(ids, e.TaskID)
-	}
-	return ids
 }
 
 // planDestroy warns, for each clip a plan destroys, that it stays billed: the
@@ -452,7 +427,10 @@ func (r *videoResource) Create(ctx context.Context, req resource.CreateRequest, 
 	// the apply, which records what the task's last status bills.
 	billingFromStatus := plan.Billing.IsUnknown()
 
-	video := r.adoptUnfinished(ctx, plan, fingerprint)
+	video, ok := r.adoptUnfinished(ctx, plan, fingerprint, &resp.Diagnostics)
+	if !ok {
+		return
+	}
 	var waitOpts []client.WaitOption
 	if video == nil {
 		if plan.Billing.ValueString() == billingResumes {
@@ -460,7 +438,10 @@ func (r *videoResource) Create(ctx context.Context, req resource.CreateRequest, 
 			addResumeNotPossibleWarning(&resp.Diagnostics)
 		}
 		r.data.sayUnconfirmedSubmissions(ctx, fingerprint, &resp.Diagnostics)
-		ticket := r.data.journalSending(ctx, fingerprint, &resp.Diagnostics)
+		ticket, ok := r.data.journalSending(ctx, fingerprint, &resp.Diagnostics)
+		if !ok {
+			return
+		}
 		submitted, err := r.data.client.SubmitVideo(ctx, request)
 		if err != nil {
 			r.addSubmitError(ctx, &resp.Diagnostics, err, ticket)
@@ -496,8 +477,10 @@ func (r *videoResource) Create(ctx context.Context, req resource.CreateRequest, 
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	// The task stays in the journal until a later run finds it in a state: a
+	// remote backend saves this state only at the end of the apply, or every
+	// 20 seconds or so.
 	if !plan.WaitForCompletion.ValueBool() {
-		r.data.journalRemove(ctx, video.TaskID)
 		return
 	}
 	if final := r.wait(ctx, &plan, timeout, "create", &resp.Diagnostics, waitOpts...); final != nil &&
@@ -508,10 +491,7 @@ func (r *videoResource) Create(ctx context.Context, req resource.CreateRequest, 
 		plan.Billing = types.StringValue(billingOf(client.Status(plan.Status.ValueString())))
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-	// An unfinished task stays in the journal: Terraform taints the resource, and
-	// its replacement in the next apply takes the task over (see Read and Delete).
 	if client.Status(plan.Status.ValueString()).Final() {
-		r.data.journalRemove(ctx, video.TaskID)
 		return
 	}
 	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKeyWaitCutShort, []byte(`true`))...)
@@ -530,27 +510,36 @@ func waitCutShort(ctx context.Context, p privateState) bool {
 
 // adoptUnfinished returns a task that an earlier, cut-short run submitted for
 // exactly this request, if there is one that can still produce the clip: first one
-// handed over by the Delete of a tainted resource in this run, then one from the
-// local journal. Nil means submit a new task.
-func (r *videoResource) adoptUnfinished(ctx context.Context, plan videoResourceModel, fingerprint string) *client.Video {
+// handed over by the Delete of a tainted resource in this run, then one that a
+// run which died left in the journal for this state. Nil means submit a new
+// task; false, that the journal_url database failed and nothing may be submitted.
+func (r *videoResource) adoptUnfinished(ctx context.Context, plan videoResourceModel, fingerprint string,
+	diags *diag.Diagnostics,
+) (*client.Video, bool) {
 	if taskID, ok := r.data.handover.take(plan); ok {
 		if v := r.adoptable(ctx, taskID); v != nil {
 			tflog.Info(ctx, "resuming the wait for a task left unfinished by an earlier run", map[string]any{"task_id": taskID})
-			return v
+			return v, true
 		}
 	}
-	for _, e := range r.data.journalMatching(ctx, fingerprint) {
-		if !r.data.handover.claim(e.TaskID) {
+	matches, ok := r.data.journalMatching(ctx, fingerprint, diags)
+	if !ok {
+		return nil, false
+	}
+	for _, m := range matches {
+		if m.Standing == journal.RunAlive || !r.data.handover.claim(m.TaskID) {
 			continue
 		}
-		if v := r.adoptable(ctx, e.TaskID); v != nil {
-			tflog.Info(ctx, "adopting a task that a run cut off before it was recorded in state submitted",
-				map[string]any{"task_id": e.TaskID, "journal": r.data.journal.Path()})
-			return v
+		if v := r.adoptable(ctx, m.TaskID); v != nil {
+			tflog.Info(ctx, "adopting a task that a run which died submitted before a state recorded it",
+				map[string]any{"task_id": m.TaskID, "journal": r.data.journal.Where(), "process": m.Process})
+			// Ours now: if this run dies too, the next one adopts it again.
+			r.data.journalClaim(ctx, m.Entry, diags)
+			return v, true
 		}
-		r.data.handover.release(e.TaskID)
+		r.data.handover.release(m.TaskID)
 	}
-	return nil
+	return nil, true
 }
 
 // adoptable reads a task that may be adopted; a task that is gone or ended without
@@ -620,8 +609,11 @@ func (r *videoResource) Read(ctx context.Context, req resource.ReadRequest, resp
 		addAPIError(&resp.Diagnostics, "Unable to Read Video", opGet, err)
 		return
 	}
-	// The clip is in state: the journal need not remember its task any longer.
-	r.data.journalRemove(ctx, taskID)
+	if !state.Model.IsNull() {
+		// A state holds the task: the journal need not remember it any longer. A
+		// task just imported (no model yet) is not saved until the apply ends.
+		r.data.journalRemove(ctx, taskID)
+	}
 	if video.Status.Gone() && client.Status(state.Status.ValueString()) != video.Status {
 		resp.Diagnostics.AddWarning("Video No Longer Available",
 			fmt.Sprintf("The service reports task %s as %q, so it has no clip to offer any more. The next apply generates a "+
@@ -719,6 +711,10 @@ func (r *videoResource) Delete(ctx context.Context, req resource.DeleteRequest, 
 		return
 	}
 	taskID := state.TaskID.ValueString()
+	if r.data != nil {
+		// The state held the task until now.
+		r.data.journalRemove(ctx, taskID)
+	}
 	resumed := planResumes(ctx, req.Private)
 	unfinished := !client.Status(state.Status.ValueString()).Final() || state.Billing.ValueString() == billingCutShort
 	if unfinished && !resumed && r.data != nil && privateFlag(ctx, req.Private, privateKeyPlannedNew) {

@@ -1,0 +1,315 @@
+package journal
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// pgStore keeps the journal in PostgreSQL, where fresh CI runners that share a
+// state share it too: one row per record in a table of its own schema, created
+// on first use. Every change runs in a transaction that locks the table against
+// other writers (readers go on), so concurrent runners cannot lose a record. A
+// run's liveness lock is a session-level advisory lock on the journal's
+// connection, which the server releases when the session ends: when the
+// process dies, the kernel closes its socket.
+type pgStore struct {
+	url      string
+	redacted string
+	secrets  []string
+
+	mu   sync.Mutex
+	conn *pgx.Conn
+	// runs are the runs whose advisory lock this session holds.
+	runs map[string]bool
+}
+
+// pgConnectTimeout bounds a connection attempt when the URL sets no
+// connect_timeout: an address that drops packets must fail the plan, not hang it.
+const pgConnectTimeout = 15 * time.Second
+
+// Schema and table of the journal; the role needs CREATE on the database the
+// first time, and then only to read and write the table.
+const (
+	pgSchema = "videogen_journal"
+	pgTable  = pgSchema + ".records"
+)
+
+// pgSetupLock serialises the creation of the schema and table: two runners
+// creating them at once would otherwise collide in the catalog.
+const pgSetupLock = 0x76696465 // "vide"
+
+// NewPostgres returns the journal kept in the PostgreSQL database at rawURL
+// (postgres:// or postgresql://), for the state state. It connects on first
+// use. Every error and name it gives shows the URL without its password.
+func NewPostgres(rawURL, state string, maxAge time.Duration) *Journal {
+	return newJournal(&pgStore{url: rawURL, redacted: RedactURL(rawURL), secrets: urlSecrets(rawURL), runs: map[string]bool{}},
+		state, maxAge)
+}
+
+// RedactURL returns a database URL without its password (in the user
+// information or a password parameter); one that does not parse is not shown.
+func RedactURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "(a URL that does not parse)"
+	}
+	q := u.Query()
+	if q.Has("password") {
+		q.Set("password", "xxxxx")
+		u.RawQuery = q.Encode()
+	}
+	return u.Redacted()
+}
+
+// urlSecrets lists the password of a URL as it may appear in a message:
+// decoded and as written.
+func urlSecrets(raw string) []string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return []string{raw}
+	}
+	var out []string
+	if p, ok := u.User.Password(); ok && p != "" {
+		out = append(out, p, url.QueryEscape(p), url.PathEscape(p))
+	}
+	if p := u.Query().Get("password"); p != "" {
+		out = append(out, p, url.QueryEscape(p))
+	}
+	return out
+}
+
+func (s *pgStore) where() string { return s.redacted }
+
+// fail wraps an error of the database, with the password taken out of its text.
+func (s *pgStore) fail(op string, err error) error {
+	msg := err.Error()
+	for _, p := range s.secrets {
+		if p != "" {
+			msg = strings.ReplaceAll(msg, p, "xxxxx")
+		}
+	}
+	return &pgError{msg: fmt.Sprintf("the task journal at %s: %s: %s", s.redacted, op, msg)}
+}
+
+// pgError is a database error whose text holds no password; it wraps nothing,
+// so that no caller can reach the original text.
+type pgError struct{ msg string }
+
+func (e *pgError) Error() string { return e.msg }
+
+// connect opens the session on first use and creates the schema and table.
+// Callers hold s.mu.
+func (s *pgStore) connect(ctx context.Context) error {
+	if s.conn != nil {
+		if !s.conn.IsClosed() {
+			return nil
+		}
+		if len(s.runs) > 0 {
+			// The session that held this run's lock is gone: others may already
+			// have taken the run for dead.
+			return s.fail("connecting", errors.New("the connection that held this run's lock was lost"))
+		}
+		s.conn = nil
+	}
+	cfg, err := pgx.ParseConfig(s.url)
+	if err != nil {
+		return s.fail("reading the URL", err)
+	}
+	if cfg.ConnectTimeout == 0 {
+		cfg.ConnectTimeout = pgConnectTimeout
+	}
+	conn, err := pgx.ConnectConfig(ctx, cfg)
+	if err != nil {
+		return s.fail("connecting", err)
+	}
+	err = pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
+		for _, q := range []string{
+			`SELECT pg_advisory_xact_lock(` + fmt.Sprint(pgSetupLock) + `)`,
+			`CREATE SCHEMA IF NOT EXISTS ` + pgSchema,
+			`CREATE TABLE IF NOT EXISTS ` + pgTable + ` (
+				kind         text        NOT NULL,
+				id           text        NOT NULL,
+				fingerprint  text        NOT NULL,
+				submitted_at timestamptz NOT NULL,
+				state        text        NOT NULL DEFAULT '',
+				run          text        NOT NULL DEFAULT '',
+				process      text        NOT NULL DEFAULT '',
+				run_ended    boolean     NOT NULL DEFAULT false,
+				said_by      text        NOT NULL DEFAULT '',
+				PRIMARY KEY (kind, id))`,
+		} {
+			if _, err := tx.Exec(ctx, q); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		_ = conn.Close(context.WithoutCancel(ctx))
+		return s.fail("creating the schema "+pgSchema, err)
+	}
+	s.conn = conn
+	return nil
+}
+
+// Record kinds of the table.
+const (
+	kindTask = "task"
+	kindNote = "unconfirmed"
+)
+
+type pgRow struct {
+	kind, id, fingerprint, state, run, process, saidBy string
+	submittedAt                                        time.Time
+	runEnded                                           bool
+}
+
+func rowsOf(r *records) map[[2]string]pgRow {
+	out := map[[2]string]pgRow{}
+	for _, e := range r.Entries {
+		out[[2]string{kindTask, e.TaskID}] = pgRow{kindTask, e.TaskID, e.Fingerprint, e.State, e.Run, e.Process,
+			"", e.SubmittedAt, e.RunEnded}
+	}
+	for _, u := range r.Unconfirmed {
+		out[[2]string{kindNote, u.ID}] = pgRow{kindNote, u.ID, u.Fingerprint, u.State, u.Run, "", u.SaidBy, u.SubmittedAt, false}
+	}
+	return out
+}
+
+func (s *pgStore) update(ctx context.Context, change func(*records) bool) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.connect(ctx); err != nil {
+		return err
+	}
+	err := pgx.BeginFunc(ctx, s.conn, func(tx pgx.Tx) error {
+		// SHARE ROW EXCLUSIVE conflicts with itself: one writer at a time.
+		if _, err := tx.Exec(ctx, `LOCK TABLE `+pgTable+` IN SHARE ROW EXCLUSIVE MODE`); err != nil {
+			return err
+		}
+		rows, err := tx.Query(ctx, `SELECT kind, id, fingerprint, submitted_at, state, run, process, run_ended, said_by FROM `+pgTable)
+		if err != nil {
+			return err
+		}
+		r := &records{}
+		for rows.Next() {
+			var row pgRow
+			if err := rows.Scan(&row.kind, &row.id, &row.fingerprint, &row.submittedAt, &row.state, &row.run,
+				&row.process, &row.runEnded, &row.saidBy); err != nil {
+				rows.Close()
+				return err
+			}
+			switch row.kind {
+			case kindTask:
+				r.Entries = append(r.Entries, Entry{TaskID: row.id, Fingerprint: row.fingerprint, SubmittedAt: row.submittedAt,
+					State: row.state, Run: row.run, Process: row.process, RunEnded: row.runEnded})
+			case kindNote:
+				r.Unconfirmed = append(r.Unconfirmed, Unconfirmed{ID: row.id, Fingerprint: row.fingerprint,
+					SubmittedAt: row.submittedAt, State: row.state, Run: row.run, SaidBy: row.saidBy})
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		before := rowsOf(r)
+		if !change(r) {
+			return nil
+		}
+		after := rowsOf(r)
+		for key := range before {
+			if _, ok := after[key]; !ok {
+				if _, err := tx.Exec(ctx, `DELETE FROM `+pgTable+` WHERE kind = $1 AND id = $2`, key[0], key[1]); err != nil {
+					return err
+				}
+			}
+		}
+		for key, row := range after {
+			if old, ok := before[key]; ok && old == row {
+				continue
+			}
+			if _, err := tx.Exec(ctx, `INSERT INTO `+pgTable+` (kind, id, fingerprint, submitted_at, state, run, process, run_ended, said_by)
+				VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+				ON CONFLICT (kind, id) DO UPDATE SET fingerprint = EXCLUDED.fingerprint, submitted_at = EXCLUDED.submitted_at,
+					state = EXCLUDED.state, run = EXCLUDED.run, process = EXCLUDED.process, run_ended = EXCLUDED.run_ended, said_by = EXCLUDED.said_by`,
+				row.kind, row.id, row.fingerprint, row.submittedAt, row.state, row.run, row.process, row.runEnded,
+				row.saidBy); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return s.fail("writing", err)
+	}
+	return nil
+}
+
+// runKey is the advisory lock key of a run.
+func runKey(run string) int64 {
+	sum := sha256.Sum256([]byte("videogen-journal-run:" + run))
+	return int64(binary.BigEndian.Uint64(sum[:8])) //nolint:gosec // a hash folded into the key space, overflow intended
+}
+
+func (s *pgStore) hold(ctx context.Context, run string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.connect(ctx); err != nil {
+		return err
+	}
+	var ok bool
+	if err := s.conn.QueryRow(ctx, `SELECT pg_try_advisory_lock($1)`, runKey(run)).Scan(&ok); err != nil {
+		return s.fail("taking this run's lock", err)
+	}
+	if !ok {
+		return s.fail("taking this run's lock", errors.New("another session holds it"))
+	}
+	s.runs[run] = true
+	return nil
+}
+
+func (s *pgStore) release(run string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.runs, run)
+	if s.conn != nil && len(s.runs) == 0 {
+		// Closing the session releases its locks.
+		ctx, cancel := context.WithTimeout(context.Background(), pgConnectTimeout)
+		defer cancel()
+		_ = s.conn.Close(ctx)
+		s.conn = nil
+	}
+}
+
+// alive tries the run's advisory lock from this session: the server released
+// it when the run's session ended.
+func (s *pgStore) alive(ctx context.Context, run string) (bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.runs[run] {
+		return true, nil
+	}
+	if err := s.connect(ctx); err != nil {
+		return false, err
+	}
+	var free bool
+	if err := s.conn.QueryRow(ctx, `SELECT pg_try_advisory_lock($1)`, runKey(run)).Scan(&free); err != nil {
+		return false, s.fail("testing the lock of run "+run, err)
+	}
+	if !free {
+		return true, nil
+	}
+	if _, err := s.conn.Exec(ctx, `SELECT pg_advisory_unlock($1)`, runKey(run)); err != nil {
+		return false, s.fail("testing the lock of run "+run, err)
+	}
+	return false, nil
+}

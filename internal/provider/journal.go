@@ -1,0 +1,197 @@
+package provider
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/videogen/terraform-provider-videogen/internal/client"
+	"github.com/videogen/terraform-provider-videogen/internal/journal"
+)
+
+// requestFingerprint identifies what a task was asked for: the service address,
+// every argument sent, and triggers_replace. Two resources with equal fingerprints
+// ask for interchangeable clips. Reference media count without their signing
+// parameters, as in plans: a run killed mid-submission is usually retried with
+// freshly signed URLs, and its journal note must still be found.
+func requestFingerprint(baseURL string, req client.VideoRequest, triggers map[string]string) string {
+	req.Metadata = unsignedMedia(req.Metadata)
+	data, _ := json.Marshal(struct { //nolint:errchkjson // strings, a map of strings and a marshalable request
+		Service  string              `json:"service"`
+		Request  client.VideoRequest `json:"request"`
+		Triggers map[string]string   `json:"triggers_replace,omitempty"`
+	}{baseURL, req, triggers})
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
+}
+
+// The journal's wrappers say what went wrong in words the user can act on. A
+// journal_path file that cannot be written only warns: it protects against an
+// outright kill and against a second submission after a doubtful one, and the
+// apply goes on. A journal_url database is what fresh runners rely on, so one
+// that cannot be reached or written fails the plan, or the apply before it
+// submits anything: the provider never submits a clip it could not note first.
+
+// journalRemove forgets a task that a state is proven to hold.
+func (d *providerData) journalRemove(ctx context.Context, taskID string) {
+	if err := d.journal.Remove(ctx, taskID); err != nil {
+		d.journalProblem(ctx, err, nil)
+	}
+}
+
+// journalMatching lists the journal's tasks for this very request and state;
+// false when a journal_url database failed, which diags then says.
+func (d *providerData) journalMatching(ctx context.Context, fingerprint string, diags *diag.Diagnostics) ([]journal.Match, bool) {
+	matches, err := d.journal.Matching(ctx, fingerprint)
+	if err != nil {
+		return nil, !d.journalProblem(ctx, err, diags)
+	}
+	return matches, true
+}
+
+// journalSending notes a submission about to be sent (see journal.Sending); false
+// when the submission must not be sent.
+func (d *providerData) journalSending(ctx context.Context, fingerprint string, diags *diag.Diagnostics) (journal.Ticket, bool) {
+	t, err := d.journal.Sending(ctx, fingerprint, time.Now())
+	if err != nil {
+		return "", !d.journalProblem(ctx, err, diags)
+	}
+	return t, true
+}
+
+// journalSent replaces the note of an answered submission with its task, which
+// the journal keeps until a state is proven to hold it.
+func (d *providerData) journalSent(ctx context.Context, t journal.Ticket, e journal.Entry, diags *diag.Diagnostics) {
+	if err := d.journal.Sent(ctx, t, e); err != nil {
+		d.journalProblem(ctx, err, diags)
+	}
+}
+
+// journalClaim makes an adopted task this run's.
+func (d *providerData) journalClaim(ctx context.Context, e journal.Entry, diags *diag.Diagnostics) {
+	if err := d.journal.Claim(ctx, e); err != nil {
+		d.journalProblem(ctx, err, diags)
+	}
+}
+
+// journalNotSent drops the note of a submission that provably created nothing.
+func (d *providerData) journalNotSent(ctx context.Context, t journal.Ticket) {
+	if err := d.journal.NotSent(ctx, t); err != nil {
+		d.journalProblem(ctx, err, nil)
+	}
+}
+
+// journalProblem logs a journal error and, with diags, says it: an error for a
+// journal_url database (it reports true: stop before submitting), once a
+// warning for a journal_path file.
+func (d *providerData) journalProblem(ctx context.Context, err error, diags *diag.Diagnostics) bool {
+	tflog.Warn(ctx, "the task journal is not usable", map[string]any{"journal": d.journal.Where(), "error": err.Error()})
+	if diags == nil {
+		return false
+	}
+	if d.journal.Shared() {
+		diags.AddAttributeError(path.Root("journal_url"), "Task Journal Not Reachable",
+			fmt.Sprintf("The provider notes every submission in the task journal at journal_url (%s) before it sends "+
+				"it, so that a run killed outright does not bill a clip twice, and that journal could not be reached or "+
+				"written. Nothing was submitted. Check that the database is up and reachable from this runner, and that "+
+				"the role may create the schema videogen_journal (on first use) and write its table; or remove "+
+				"journal_url (and VIDEOGEN_JOURNAL_URL) to keep the journal on this machine only.\n\nOriginal error: %s",
+				d.journal.Where(), err))
+		return true
+	}
+	d.journalError.Do(func() {
+		diags.AddWarning("Task Journal Not Written",
+			fmt.Sprintf("The provider notes each submitted task in %s until a state is known to hold it, so that a run "+
+				"killed outright does not bill it twice; that note could not be written. The apply goes on; if it is "+
+				"killed before it finishes, check the service's console for tasks created by this run before applying "+
+				"again. Set journal_path in the provider block to a writable file.\n\nOriginal error: %s", d.journal.Where(), err))
+	})
+	return false
+}
+
+// planFromJournal says, for a clip planned as new, what the journal knows of
+// its request in this state: a task a dead run left behind, which the apply
+// adopts (billing unknown: it may have failed by then); a task of a run that
+// still runs, which is left to it; or a submission whose outcome is unknown,
+// which may bill a second clip.
+func (r *videoResource) planFromJournal(ctx context.Context, plan videoResourceModel, config tfsdk.Config,
+	diags *diag.Diagnostics,
+) types.String {
+	request, reqDiags := plan.toRequest(ctx, config, r.data.api)
+	triggers := map[string]string{}
+	reqDiags.Append(plan.TriggersReplace.ElementsAs(ctx, &triggers, false)...)
+	if reqDiags.HasError() {
+		return types.StringValue(billingNewClip)
+	}
+	fingerprint := requestFingerprint(r.data.client.BaseURL(), request, triggers)
+	matches, ok := r.data.journalMatching(ctx, fingerprint, diags)
+	if !ok {
+		return types.StringUnknown()
+	}
+	var adopt, alive []journal.Match
+	for _, m := range matches {
+		if m.Standing == journal.RunAlive {
+			alive = append(alive, m)
+		} else {
+			adopt = append(adopt, m)
+		}
+	}
+	if len(adopt) > 0 {
+		addJournaledTaskWarning(diags, adopt, r.data.journal.Where())
+		return types.StringUnknown()
+	}
+	if len(alive) > 0 {
+		addRunningTaskWarning(diags, alive, r.data.journal.Where())
+	}
+	if r.data.planDoubts(ctx, fingerprint, diags) {
+		return types.StringValue(billingMayBillTwice)
+	}
+	return types.StringValue(billingNewClip)
+}
+
+// addJournaledTaskWarning names the tasks that a run which died submitted for
+// exactly the clip a plan creates, and why they are taken for a dead run's: the
+// apply adopts one of them instead of submitting.
+func addJournaledTaskWarning(diags *diag.Diagnostics, matches []journal.Match, where string) {
+	var tasks []string
+	for _, m := range matches {
+		why := fmt.Sprintf("submitted at %s by a run (%s) that ended without handing it to Terraform: the process "+
+			"died (killed, or out of memory) and its lock was released", m.SubmittedAt.UTC().Format(time.DateTime+" UTC"),
+			m.Process)
+		if m.Standing == journal.AdoptableOlder {
+			why = "noted by an earlier version of the provider, which did not record its run, at " +
+				m.SubmittedAt.UTC().Format(time.DateTime+" UTC")
+		}
+		tasks = append(tasks, fmt.Sprintf("task %s, %s", m.TaskID, why))
+	}
+	diags.AddWarning("Clip May Adopt a Task of a Killed Run",
+		fmt.Sprintf("The task journal (%s) holds, for exactly this clip and this state, %s. No state is known to hold "+
+			"it. Applying this plan adopts it instead of submitting a new task, with no new charge, unless it has failed "+
+			"or is gone; so billing is known only after apply.", where, strings.Join(tasks, "; and ")))
+}
+
+// addRunningTaskWarning names the tasks that a run which still runs submitted
+// for exactly this clip and state: they are its own, and the plan does not take them.
+func addRunningTaskWarning(diags *diag.Diagnostics, matches []journal.Match, where string) {
+	var tasks []string
+	for _, m := range matches {
+		tasks = append(tasks, fmt.Sprintf("task %s (submitted at %s by %s)", m.TaskID,
+			m.SubmittedAt.UTC().Format(time.DateTime+" UTC"), m.Process))
+	}
+	diags.AddWarning("Clip Matches a Task of a Running Provider",
+		fmt.Sprintf("The task journal (%s) holds %s for exactly this clip and this state, and the provider process "+
+			"that submitted it still runs: another apply of this state (with -lock=false), or a provider left behind "+
+			"by a Terraform that was killed. This plan does not take that task: applying it submits a new clip, which "+
+			"is billed. If that process is a leftover of a killed run, end it and plan again: the task is then adopted.",
+			where, strings.Join(tasks, " and ")))
+}

@@ -1,0 +1,287 @@
+package provider
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-exec/tfexec"
+
+	"github.com/videogen/terraform-provider-videogen/internal/acctest"
+	"github.com/videogen/terraform-provider-videogen/internal/mockapi"
+)
+
+// clipThenHeld is a clip, then a held clip that Terraform creates after it: once
+// the provider waits for the second, Terraform has the first clip's Create
+// answer, and a kill then is a kill after the clip finished.
+func clipThenHeld(wait bool) string {
+	return fmt.Sprintf(`
+resource "videogen_video" "clip" {
+  model               = "videogen-1"
+  prompt              = "a lighthouse at dusk"
+  wait_for_completion = %v
+}
+
+resource "videogen_video" "next" {
+  model      = "videogen-1"
+  prompt     = "the pipeline's next clip [mock:hold]"
+  depends_on = [videogen_video.clip]
+}
+`, wait)
+}
+
+// awaitHeld is Run.AwaitHeld for a test: it returns the held task's ID.
+func awaitHeld(t *testing.T, mock *acctest.Mock, run *acctest.Run, held int) string {
+	t.Helper()
+	_, id, err := run.AwaitHeld(t.Context(), mock, held)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+func killGroup(t *testing.T, run *acctest.Run) {
+	t.Helper()
+	if err := run.KillGroup(); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := run.Wait(); err == nil {
+		t.Fatalf("the killed apply succeeded:\n%s", out)
+	}
+}
+
+// stateTasks maps the address of each videogen_video in the state to its task.
+func stateTasks(t *testing.T, wd *acctest.Workdir) map[string]string {
+	t.Helper()
+	st, err := wd.State(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	if st.Values != nil {
+		for _, r := range st.Values.RootModule.Resources {
+			if r.Type == "videogen_video" {
+				out[r.Address] = fmt.Sprint(r.AttributeValues["task_id"])
+			}
+		}
+	}
+	return out
+}
+
+// TestAccJournal_remoteStateKilledAfterTheClipFinished: with a remote backend,
+// Terraform uploads state only at the end of an apply (or every 20 seconds or
+// so), so a job killed outright (SIGKILL of its process group) after a clip
+// finished leaves the clip's task in no state. The journal keeps it until a
+// state is proven to hold it, so the re-apply adopts it: 1 billed for 1 clip.
+func TestAccJournal_remoteStateKilledAfterTheClipFinished(t *testing.T) {
+	requireAcc(t)
+	for _, wait := range []bool{true, false} {
+		t.Run(fmt.Sprintf("wait_for_completion=%v", wait), func(t *testing.T) {
+			t.Parallel()
+			mock := acctest.NewMock(t)
+			backend := acctest.NewHTTPBackend(t)
+			wd := cliWorkdir(t, mock, backend.Block()+clipThenHeld(wait))
+			run := wd.Start(t.Context(), "apply", "-auto-approve", "-input=false", "-no-color")
+			nextTask := awaitHeld(t, mock, run, 1)
+			clipTask := ledgerTask(t, mock, 0).TaskID
+			if !strings.Contains(run.Output(), "videogen_video.clip: Creation complete") {
+				t.Fatalf("the clip's Create has not answered:\n%s", run.Output())
+			}
+			if strings.Contains(string(backend.State()), clipTask) {
+				t.Logf("Terraform uploaded the state before the kill: the journal was not needed this time")
+			}
+			killGroup(t, run)
+			// A killed job leaves the remote state locked; its user unlocks it.
+			if err := wd.TF.ForceUnlock(t.Context(), backend.LockID()); err != nil {
+				t.Fatal(err)
+			}
+			if !mock.FinishTask(nextTask) {
+				t.Fatalf("task %s was not pending", nextTask)
+			}
+			out := applyOutput(t, wd)
+			if n := mock.Submissions(); n != 2 {
+				t.Fatalf("the ledger shows %d submissions for 2 clips after the re-apply, want 2:\n%s", n, out)
+			}
+			if got := stateTasks(t, wd); got["videogen_video.clip"] != clipTask || got["videogen_video.next"] != nextTask {
+				t.Fatalf("the state holds %v, want the clip's task %s and the next one's %s", got, clipTask, nextTask)
+			}
+			if !wrapped("Clip May Adopt a Task of a Killed Run", clipTask, "ended without handing it to Terraform").MatchString(out) {
+				t.Fatalf("the re-apply does not say why it adopts task %s:\n%s", clipTask, out)
+			}
+			if changes, err := wd.Plan(t.Context()); err != nil || changes {
+				t.Fatalf("the plan after: changes %v, error %v; want an empty plan", changes, err)
+			}
+		})
+	}
+}
+
+// TestAccJournal_workspacesAdoptOnlyTheirOwnTasks: two workspaces of one
+// directory share its journal. Each apply is killed after its submission was
+// answered; each re-apply adopts its own workspace's task, never the other's:
+// 2 billed for 2 clips, and every billed task is in a state.
+func TestAccJournal_workspacesAdoptOnlyTheirOwnTasks(t *testing.T) {
+	requireAcc(t)
+	t.Parallel()
+	ctx := t.Context()
+	mock := acctest.NewMock(t)
+	wd := cliWorkdir(t, mock, cliVideo("one clip in each workspace [mock:hold]"))
+	workspaces := []string{"blue", "green"}
+	for i, ws := range workspaces {
+		if err := wd.TF.WorkspaceNew(ctx, ws); err != nil {
+			t.Fatal(err)
+		}
+		run := wd.Start(ctx, "apply", "-auto-approve", "-input=false", "-no-color")
+		awaitHeld(t, mock, run, i+1)
+		killGroup(t, run)
+	}
+	for _, task := range mock.Ledger().Tasks {
+		mock.FinishTask(task.TaskID)
+	}
+	var held []string
+	for _, ws := range workspaces {
+		if err := wd.TF.WorkspaceSelect(ctx, ws); err != nil {
+			t.Fatal(err)
+		}
+		out := applyOutput(t, wd)
+		task := stateTasks(t, wd)["videogen_video.clip"]
+		if task == "" || slices.Contains(held, task) {
+			t.Fatalf("workspace %s holds task %q after its re-apply; the other holds %v:\n%s", ws, task, held, out)
+		}
+		held = append(held, task)
+	}
+	var billed []string
+	for _, task := range mock.Ledger().Tasks {
+		billed = append(billed, task.TaskID)
+	}
+	slices.Sort(held)
+	slices.Sort(billed)
+	if !slices.Equal(held, billed) {
+		t.Fatalf("the ledger bills %v and the workspaces' states hold %v; want 2 tasks, each in a state", billed, held)
+	}
+}
+
+// TestAccJournal_runThatEndedLeavesNothingToAdopt: a run that ended normally
+// handed its tasks to Terraform, which saved them; its journal entries stay
+// until a state is seen holding them, but are never adopted. A second
+// identical clip planned without refresh is a new clip: 2 tasks.
+func TestAccJournal_runThatEndedLeavesNothingToAdopt(t *testing.T) {
+	requireAcc(t)
+	t.Parallel()
+	mock := acctest.NewMock(t)
+	one := cliVideo("the same clip twice")
+	wd := cliWorkdir(t, mock, one)
+	if err := wd.Apply(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	two := strings.Replace(one, `resource "videogen_video" "clip" {`, `resource "videogen_video" "clip" {
+  count  = 2`, 1)
+	if err := wd.Write(cliClip(mock, two)); err != nil {
+		t.Fatal(err)
+	}
+	if err := wd.Apply(t.Context(), tfexec.Refresh(false)); err != nil {
+		t.Fatal(err)
+	}
+	tasks := stateTasks(t, wd)
+	if n := mock.Submissions(); n != 2 || tasks["videogen_video.clip[0]"] == tasks["videogen_video.clip[1]"] {
+		t.Fatalf("the ledger shows %d submissions and the state %v; want 2 tasks, one per clip", n, tasks)
+	}
+}
+
+// TestAccJournal_lostAnswerIsSaidAtPlan: a submission whose answer was lost (a
+// gateway times out after forwarding it) may have created a task. The next
+// plan of the same clip says so in billing and in a warning, before anything is
+// sent, and max_new_clips counts it: with max_new_clips = 0 the apply stops
+// with nothing submitted.
+func TestAccJournal_lostAnswerIsSaidAtPlan(t *testing.T) {
+	requireAcc(t)
+	t.Parallel()
+	ctx := t.Context()
+	mock := acctest.NewMock(t, func(cfg *mockapi.Config) { cfg.GatewayFailuresAfterSubmit = -1 })
+	clip := cliVideo("an answer lost on the way back")
+	wd := cliWorkdir(t, mock, clip, "submit_gateway_retries = 0")
+	if err := wd.Apply(ctx); err == nil {
+		t.Fatal("the apply whose answer was lost succeeded")
+	}
+	mock.SetGatewayFailuresAfterSubmit(0)
+
+	var out strings.Builder
+	wd.TF.SetStdout(&out)
+	_, err := wd.Plan(ctx, tfexec.Out("tfplan"))
+	wd.TF.SetStdout(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := wd.TF.ShowPlanFile(ctx, "tfplan")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var billing any
+	for _, rc := range plan.ResourceChanges {
+		if rc.Address == "videogen_video.clip" {
+			billing = rc.Change.After.(map[string]any)["billing"]
+		}
+	}
+	if billing != billingMayBillTwice {
+		t.Fatalf("the plan's billing is %v, want %q", billing, billingMayBillTwice)
+	}
+	if !wrapped("Warning: Clip May Be Billed Twice", "never learned whether the service created", "max_new_clips",
+		"import it").MatchString(out.String()) {
+		t.Fatalf("the plan does not warn of the lost answer:\n%s", out.String())
+	}
+
+	if err := wd.Write(cliClip(mock, clip, "submit_gateway_retries = 0", "max_new_clips = 0")); err != nil {
+		t.Fatal(err)
+	}
+	if err := wd.Apply(ctx); err == nil || !wrapped("Too Many New Clips").MatchString(err.Error()) {
+		t.Fatalf("the apply with max_new_clips = 0: %v; want Too Many New Clips", err)
+	}
+	if n := mock.Submissions(); n != 1 {
+		t.Fatalf("the ledger shows %d submissions, want 1: nothing may be sent after the plan said the doubt", n)
+	}
+}
+
+// TestAccJournal_unreachableJournalURLFailsThePlan: a journal_url database that
+// cannot be reached fails the plan, naming journal_url, before anything is
+// submitted, and no message shows the password. journal_path and journal_url
+// together fail at plan too.
+func TestAccJournal_unreachableJournalURLFailsThePlan(t *testing.T) {
+	requireAcc(t)
+	t.Parallel()
+	ctx := t.Context()
+	mock := acctest.NewMock(t)
+	refused, err := mockapi.RefusedURL(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const password = "s3cret-Pw"
+	url := strings.Replace(refused, "http://", "postgres://videogen:"+password+"@", 1) + "/terraform?sslmode=disable"
+	wd := cliWorkdir(t, mock, cliVideo("noted first, or not sent"), "journal_path = null", "journal_url = \""+url+"\"")
+	var out strings.Builder
+	wd.TF.SetStdout(&out)
+	wd.TF.SetStderr(&out)
+	_, err = wd.Plan(ctx)
+	wd.TF.SetStdout(nil)
+	wd.TF.SetStderr(nil)
+	text := out.String()
+	if err == nil || !wrapped("Task Journal Not Reachable", "journal_url", "Nothing was submitted").MatchString(text) {
+		t.Fatalf("the plan with an unreachable journal_url: %v; want it to fail naming journal_url:\n%s", err, text)
+	}
+	if strings.Contains(text, password) || strings.Contains(err.Error(), password) {
+		t.Fatalf("the password is shown:\n%s", text)
+	}
+	if err := wd.Apply(ctx); err == nil || strings.Contains(err.Error(), password) {
+		t.Fatalf("the apply with an unreachable journal_url: %v; want it to fail without the password", err)
+	}
+	if n := mock.Submissions(); n != 0 {
+		t.Fatalf("the ledger shows %d submissions, want 0", n)
+	}
+
+	if err := wd.Write(cliClip(mock, cliVideo("noted first, or not sent"), "journal_url = \""+url+"\"")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := wd.Plan(ctx); err == nil || !wrapped("journal_path", "journal_url").MatchString(err.Error()) ||
+		strings.Contains(err.Error(), password) {
+		t.Fatalf("the plan with journal_path and journal_url: %v; want a conflict that names both", err)
+	}
+}
