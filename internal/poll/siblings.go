@@ -47,12 +47,14 @@ const (
 	// often, from one such period after the fast start: the first reading
 	// above zero re-plans them.
 	batchProgressQuiet = 4
-	// batchExploreOfMax: before any finish, members other than the scouts
-	// look once per Max times this after the fast start, a quarter less often
-	// than the default schedule; forty members still look at a finish time
-	// about eight times a second, and a batch of 10 s clips then costs under
-	// five GETs a clip (TestBatchSeesItsFirstFinishes).
-	batchExploreOfMax = 1.25
+	// batchExploreOfMax: before any finish, members other than the scout look
+	// once per Max times this after the fast start, an eighth less often than
+	// the default schedule. Forty members then look at a finish time about
+	// nine times a second, and a batch of 10 s clips costs under five GETs a
+	// clip with its p95 near 0.8 s (TestBatchSeesItsFirstFinishes); at 1.25
+	// it cost 4.2-4.8 GETs, but the first finish was seen later (make bench:
+	// p95 1.21 s), at 1 (the default's rate) 4.5-5.2 GETs (make bench: 5.1).
+	batchExploreOfMax = 1.125
 )
 
 // phi is the golden ratio's fraction: rank times it, modulo 1, spreads any
