@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-exec/tfexec"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 
 	"github.com/videogen/terraform-provider-videogen/internal/acctest"
 )
@@ -187,4 +188,28 @@ func TestAccVideoResource_abandonedTaskIsSaidOnItsOwnClip(t *testing.T) {
 	if err := mock.ExpectSubmissions(3)(nil); err != nil {
 		t.Error(err)
 	}
+}
+
+// Identical new clips applied together, more of them than Terraform applies at
+// once: the tasks the first ones submit in this apply are in the journal when
+// the later ones are planned again, and must not turn their "new clip" into
+// "known after apply" (Terraform would stop the apply as inconsistent).
+func TestAccVideoResource_identicalClipsBeyondParallelism(t *testing.T) {
+	mock := acctest.NewMock(t)
+	var config strings.Builder
+	config.WriteString(mock.ProviderBlock())
+	for i := range 12 {
+		prompt := "one of six identical clips"
+		if i >= 6 {
+			prompt = fmt.Sprintf("clip %d", i)
+		}
+		fmt.Fprintf(&config, "resource \"videogen_video\" \"c%d\" {\n  model  = \"videogen-1\"\n  prompt = %q\n}\n", i, prompt)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: config.String(), Check: mock.ExpectSubmissions(12)},
+			mock.NothingNewStep(config.String(), 12),
+		},
+	})
 }
