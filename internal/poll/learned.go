@@ -139,7 +139,7 @@ func (l *Learned) plan(n int, elapsed time.Duration) (at time.Duration, firm, ok
 	// A projection past the end of the window the batch's finishes opened is
 	// progress that does not keep pace (it speeds up at the end): the batch's
 	// window, not the projection, says when to look.
-	if at, ok := l.prog.aim(l.lastAt, floor, p.Max); ok && !(window && l.prog.lo > to) {
+	if at, ok := l.prog.aim(l.lastAt, floor, p.Max); ok && (!window || l.prog.lo <= to) {
 		return max(at, elapsed, p.pace(n+1)), true, true
 	}
 	if reports, lo := l.e.kindProgress(l.kind); reports && lo > 0 && l.prog.last.p <= 0 && !l.e.finished(l.kind) {
