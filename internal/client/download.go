@@ -171,6 +171,12 @@ func (c *Client) DownloadVideo(ctx context.Context, video *Video, out Output, ma
 			err, video.TaskID, fresh.Status)
 	}
 	n, err = c.downloadClip(ctx, fresh.URL, out, maxBytes)
+	if IsExpiredURL(err) && !fresh.ExpiresAt.IsZero() && !time.Now().Before(fresh.ExpiresAt) {
+		// No fresh URL brings back a clip whose server has let it go.
+		err = fmt.Errorf("%w; the server kept task %s's clip only until %s (its expires_at): it can no longer be "+
+			"downloaded, and only a new clip, generated and billed again, gives one", err, video.TaskID,
+			fresh.ExpiresAt.UTC().Format(time.RFC3339))
+	}
 	return Download{Bytes: n, URL: fresh.URL}, err
 }
 

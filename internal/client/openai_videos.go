@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // OpenAI's video API (CONTRIBUTING.md, "OpenAI's video API"). Its submission is
@@ -223,8 +224,9 @@ func openAIVideoForm(req VideoRequest) (formBody, error) {
 // openAIVideoWire is what OpenAI's video object says beyond the members
 // decodeTask reads (id, status, error).
 type openAIVideoWire struct {
-	Seconds json.RawMessage `json:"seconds"`
-	Size    string          `json:"size"`
+	Seconds   json.RawMessage `json:"seconds"`
+	Size      string          `json:"size"`
+	ExpiresAt *int64          `json:"expires_at"`
 	Error   *struct {
 		Message string `json:"message"`
 		Code    string `json:"code"`
@@ -254,6 +256,9 @@ func (c *Client) decodeOpenAIVideo(data []byte, tc taskContext) (*Video, error) 
 	}
 	if made.Ratio != "" {
 		v.Metadata = &Metadata{Ratio: made.Ratio, Resolution: made.Resolution}
+	}
+	if w.ExpiresAt != nil && *w.ExpiresAt > 0 {
+		v.ExpiresAt = time.Unix(*w.ExpiresAt, 0)
 	}
 	switch {
 	case v.Status == StatusSucceeded:

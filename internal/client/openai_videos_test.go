@@ -194,3 +194,42 @@ func TestOpenAIVideosQuotaExhaustedIsNotARateLimit(t *testing.T) {
 		t.Errorf("the next call waited for a pause or failed: %v", err)
 	}
 }
+
+// A video whose content the server no longer keeps (past its expires_at) is not
+// downloaded again and again: the error says when it expired and that only a new,
+// billed clip gives one; until then the same download works.
+func TestDownloadVideoAfterExpiresAt(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name    string
+		ttl     time.Duration
+		expired bool
+	}{{"kept", 24 * time.Hour, false}, {"expired", time.Nanosecond, true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			m := acctest.NewMock(t, mockapi.WithDialect(mockapi.DialectOpenAIVideos),
+				func(c *mockapi.Config) { c.URLTTL = mockapi.Duration(tc.ttl) })
+			c := newOpenAIVideosClient(t, m, client.APIOpenAIVideos)
+			v, err := c.SubmitVideo(t.Context(), client.VideoRequest{Model: "videogen-1", Prompt: "a heron"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if v, err = c.WaitForVideo(t.Context(), v.TaskID); err != nil || v.ExpiresAt.IsZero() {
+				t.Fatalf("WaitForVideo = %+v, %v; want a clip with its expires_at", v, err)
+			}
+			_, err = c.DownloadVideo(t.Context(), v, &bufferOutput{}, 1<<30)
+			if !tc.expired {
+				if err != nil {
+					t.Fatalf("DownloadVideo before expires_at: %v", err)
+				}
+				return
+			}
+			if !client.IsExpiredURL(err) || !strings.Contains(err.Error(), "(its expires_at): it can no longer be downloaded") {
+				t.Errorf("DownloadVideo after expires_at: %v, want an error that says the clip expired", err)
+			}
+			if n := m.Ledger().Requests["GET /v1/videos/{task_id}/content"]; n != 2 {
+				t.Errorf("%d downloads, want 2: the clip, then once more after reading the video again", n)
+			}
+		})
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 )
 
 // Media roles and types of metadata.content[] (CONTRIBUTING.md, "Submission body").
@@ -133,6 +134,9 @@ type Video struct {
 	// fields, so several common shapes are read. For a cancelled or expired task it
 	// also names the status the service reported.
 	FailureReason string
+	// ExpiresAt is when the server stops serving the clip, when it says
+	// (OpenAI's expires_at); zero otherwise.
+	ExpiresAt time.Time
 	// Progress is the share of the task the service says is done, from 0 to
 	// 1, when HasProgress says the answer carried one (new-api's "30%",
 	// OpenAI's 0-100); the waiter aims its looks with it.

@@ -195,18 +195,24 @@ func (s *Server) handleClip(w http.ResponseWriter, r *http.Request, id string) {
 // authentication already; an unknown task is 404 and an unfinished one 400,
 // with new-api's messages, in the error shape of the API.
 func (s *Server) handleKeyedClip(w http.ResponseWriter, r *http.Request, id string) {
+	now := s.now()
 	s.mu.Lock()
 	t := s.tasks[id]
 	status := ""
 	if t != nil && !t.deleted {
-		status = s.observe(t, s.now())
+		status = s.observe(t, now)
 	}
+	expired := status == statusSucceeded && s.videos && s.cfg.URLTTL > 0 && !now.Before(s.contentExpiry(t))
 	s.mu.Unlock()
-	switch status {
-	case "":
+	switch {
+	case status == "":
 		writeError(w, http.StatusNotFound, "invalid_request_error", "", "Task not found")
 		return
-	case statusSucceeded:
+	case expired:
+		// OpenAI keeps a video's content until its expires_at.
+		writeError(w, http.StatusNotFound, "invalid_request_error", "", "The video's content has expired.")
+		return
+	case status == statusSucceeded:
 	default:
 		writeError(w, http.StatusBadRequest, "invalid_request_error", "",
 			"Task is not completed yet, current status: "+status)

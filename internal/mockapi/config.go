@@ -85,7 +85,7 @@ type Config struct {
 	RateLimit       RateLimit `json:"rate_limit"`        // per key token bucket; RequestsPerSecond 0 = unlimited
 	Webhook         Webhook   `json:"webhook"`
 	ClipBytes       int64     `json:"clip_bytes"`       // 0 = the committed fixture and the task's tag; N = valid MP4 of exactly N bytes; each task's bytes are its own
-	URLTTL          Duration  `json:"url_ttl"`          // 0 = clip URLs never expire
+	URLTTL          Duration  `json:"url_ttl"`          // 0 = clip URLs never expire; DialectOpenAIVideos: a video's content is kept this long after it completes (its expires_at)
 	PricePerSecond  int64     `json:"price_per_second"` // cost units per clip second; 0 = default 1
 	// HoldTasks keeps every task running until Server.FinishTask or
 	// Server.FailTask releases it, as the [mock:hold] prompt marker does for

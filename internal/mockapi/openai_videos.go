@@ -68,8 +68,6 @@ type openAIVideoError struct {
 	Message string `json:"message"`
 }
 
-// videoRetention is how long a finished video's clip is kept (expires_at).
-const videoRetention = 24 * time.Hour
 
 // openAIVideoView renders t as OpenAI's video object. Callers hold s.mu.
 func (s *Server) openAIVideoView(t *task, now time.Time) openAIVideo {
@@ -97,9 +95,10 @@ func (s *Server) openAIVideoView(t *task, now time.Time) openAIVideo {
 		v.Error = &openAIVideoError{Code: "video_generation_failed", Message: t.errMsg}
 	}
 	if t.final {
-		done, expires := t.finalAt.Unix(), t.finalAt.Add(videoRetention).Unix()
+		done := t.finalAt.Unix()
 		v.CompletedAt = &done
-		if v.Status == videoCompleted {
+		if v.Status == videoCompleted && s.cfg.URLTTL > 0 {
+			expires := s.contentExpiry(t).Unix()
 			v.ExpiresAt = &expires
 		}
 	}
@@ -118,6 +117,12 @@ func (s *Server) routeVideos(w http.ResponseWriter, r *http.Request, ep, id stri
 	default:
 		s.handleVideoList(w, r, ks)
 	}
+}
+
+// contentExpiry is when a completed video's content is gone: Config.URLTTL after
+// it finished (Config.URLTTL > 0 only). Callers hold s.mu.
+func (s *Server) contentExpiry(t *task) time.Time {
+	return t.finalAt.Add(time.Duration(s.cfg.URLTTL))
 }
 
 // parseVideoSubmit validates a submission as OpenAI does (form, then

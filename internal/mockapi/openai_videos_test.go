@@ -37,7 +37,7 @@ func newVideosClient(t *testing.T, mutate func(*Config)) (*Server, openai.Client
 // completed, list, download the content, delete; the ledger bills one clip.
 func TestOpenAIVideos_sdkLifecycle(t *testing.T) {
 	t.Parallel()
-	srv, c, _ := newVideosClient(t, nil)
+	srv, c, clock := newVideosClient(t, func(c *Config) { c.URLTTL = Duration(24 * time.Hour) })
 	ctx := t.Context()
 
 	created, err := c.Videos.New(ctx, openai.VideoNewParams{
@@ -75,8 +75,8 @@ func TestOpenAIVideos_sdkLifecycle(t *testing.T) {
 		t.Fatalf("Videos.Get: %v", err)
 	}
 	if done.Status != openai.VideoStatusCompleted || done.Progress != 100 || done.CompletedAt == 0 ||
-		done.ExpiresAt <= done.CompletedAt {
-		t.Errorf("finished video = %+v, want completed, progress 100, completed_at < expires_at", done)
+		done.ExpiresAt != done.CompletedAt+24*60*60 {
+		t.Errorf("finished video = %+v, want completed, progress 100, expires_at 24 h after completed_at", done)
 	}
 
 	page, err := c.Videos.List(ctx, openai.VideoListParams{Limit: openai.Int(10)})
@@ -98,6 +98,11 @@ func TestOpenAIVideos_sdkLifecycle(t *testing.T) {
 		t.Errorf("downloaded %d bytes (%v), want the task's clip of %d bytes", len(body), err, len(want))
 	}
 
+	// Once expires_at has come, the content is gone; the video is still there.
+	clock.Add(24 * time.Hour)
+	if _, err := c.Videos.DownloadContent(ctx, created.ID, openai.VideoDownloadContentParams{}); statusOf(err) != http.StatusNotFound {
+		t.Errorf("Videos.DownloadContent after expires_at: %v, want 404", err)
+	}
 	deleted, err := c.Videos.Delete(ctx, created.ID)
 	if err != nil || !deleted.Deleted || deleted.ID != created.ID || deleted.Object != "video.deleted" {
 		t.Fatalf("Videos.Delete = %+v, %v; want deleted", deleted, err)
