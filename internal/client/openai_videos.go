@@ -227,7 +227,7 @@ type openAIVideoWire struct {
 	Seconds   json.RawMessage `json:"seconds"`
 	Size      string          `json:"size"`
 	ExpiresAt *int64          `json:"expires_at"`
-	Error   *struct {
+	Error     *struct {
 		Message string `json:"message"`
 		Code    string `json:"code"`
 	} `json:"error"`

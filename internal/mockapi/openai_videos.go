@@ -68,7 +68,6 @@ type openAIVideoError struct {
 	Message string `json:"message"`
 }
 
-
 // openAIVideoView renders t as OpenAI's video object. Callers hold s.mu.
 func (s *Server) openAIVideoView(t *task, now time.Time) openAIVideo {
 	var form map[string]string
