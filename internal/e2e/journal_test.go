@@ -4,11 +4,14 @@ package e2e
 
 import (
 	"context"
+	"net/url"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/hashicorp/terraform-exec/tfexec"
 	"github.com/jackc/pgx/v5"
 
 	"github.com/videogen/terraform-provider-videogen/internal/acctest"
@@ -149,4 +152,74 @@ func awaitNoAdvisoryLocks(t *testing.T, pgConn string) {
 		case <-time.After(20 * time.Millisecond):
 		}
 	}
+}
+
+// TestJournalURL_passwordNeverShown runs a runner with TF_LOG=TRACE whose
+// journal_url holds a distinctive password (a role of its own, apart from the
+// state's), through an apply and a plan whose password the server refuses, and
+// searches everything Terraform wrote for either password.
+func TestJournalURL_passwordNeverShown(t *testing.T) {
+	requireE2E(t)
+	ctx := t.Context()
+	mock := acctest.NewMock(t)
+	pgConn := startPostgres(t)
+	const password, wrong = "jrnl-TRACE-canary-8c41e2", "jrnl-TRACE-wrong-07d3aa"
+	admin, err := pgx.Connect(ctx, pgConn)
+	must(t, err)
+	defer admin.Close(context.WithoutCancel(ctx))
+	for _, q := range []string{
+		`CREATE ROLE journal LOGIN PASSWORD '` + password + `'`,
+		`GRANT CREATE ON DATABASE postgres TO journal`,
+	} {
+		_, err := admin.Exec(ctx, q)
+		must(t, err)
+	}
+	u, err := url.Parse(pgConn)
+	must(t, err)
+	u.User = url.UserPassword("journal", password)
+	journalURL := u.String()
+
+	wd := newRunner(t, mock, pgConn, "")
+	must(t, wd.Setenv("VIDEOGEN_JOURNAL_URL", journalURL))
+	logPath := filepath.Join(t.TempDir(), "terraform.log")
+	must(t, wd.TF.SetLog("TRACE"))
+	must(t, wd.TF.SetLogPath(logPath))
+	var transcript strings.Builder
+	wd.TF.SetStdout(&transcript)
+	wd.TF.SetStderr(&transcript)
+	must(t, wd.TF.Apply(ctx))
+	_, err = wd.State(ctx)
+	must(t, err)
+	var count int
+	must(t, admin.QueryRow(ctx, `SELECT count(*) FROM videogen_journal.records`).Scan(&count))
+	if count == 0 {
+		t.Fatal("the journal in the database is empty: the journal_url was not used, and the test would prove nothing")
+	}
+
+	submitted := mock.Submissions()
+	// A clip to create, and a password the server refuses: the plan fails naming journal_url.
+	must(t, wd.WriteFile("extra.tf", `
+resource "videogen_video" "more" {
+  model  = "videogen-1-fast"
+  prompt = "one more clip"
+}
+`))
+	u.User = url.UserPassword("journal", wrong)
+	must(t, wd.Setenv("VIDEOGEN_JOURNAL_URL", u.String()))
+	_, err = wd.Plan(ctx, tfexec.Out("tfplan"))
+	if err == nil || !strings.Contains(transcript.String(), "journal_url") {
+		t.Fatalf("the plan with a refused journal_url: %v; want it to fail naming journal_url\n%s", err, transcript.String())
+	}
+	logs, err := os.ReadFile(logPath)
+	must(t, err)
+	all := transcript.String() + string(logs)
+	if !strings.Contains(all, "videogen API request") {
+		t.Fatal("the TRACE log has no provider request logs; the test would prove nothing")
+	}
+	for _, secret := range []string{password, wrong} {
+		if i := strings.Index(all, secret); i >= 0 {
+			t.Errorf("a journal_url password appears in Terraform's output or logs: ...%s...", all[max(0, i-200):min(len(all), i+60)])
+		}
+	}
+	expectSubmissions(t, mock, submitted, "after the refused plan")
 }
