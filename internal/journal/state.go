@@ -53,8 +53,8 @@ func CurrentState() string {
 		}
 		dir, err := os.Getwd()
 		if err == nil {
-			if real, err := filepath.EvalSymlinks(dir); err == nil {
-				dir = real
+			if resolved, err := filepath.EvalSymlinks(dir); err == nil {
+				dir = resolved
 			}
 		}
 		key.Dir = dir

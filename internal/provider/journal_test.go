@@ -219,7 +219,9 @@ func TestAccJournal_lostAnswerIsSaidAtPlan(t *testing.T) {
 	var billing any
 	for _, rc := range plan.ResourceChanges {
 		if rc.Address == "videogen_video.clip" {
-			billing = rc.Change.After.(map[string]any)["billing"]
+			if after, ok := rc.Change.After.(map[string]any); ok {
+				billing = after["billing"]
+			}
 		}
 	}
 	if billing != billingMayBillTwice {
