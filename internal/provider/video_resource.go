@@ -19,7 +19,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/videogen/terraform-provider-videogen/internal/client"
-	"github.com/videogen/terraform-provider-videogen/internal/journal"
 	"github.com/videogen/terraform-provider-videogen/internal/validators"
 )
 
@@ -402,10 +401,20 @@ func unknownModelDetail(want string, ids []string) string {
 		"The videogen_models data source lists them all.", want, label, strings.Join(listed, ", "))
 }
 
+// Create reads the plan, takes over the task an earlier run left for this clip
+// or submits a new one, saves it in state before waiting (so that a wait cut
+// short never orphans a billed task), waits, and saves what the task became.
 func (r *videoResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan videoResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() || !requireConfigured(r.data, &resp.Diagnostics, "Unable to Create Video") {
+		return
+	}
+	timeout, diags := plan.Timeouts.Create(ctx, defaultWaitTimeout)
+	resp.Diagnostics.Append(diags...)
+	request, diags := plan.toRequest(ctx, req.Config, r.data.api)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
 		return
 	}
 	// What the service does not confirm of the clip is said once for the creates
@@ -413,60 +422,18 @@ func (r *videoResource) Create(ctx context.Context, req resource.CreateRequest, 
 	var unconfirmed []string
 	r.data.confirmations.begin()
 	defer func() { r.data.confirmations.end(plan.TaskID.ValueString(), unconfirmed, &resp.Diagnostics) }()
-	timeout, diags := plan.Timeouts.Create(ctx, defaultWaitTimeout)
-	resp.Diagnostics.Append(diags...)
-	request, diags := plan.toRequest(ctx, req.Config, r.data.api)
-	resp.Diagnostics.Append(diags...)
-	triggers := map[string]string{}
-	resp.Diagnostics.Append(plan.TriggersReplace.ElementsAs(ctx, &triggers, false)...)
-	if resp.Diagnostics.HasError() {
+
+	task := r.takeOverOrSubmit(ctx, plan, request, &resp.Diagnostics)
+	if task == nil {
 		return
 	}
-	fingerprint := requestFingerprint(r.data.client.BaseURL(), request, triggers)
 	// A plan that could not say whether the clip is new or resumed leaves billing to
 	// the apply, which records what the task's last status bills.
 	billingFromStatus := plan.Billing.IsUnknown()
-
-	video, ok := r.adoptUnfinished(ctx, plan, fingerprint, &resp.Diagnostics)
-	if !ok {
-		return
-	}
-	var waitOpts []client.WaitOption
-	if video == nil {
-		if plan.Billing.ValueString() == billingResumes {
-			// The plan's billing cannot change now: say what the apply does instead.
-			addResumeNotPossibleWarning(&resp.Diagnostics)
-		}
-		r.data.sayUnconfirmedSubmissions(ctx, fingerprint, &resp.Diagnostics)
-		ticket, ok := r.data.journalSending(ctx, fingerprint, &resp.Diagnostics)
-		if !ok {
-			return
-		}
-		submitted, err := r.data.client.SubmitVideo(ctx, request)
-		if err != nil {
-			r.addSubmitError(ctx, &resp.Diagnostics, err, ticket)
-			return
-		}
-		tflog.Info(ctx, "video task submitted", map[string]any{"task_id": submitted.TaskID})
-		// Claimed before it is journaled: an identical clip planned beside this one
-		// must submit its own task, not adopt this one.
-		r.data.handover.claim(submitted.TaskID)
-		r.data.journalSent(ctx, ticket, journal.Entry{TaskID: submitted.TaskID, Fingerprint: fingerprint,
-			SubmittedAt: time.Now()}, &resp.Diagnostics)
-		if len(submitted.UncertainAttempts) > 0 {
-			addUncertainAttemptsWarning(&resp.Diagnostics, submitted)
-		}
-		video = submitted
-		// Only a wait that starts at submission measures how long tasks of a kind take.
-		waitOpts = append(waitOpts, client.WithKind(client.KindOf(request)))
-	}
-	plan.ID = types.StringValue(video.TaskID)
-	plan.TaskID = plan.ID
-	resp.Diagnostics.Append(setVideoIdentity(ctx, resp.Identity, plan.TaskID)...)
+	plan.ID, plan.TaskID = types.StringValue(task.video.TaskID), types.StringValue(task.video.TaskID)
 	plan.URL, plan.Format = types.StringNull(), types.StringNull()
-	plan.applyVideo(video)
-	// Saved before waiting: should the wait fail or be interrupted, Terraform keeps
-	// the task (tainted) instead of orphaning a billed clip.
+	plan.applyVideo(task.video)
+	resp.Diagnostics.Append(setVideoIdentity(ctx, resp.Identity, plan.TaskID)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 	resp.Diagnostics.Append(r.data.recordClipAPI(ctx, resp.Private)...)
 	defer func() {
@@ -474,16 +441,14 @@ func (r *videoResource) Create(ctx context.Context, req resource.CreateRequest, 
 			addAbandonedTaskWarning(&resp.Diagnostics, o.clip)
 		}
 	}()
-	if resp.Diagnostics.HasError() {
-		return
-	}
 	// The task stays in the journal until a later run finds it in a state: a
 	// remote backend saves this state only at the end of the apply, or every
 	// 20 seconds or so.
-	if !plan.WaitForCompletion.ValueBool() {
+	if resp.Diagnostics.HasError() || !plan.WaitForCompletion.ValueBool() {
 		return
 	}
-	if final := r.wait(ctx, &plan, timeout, "create", &resp.Diagnostics, waitOpts...); final != nil &&
+
+	if final := r.wait(ctx, &plan, timeout, "create", &resp.Diagnostics, task.waitOpts...); final != nil &&
 		final.Status.Usable() {
 		unconfirmed = unconfirmedParams(request, final)
 	}
@@ -491,10 +456,9 @@ func (r *videoResource) Create(ctx context.Context, req resource.CreateRequest, 
 		plan.Billing = types.StringValue(billingOf(client.Status(plan.Status.ValueString())))
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-	if client.Status(plan.Status.ValueString()).Final() {
-		return
+	if !client.Status(plan.Status.ValueString()).Final() {
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKeyWaitCutShort, []byte(`true`))...)
 	}
-	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKeyWaitCutShort, []byte(`true`))...)
 }
 
 // privateKeyWaitCutShort marks, in private state, a clip whose create wait ended
@@ -506,73 +470,6 @@ const privateKeyWaitCutShort = "wait_cut_short"
 
 func waitCutShort(ctx context.Context, p privateState) bool {
 	return privateFlag(ctx, p, privateKeyWaitCutShort)
-}
-
-// adoptUnfinished returns a task that an earlier, cut-short run submitted for
-// exactly this request, if there is one that can still produce the clip: first one
-// handed over by the Delete of a tainted resource in this run, then one that a
-// run which died left in the journal for this state. Nil means submit a new
-// task; false, that the journal_url database failed and nothing may be submitted.
-func (r *videoResource) adoptUnfinished(ctx context.Context, plan videoResourceModel, fingerprint string,
-	diags *diag.Diagnostics,
-) (*client.Video, bool) {
-	if taskID, ok := r.data.handover.take(plan); ok {
-		if v := r.adoptable(ctx, taskID); v != nil {
-			tflog.Info(ctx, "resuming the wait for a task left unfinished by an earlier run", map[string]any{"task_id": taskID})
-			return v, true
-		}
-	}
-	matches, ok := r.data.journalMatching(ctx, fingerprint, diags)
-	if !ok {
-		return nil, false
-	}
-	for _, m := range matches {
-		if m.Standing == journal.RunAlive || !r.data.handover.claim(m.TaskID) {
-			continue
-		}
-		if v := r.adoptable(ctx, m.TaskID); v != nil {
-			tflog.Info(ctx, "adopting a task that a run which died submitted before a state recorded it",
-				map[string]any{"task_id": m.TaskID, "journal": r.data.journal.Where(), "process": m.Process})
-			// Ours now: if this run dies too, the next one adopts it again.
-			r.data.journalClaim(ctx, m.Entry, diags)
-			return v, true
-		}
-		r.data.handover.release(m.TaskID)
-	}
-	return nil, true
-}
-
-// adoptable reads a task that may be adopted; a task that is gone or ended without
-// a clip is dropped from the journal instead, and a new one is submitted.
-func (r *videoResource) adoptable(ctx context.Context, taskID string) *client.Video {
-	v, err := r.data.client.GetVideo(ctx, taskID)
-	switch {
-	case err == nil && v.Status.Final() && !v.Status.Usable():
-	case err == nil:
-		return v
-	case client.IsNotFound(err):
-	default:
-		// The task was submitted for this very request; the wait copes with a service
-		// that is briefly unreachable, and submitting again would bill twice.
-		return &client.Video{TaskID: taskID, Status: client.StatusSubmitted}
-	}
-	r.data.journalRemove(ctx, taskID)
-	return nil
-}
-
-// addSubmitError explains a failed submission. A 404 means an unknown model only
-// when the address answers as the service; otherwise base_url is wrong. The
-// journal's note of a submission that may have created a task stays, so that the
-// next apply of the same request says so before it submits again.
-func (r *videoResource) addSubmitError(ctx context.Context, diags *diag.Diagnostics, err error, ticket journal.Ticket) {
-	if !client.IsAmbiguousSubmit(err) {
-		r.data.journalNotSent(ctx, ticket)
-	}
-	op := opSubmit
-	if client.IsNotFound(err) && r.data.models.verifyService(ctx) != nil {
-		op = opWrongAddress
-	}
-	addAPIError(diags, "Unable to Create Video", op, err)
 }
 
 func (r *videoResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {

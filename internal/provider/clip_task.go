@@ -1,0 +1,133 @@
+package provider
+
+import (
+	"context"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/videogen/terraform-provider-videogen/internal/client"
+	"github.com/videogen/terraform-provider-videogen/internal/journal"
+)
+
+// clipTask is the task a Create goes on with: one an earlier run left for the
+// clip, or one submitted now.
+type clipTask struct {
+	video *client.Video
+	// waitOpts: only a wait that starts at submission measures how long tasks
+	// of a kind take.
+	waitOpts []client.WaitOption
+}
+
+// takeOverOrSubmit finds the task for the clip a Create asks for: a task an
+// earlier run left unfinished for exactly this request (adoptUnfinished), or a
+// new submission, noted in the journal before it is sent and settled when the
+// answer proves its outcome. Nil means nothing goes on; diags says why.
+func (r *videoResource) takeOverOrSubmit(ctx context.Context, plan videoResourceModel, request client.VideoRequest,
+	diags *diag.Diagnostics,
+) *clipTask {
+	triggers := map[string]string{}
+	diags.Append(plan.TriggersReplace.ElementsAs(ctx, &triggers, false)...)
+	if diags.HasError() {
+		return nil
+	}
+	fingerprint := requestFingerprint(r.data.client.BaseURL(), request, triggers)
+	video, ok := r.adoptUnfinished(ctx, plan, fingerprint, diags)
+	switch {
+	case !ok:
+		return nil
+	case video != nil:
+		return &clipTask{video: video}
+	case plan.Billing.ValueString() == billingResumes:
+		// The plan's billing cannot change now: say what the apply does instead.
+		addResumeNotPossibleWarning(diags)
+	}
+	r.data.sayUnconfirmedSubmissions(ctx, fingerprint, diags)
+	ticket, ok := r.data.journalSending(ctx, fingerprint, diags)
+	if !ok {
+		return nil
+	}
+	submitted, err := r.data.client.SubmitVideo(ctx, request)
+	if err != nil {
+		r.addSubmitError(ctx, diags, err, ticket)
+		return nil
+	}
+	tflog.Info(ctx, "video task submitted", map[string]any{"task_id": submitted.TaskID})
+	// Claimed before it is journaled: an identical clip planned beside this one
+	// must submit its own task, not adopt this one.
+	r.data.handover.claim(submitted.TaskID)
+	r.data.journalSent(ctx, ticket, journal.Entry{TaskID: submitted.TaskID, Fingerprint: fingerprint,
+		SubmittedAt: time.Now()}, diags)
+	if len(submitted.UncertainAttempts) > 0 {
+		addUncertainAttemptsWarning(diags, submitted)
+	}
+	return &clipTask{video: submitted, waitOpts: []client.WaitOption{client.WithKind(client.KindOf(request))}}
+}
+
+// adoptUnfinished returns a task that an earlier, cut-short run submitted for
+// exactly this request, if there is one that can still produce the clip: first one
+// handed over by the Delete of a tainted resource in this run, then one that a
+// run which died left in the journal for this state. Nil means submit a new
+// task; false, that the journal_url database failed and nothing may be submitted.
+func (r *videoResource) adoptUnfinished(ctx context.Context, plan videoResourceModel, fingerprint string,
+	diags *diag.Diagnostics,
+) (*client.Video, bool) {
+	if taskID, ok := r.data.handover.take(plan); ok {
+		if v := r.adoptable(ctx, taskID); v != nil {
+			tflog.Info(ctx, "resuming the wait for a task left unfinished by an earlier run", map[string]any{"task_id": taskID})
+			return v, true
+		}
+	}
+	matches, ok := r.data.journalMatching(ctx, fingerprint, diags)
+	if !ok {
+		return nil, false
+	}
+	for _, m := range matches {
+		if m.Standing == journal.RunAlive || !r.data.handover.claim(m.TaskID) {
+			continue
+		}
+		if v := r.adoptable(ctx, m.TaskID); v != nil {
+			tflog.Info(ctx, "adopting a task that a run which died submitted before a state recorded it",
+				map[string]any{"task_id": m.TaskID, "journal": r.data.journal.Where(), "process": m.Process})
+			// Ours now: if this run dies too, the next one adopts it again.
+			r.data.journalClaim(ctx, m.Entry, diags)
+			return v, true
+		}
+		r.data.handover.release(m.TaskID)
+	}
+	return nil, true
+}
+
+// adoptable reads a task that may be adopted; a task that is gone or ended without
+// a clip is dropped from the journal instead, and a new one is submitted.
+func (r *videoResource) adoptable(ctx context.Context, taskID string) *client.Video {
+	v, err := r.data.client.GetVideo(ctx, taskID)
+	switch {
+	case err == nil && v.Status.Final() && !v.Status.Usable():
+	case err == nil:
+		return v
+	case client.IsNotFound(err):
+	default:
+		// The task was submitted for this very request; the wait copes with a service
+		// that is briefly unreachable, and submitting again would bill twice.
+		return &client.Video{TaskID: taskID, Status: client.StatusSubmitted}
+	}
+	r.data.journalRemove(ctx, taskID)
+	return nil
+}
+
+// addSubmitError explains a failed submission. A 404 means an unknown model only
+// when the address answers as the service; otherwise base_url is wrong. The
+// journal's note of a submission that may have created a task stays, so that the
+// next apply of the same request says so before it submits again.
+func (r *videoResource) addSubmitError(ctx context.Context, diags *diag.Diagnostics, err error, ticket journal.Ticket) {
+	if !client.IsAmbiguousSubmit(err) {
+		r.data.journalNotSent(ctx, ticket)
+	}
+	op := opSubmit
+	if client.IsNotFound(err) && r.data.models.verifyService(ctx) != nil {
+		op = opWrongAddress
+	}
+	addAPIError(diags, "Unable to Create Video", op, err)
+}
