@@ -115,3 +115,23 @@ func (w *Workdir) wrap(cmd string, err error) error {
 	}
 	return fmt.Errorf("%s %s in %s: %w", filepath.Base(w.h.CLI.Path), cmd, w.Dir, err)
 }
+
+// PlanOut runs `plan -out=planFile` and returns the planned values (after the
+// change) of the resource at address, read from `show -json planFile`; nil
+// when the plan does not change it.
+func (w *Workdir) PlanOut(ctx context.Context, planFile, address string, opts ...tfexec.PlanOption) (map[string]any, error) {
+	if _, err := w.Plan(ctx, append(opts, tfexec.Out(planFile))...); err != nil {
+		return nil, err
+	}
+	plan, err := w.TF.ShowPlanFile(ctx, planFile)
+	if err != nil {
+		return nil, w.wrap("show", err)
+	}
+	for _, rc := range plan.ResourceChanges {
+		if rc.Address == address && rc.Change != nil {
+			after, _ := rc.Change.After.(map[string]any)
+			return after, nil
+		}
+	}
+	return nil, nil
+}

@@ -100,7 +100,12 @@ resource "videogen_video" "same" {
 		// Only the held clip: the pipeline's clips would finish and end nothing here.
 		must(t, r.WriteFile("clips.tf", ""))
 		must(t, r.WriteFile("outputs.tf", ""))
-		run := r.Start(ctx, "apply", "-auto-approve", "-input=false", "-no-color")
+		// The other runner's task belongs to another state, and its run is alive.
+		after, err := r.PlanOut(ctx, "tfplan", "videogen_video.same")
+		if err != nil || after["billing"] != "new clip" {
+			t.Fatalf("runner %s plans billing %v (error %v), want a new clip", ws, after["billing"], err)
+		}
+		run := r.Start(ctx, "apply", "-input=false", "-no-color", "tfplan")
 		t.Cleanup(func() { _ = run.KillGroup() })
 		awaitHeld(t, mock, run, i+1)
 		runs = append(runs, run)

@@ -131,7 +131,12 @@ func TestAccJournal_workspacesAdoptOnlyTheirOwnTasks(t *testing.T) {
 		if err := wd.TF.WorkspaceNew(ctx, ws); err != nil {
 			t.Fatal(err)
 		}
-		run := wd.Start(ctx, "apply", "-auto-approve", "-input=false", "-no-color")
+		// The other workspace's task is no business of this one's plan.
+		after, err := wd.PlanOut(ctx, "tfplan", "videogen_video.clip")
+		if err != nil || after["billing"] != billingNewClip {
+			t.Fatalf("workspace %s plans billing %v (error %v), want %q", ws, after["billing"], err, billingNewClip)
+		}
+		run := wd.Start(ctx, "apply", "-input=false", "-no-color", "tfplan")
 		awaitHeld(t, mock, run, i+1)
 		killGroup(t, run)
 	}
@@ -207,23 +212,12 @@ func TestAccJournal_lostAnswerIsSaidAtPlan(t *testing.T) {
 
 	var out strings.Builder
 	wd.TF.SetStdout(&out)
-	_, err := wd.Plan(ctx, tfexec.Out("tfplan"))
+	after, err := wd.PlanOut(ctx, "tfplan", "videogen_video.clip")
 	wd.TF.SetStdout(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	plan, err := wd.TF.ShowPlanFile(ctx, "tfplan")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var billing any
-	for _, rc := range plan.ResourceChanges {
-		if rc.Address == "videogen_video.clip" {
-			if after, ok := rc.Change.After.(map[string]any); ok {
-				billing = after["billing"]
-			}
-		}
-	}
+	billing := after["billing"]
 	if billing != billingMayBillTwice {
 		t.Fatalf("the plan's billing is %v, want %q", billing, billingMayBillTwice)
 	}
