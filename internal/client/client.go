@@ -316,8 +316,8 @@ func (c *Client) doRequest(ctx context.Context, method, endpointName, rawURL str
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		apiErr := decodeAPIError(resp.StatusCode, redact.String(resp.Header.Get("Content-Type")), data)
-		apiErr.Message, apiErr.Type, apiErr.Param = redact.String(apiErr.Message), redact.String(apiErr.Type), redact.String(apiErr.Param)
-		apiErr.Code = redact.String(apiErr.Code)
+		apiErr.Message, apiErr.Type, apiErr.Param = redact.Text(apiErr.Message), redact.Text(apiErr.Type), redact.Text(apiErr.Param)
+		apiErr.Code = redact.Text(apiErr.Code)
 		apiErr.Method, apiErr.Endpoint = method, endpointName
 		apiErr.Attempts, apiErr.Elapsed = counter.attempts, elapsed
 		if loc := resp.Header.Get("Location"); resp.StatusCode >= 300 && resp.StatusCode < 400 && loc != "" {

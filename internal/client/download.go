@@ -307,7 +307,7 @@ func (d *download) attempt(ctx context.Context) (int64, error) {
 		data, _ := io.ReadAll(io.LimitReader(resp.Body, maxDownloadErrorBytes))
 		msg := describeDownloadError(resp.StatusCode, resp.Header.Get("Content-Type"), redact.Bytes(data))
 		return 0, &DownloadError{StatusCode: resp.StatusCode, URL: d.redacted, Attempts: d.attempts,
-			Elapsed: time.Since(d.start), Message: redact.String(msg), WithKey: d.keyed}
+			Elapsed: time.Since(d.start), Message: redact.Text(msg), WithKey: d.keyed}
 	}
 
 	announced := resp.ContentLength
@@ -327,7 +327,7 @@ func (d *download) attempt(ctx context.Context) (int64, error) {
 	}
 	if !localfile.LooksLikeMP4(head) {
 		return 0, &NotMP4Error{URL: d.redacted, ContentType: redact.String(resp.Header.Get("Content-Type")),
-			Start: redact.String(printable(head, 80))}
+			Start: redact.Text(printable(head, 80))}
 	}
 
 	if err := d.out.Reset(); err != nil {

@@ -68,7 +68,8 @@ func (c *Client) ListModels(ctx context.Context) ([]Model, error) {
 	}
 	models, err := decodeModels(raw)
 	if err != nil {
-		return nil, fmt.Errorf("GET %s: %w", modelsPath, err)
+		// The error quotes the list.
+		return nil, c.redactor().Error(fmt.Errorf("GET %s: %w", modelsPath, err))
 	}
 	return models, nil
 }

@@ -220,15 +220,24 @@ func redirectTarget(location string) string {
 // redactor returns the redactor of this client's API key.
 func (c *Client) redactor() *redactor { return newRedactor(c.apiKey) }
 
-// Error returns err unchanged when its message holds no trace of the secret, and
-// otherwise an error with the redacted message that still unwraps to err, so that
-// errors.As and errors.Is keep working.
+// Text returns text a server sent, fit for an error or a diagnostic: without the
+// secret in any form, and without the signature of any signed URL it quotes. A
+// service that cannot fetch a presigned reference quotes the URL back whole ("cannot
+// fetch https://...&X-Amz-Signature=..."), and the user may have kept it out of
+// state with write-only arguments. Every server-provided text that reaches an error
+// (an error body's message, a quoted body, a task's failure reason) goes through
+// it, or through Error, which uses it.
+func (r *redactor) Text(s string) string { return withoutSignatures(r.String(s)) }
+
+// Error returns err unchanged when its message holds no trace of the secret nor a
+// signature (Text), and otherwise an error with the redacted message that still
+// unwraps to err, so that errors.As and errors.Is keep working.
 func (r *redactor) Error(err error) error {
 	if err == nil {
 		return nil
 	}
 	msg := err.Error()
-	if clean := r.String(msg); clean != msg {
+	if clean := r.Text(msg); clean != msg {
 		return &redactedError{msg: clean, err: err}
 	}
 	return err

@@ -1,13 +1,16 @@
 package client
 
 import (
+	"context"
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 )
 
 const (
@@ -117,6 +120,73 @@ func logKeepsSignaturesOut(t *testing.T, api API) {
 		t.Errorf("the log lost the URL's other parameters:\n%s", all.String())
 	}
 }
+
+// TestErrorsKeepSignaturesOut: a service that cannot fetch a signed reference URL
+// quotes it back, in an error body (JSON or not), in an answer it cannot be read
+// from, or as a task's failure reason. The error a caller shows, and the failure
+// reason it reads, keep the URL's address and lose its signature and token.
+func TestErrorsKeepSignaturesOut(t *testing.T) {
+	t.Parallel()
+	// Short enough that a quoted body, cut at 200 bytes, still holds all of it.
+	signedRef := "https://bucket.s3.eu-west-1.amazonaws.com/refs/mug.png?versionId=v1&X-Amz-Security-Token=" + logToken +
+		"&X-Amz-Signature=" + logSignature
+	quoted, _ := json.Marshal("cannot fetch " + signedRef)
+	html := reply{status: http.StatusBadRequest, header: map[string]string{"Content-Type": "text/html"},
+		body: "<html><p>cannot fetch " + signedRef + "</p></html>"}
+	tests := map[string]struct {
+		api   API
+		reply reply
+		call  func(context.Context, *Client) (any, error)
+	}{
+		"400 json message": {APIVideoGenerations, errReply(http.StatusBadRequest, "cannot fetch "+signedRef), submitCall},
+		"400 html body":    {APIVideoGenerations, html, submitCall},
+		"200 not json":     {APIVideoGenerations, okReply("cannot fetch " + signedRef), getCall},
+		"task without status": {APIVideoGenerations,
+			okReply(`{"task_id":"t1","note":` + string(quoted) + `}`), getCall},
+		"failed task": {APIVideoGenerations,
+			okReply(`{"task_id":"t1","status":"failed","error":{"message":` + string(quoted) + `}}`), getCall},
+		"failed task, waited for": {APIVideoGenerations,
+			okReply(`{"task_id":"t1","status":"failed","fail_reason":` + string(quoted) + `}`), waitCall},
+		"failed openai video": {APIOpenAIVideos,
+			okReply(`{"id":"t1","object":"video","status":"failed","error":{"code":"bad_reference","message":` + string(quoted) + `}}`), getCall},
+		"model list": {APIVideoGenerations, okReply(`{"data":` + string(quoted) + `}`),
+			func(ctx context.Context, c *Client) (any, error) { return c.ListModels(ctx) }},
+	}
+	for name, tt := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			srv, _ := newScriptServer(t, tt.reply)
+			c, err := New(srv.URL, testAPIKey, WithAPI(tt.api), WithMaxRetries(0),
+				WithPollPolicy(PollPolicy{Fixed: time.Millisecond, MaxConsecutiveErrors: 1}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			result, err := tt.call(t.Context(), c)
+			var shown string
+			if err != nil {
+				shown = err.Error()
+			} else if v, ok := result.(*Video); ok && v.Status == StatusFailed {
+				shown = v.FailureReason
+			}
+			if !strings.Contains(shown, "bucket.s3.eu-west-1.amazonaws.com/refs/mug.png?versionId=v1") {
+				t.Fatalf("the text a caller shows does not quote the URL's address (result %+v): %q", result, shown)
+			}
+			for _, secret := range []string{logSignature, logToken} {
+				if strings.Contains(shown, secret) {
+					t.Errorf("the text a caller shows holds %q: %s", secret, shown)
+				}
+			}
+		})
+	}
+}
+
+func submitCall(ctx context.Context, c *Client) (any, error) {
+	return c.SubmitVideo(ctx, VideoRequest{Model: "m", Prompt: "p"})
+}
+
+func getCall(ctx context.Context, c *Client) (any, error) { return c.GetVideo(ctx, "t1") }
+
+func waitCall(ctx context.Context, c *Client) (any, error) { return c.WaitForVideo(ctx, "t1") }
 
 // FuzzWithoutSignatures: whatever surrounds a signed URL, raw or as a JSON string,
 // its signature does not survive, and redacting twice changes nothing more.

@@ -235,10 +235,19 @@ func (c *Client) getVideo(ctx context.Context, taskID string) (*Video, http.Head
 	return v, header, nil
 }
 
-// decodeVideo reads a task from a 2xx answer of the client's API.
+// decodeVideo reads a task from a 2xx answer of the client's API. The answer
+// itself stays as sent (a clip's URL may be signed and is needed as is); only the
+// texts that reach an error, the failure reason and a quoted answer, are redacted.
 func (c *Client) decodeVideo(data []byte, tc taskContext) (*Video, error) {
+	decode := decodeTask
 	if c.api == APIOpenAIVideos {
-		return c.decodeOpenAIVideo(data, tc)
+		decode = c.decodeOpenAIVideo
 	}
-	return decodeTask(data, tc)
+	redact := c.redactor()
+	v, err := decode(data, tc)
+	if err != nil {
+		return nil, redact.Error(err)
+	}
+	v.FailureReason = redact.Text(v.FailureReason)
+	return v, nil
 }

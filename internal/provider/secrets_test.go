@@ -208,7 +208,8 @@ func dumpTranscript(s string) string {
 // credential while it lives, the recommended way: an ephemeral variable into
 // write-only reference media, and a new signature on the next run plans nothing.
 // Then the clip is adopted by the other doors: terraform import and an import block
-// in other working directories, and the videogen_video data source. No state, state
+// in other working directories, and the videogen_video data source; last, a clip
+// fails because the service cannot fetch the reference, quoting it. No state, state
 // backup, plan, plan file, terminal output or TF_LOG=TRACE log may hold the
 // signature or the URL's security token, raw, base64 or hex, nor the signed URL in
 // any of those forms (an import may record the object's address without them).
@@ -354,7 +355,40 @@ import {
 	if err := mock.ExpectSubmissions(1)(nil); err != nil {
 		t.Error(err)
 	}
-	for name, w := range map[string]*acctest.Workdir{"": wd, "import/": imported, "import block/": block} {
+
+	// A service that cannot fetch the reference quotes it in the task's failure:
+	// the error shows the URL's address, not its signature.
+	refused := workdir("")
+	mainTF, err := os.ReadFile(filepath.Join(refused.Dir, "main.tf"))
+	check("reading main.tf", err)
+	check("holding the refused clip", refused.WriteFile("main.tf",
+		strings.Replace(string(mainTF), `"@image1 on a windowsill"`, `"[mock:hold] @image1 on a windowsill"`, 1)))
+	failed := make(chan error, 1)
+	go func() {
+		if err := mock.AwaitTasks(ctx, 2); err != nil {
+			failed <- err
+			return
+		}
+		if id := mock.Ledger().Tasks[1].TaskID; !mock.FailTask(id, "cannot fetch "+signed(secret)+": 403 Forbidden") {
+			failed <- fmt.Errorf("task %s was not pending when the test failed it", id)
+			return
+		}
+		failed <- nil
+	}()
+	before := transcript.Len()
+	if err := refused.Apply(ctx); err == nil {
+		t.Fatal("the apply of a clip whose task failed succeeded")
+	}
+	if err := <-failed; err != nil {
+		t.Fatal(err)
+	}
+	if refusal := transcript.String()[before:]; !strings.Contains(refusal, host+"/refs/mug.png?") {
+		t.Errorf("the failed apply does not quote the reference's address:\n%s", refusal)
+	}
+	if err := mock.ExpectSubmissions(2)(nil); err != nil {
+		t.Error(err)
+	}
+	for name, w := range map[string]*acctest.Workdir{"": wd, "import/": imported, "import block/": block, "refused/": refused} {
 		for _, f := range []string{"terraform.tfstate", "terraform.tfstate.backup", "tfplan"} {
 			if data, err := os.ReadFile(filepath.Join(w.Dir, f)); err == nil {
 				seen[name+f] = string(data)
