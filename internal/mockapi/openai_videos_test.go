@@ -100,8 +100,10 @@ func TestOpenAIVideos_sdkLifecycle(t *testing.T) {
 
 	// Once expires_at has come, the content is gone; the video is still there.
 	clock.Add(24 * time.Hour)
-	if _, err := c.Videos.DownloadContent(ctx, created.ID, openai.VideoDownloadContentParams{}); statusOf(err) != http.StatusNotFound {
+	if gone, err := c.Videos.DownloadContent(ctx, created.ID, openai.VideoDownloadContentParams{}); statusOf(err) != http.StatusNotFound {
 		t.Errorf("Videos.DownloadContent after expires_at: %v, want 404", err)
+	} else if gone != nil {
+		_ = gone.Body.Close()
 	}
 	deleted, err := c.Videos.Delete(ctx, created.ID)
 	if err != nil || !deleted.Deleted || deleted.ID != created.ID || deleted.Object != "video.deleted" {
