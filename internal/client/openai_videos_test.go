@@ -3,6 +3,7 @@ package client_test
 import (
 	"encoding/json"
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -231,5 +232,42 @@ func TestDownloadVideoAfterExpiresAt(t *testing.T) {
 				t.Errorf("%d downloads, want 2: the clip, then once more after reading the video again", n)
 			}
 		})
+	}
+}
+
+// TestOpenAIVideosHandlesEveryRequestMember keeps openAIVideoForm and
+// API.Inexpressible in step with the request: OpenAI's video API refuses a
+// member it does not know, so every member of VideoRequest and Metadata must be
+// either sent as a form field or refused before anything is sent. A member added
+// to either struct fails here until it is handled in openai_videos.go (and the
+// refusal, where it is one, is covered by TestOpenAIVideosRefusesWhatItCannotSend).
+func TestOpenAIVideosHandlesEveryRequestMember(t *testing.T) {
+	t.Parallel()
+	handled := map[string]string{
+		"VideoRequest.Model":     "sent as model",
+		"VideoRequest.Prompt":    "sent as prompt",
+		"VideoRequest.Seconds":   "sent as seconds",
+		"VideoRequest.Metadata":  "its members below",
+		"Metadata.Ratio":         "sent within size, or refused",
+		"Metadata.Resolution":    "sent within size, or refused",
+		"Metadata.GenerateAudio": "refused",
+		"Metadata.CallbackURL":   "refused",
+		"Metadata.Content":       "one image sent as input_reference[image_url]; the rest refused",
+		"Metadata.Extra":         "refused",
+	}
+	seen := map[string]bool{}
+	for _, typ := range []reflect.Type{reflect.TypeFor[client.VideoRequest](), reflect.TypeFor[client.Metadata]()} {
+		for f := range typ.Fields() {
+			name := typ.Name() + "." + f.Name
+			seen[name] = true
+			if _, ok := handled[name]; !ok && f.IsExported() {
+				t.Errorf("%s is not handled for OpenAI's video API: send it in openAIVideoForm or refuse it in API.Inexpressible, then list it here", name)
+			}
+		}
+	}
+	for name := range handled {
+		if !seen[name] {
+			t.Errorf("%s is listed as handled but the request has no such member", name)
+		}
 	}
 }
