@@ -304,7 +304,7 @@ func (h *Harness) Env() map[string]string {
 var droppedEnv = []string{
 	"TF_DATA_DIR", "TF_PLUGIN_CACHE_DIR", "TF_PLUGIN_CACHE_MAY_BREAK_DEPENDENCY_LOCK_FILE",
 	"TF_WORKSPACE", "TF_REGISTRY_DISCOVERY_RETRY", "TOFU_CLI_CONFIG_FILE",
-	"VIDEOGEN_BASE_URL", "VIDEOGEN_API_KEY",
+	"VIDEOGEN_BASE_URL", "VIDEOGEN_API_KEY", "VIDEOGEN_JOURNAL_URL",
 }
 
 // tfexecManagedEnv are the variables terraform-exec refuses in SetEnv.

@@ -280,4 +280,18 @@ func TestAccJournal_unreachableJournalURLFailsThePlan(t *testing.T) {
 		strings.Contains(err.Error(), password) {
 		t.Fatalf("the plan with journal_path and journal_url: %v; want a conflict that names both", err)
 	}
+	// The same with the URL in the environment, where it belongs.
+	if err := wd.Write(cliClip(mock, cliVideo("noted first, or not sent"))); err != nil {
+		t.Fatal(err)
+	}
+	if err := wd.Setenv("VIDEOGEN_JOURNAL_URL", url); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := wd.Plan(ctx); err == nil || !wrapped("Conflicting Task Journals", "VIDEOGEN_JOURNAL_URL").MatchString(err.Error()) ||
+		strings.Contains(err.Error(), password) {
+		t.Fatalf("the plan with journal_path and VIDEOGEN_JOURNAL_URL: %v; want a conflict that names both", err)
+	}
+	if n := mock.Submissions(); n != 0 {
+		t.Fatalf("the ledger shows %d submissions, want 0", n)
+	}
 }
