@@ -92,7 +92,8 @@ resource "videogen_video" "test" {
 }
 
 // wrapped matches words in order, across the line breaks with which Terraform
-// wraps diagnostics.
+// wraps diagnostics. A check that a phrase is absent uses it too: strings.Contains
+// misses a phrase that a line break splits, and so could never fail.
 func wrapped(parts ...string) *regexp.Regexp {
 	quoted := make([]string, len(parts))
 	for i, p := range parts {

@@ -31,7 +31,7 @@ func TestAccVideoResource_failedClipIsNotSaidToStayBilled(t *testing.T) {
 	}
 	replaced := applyOutput(t, wd)
 	for _, said := range []string{"Video Removed From State Only", "stays billed", "Replaced Clip Stays Billed"} {
-		if strings.Contains(replaced, said) {
+		if wrapped(said).MatchString(replaced) {
 			t.Errorf("replacing a failed clip says %q:\n%s", said, replaced)
 		}
 	}
@@ -154,7 +154,7 @@ func TestAccVideoResource_resumedTasksAreNotSaidAbandoned(t *testing.T) {
 	requireAcc(t)
 	mock := acctest.NewMock(t)
 	wd, _ := twoHeldClips(t, mock, "the first clip [mock:hold]")
-	if out := applyOutput(t, wd, tfexec.Parallelism(1)); strings.Contains(out, "Unfinished Task Abandoned") {
+	if out := applyOutput(t, wd, tfexec.Parallelism(1)); wrapped("Unfinished Task Abandoned").MatchString(out) {
 		t.Errorf("an apply that resumed both tasks says one was abandoned:\n%s", out)
 	}
 	if err := mock.ExpectSubmissions(2)(nil); err != nil {
@@ -182,7 +182,7 @@ func TestAccVideoResource_abandonedTaskIsSaidOnItsOwnClip(t *testing.T) {
 	// and prompt.
 	if n := strings.Count(out, "Warning: Unfinished Task Abandoned"); n != 1 ||
 		!wrapped("Unfinished Task Abandoned", "Task "+first, `(the clip of prompt "the first clip [mock:hold]")`).MatchString(out) ||
-		strings.Contains(out, "Task "+second+" (the clip") || strings.Contains(out, "with videogen_video.two") {
+		wrapped("Task "+second+" (the clip").MatchString(out) || wrapped("with videogen_video.two").MatchString(out) {
 		t.Fatalf("want one warning naming videogen_video.one's task %s (not %s); got %d:\n%s", first, second, n, out)
 	}
 	if err := mock.ExpectSubmissions(3)(nil); err != nil {
