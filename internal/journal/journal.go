@@ -141,10 +141,6 @@ func (j *Journal) Shared() bool {
 	return ok
 }
 
-// Reach checks that the journal can be read and written: it takes this run's
-// liveness lock, which every later write needs anyway.
-func (j *Journal) Reach(ctx context.Context) error { return j.holdRun(ctx) }
-
 // holdRun takes this run's liveness lock before its first record, and registers
 // the journal for End.
 func (j *Journal) holdRun(ctx context.Context) error {

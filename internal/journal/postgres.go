@@ -63,11 +63,24 @@ func RedactURL(raw string) string {
 		return "(a URL that does not parse)"
 	}
 	q := u.Query()
-	if q.Has("password") {
-		q.Set("password", "xxxxx")
+	redacted := false
+	for k := range q {
+		if isPasswordParam(k) {
+			q.Set(k, "xxxxx")
+			redacted = true
+		}
+	}
+	if redacted {
 		u.RawQuery = q.Encode()
 	}
 	return u.Redacted()
+}
+
+// isPasswordParam reports whether a connection parameter holds a password:
+// pgx reads password and sslpassword (the client key's passphrase), and any
+// other parameter so named is treated alike rather than shown.
+func isPasswordParam(name string) bool {
+	return strings.Contains(strings.ToLower(name), "password")
 }
 
 // urlSecrets lists the password of a URL as it may appear in a message:
@@ -81,8 +94,14 @@ func urlSecrets(raw string) []string {
 	if p, ok := u.User.Password(); ok && p != "" {
 		out = append(out, p, url.QueryEscape(p), url.PathEscape(p))
 	}
-	if p := u.Query().Get("password"); p != "" {
-		out = append(out, p, url.QueryEscape(p))
+	for k, vs := range u.Query() {
+		if isPasswordParam(k) {
+			for _, p := range vs {
+				if p != "" {
+					out = append(out, p, url.QueryEscape(p))
+				}
+			}
+		}
 	}
 	return out
 }
