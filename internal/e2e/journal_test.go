@@ -60,7 +60,13 @@ func TestJournalURL_freshRunnerAdoptsWhatAKilledRunnerLeft(t *testing.T) {
 	b := newRunner(t, mock, pgConn, heldAfterClips)
 	var out strings.Builder
 	b.TF.SetStdout(&out)
-	err := b.Apply(ctx)
+	// The plan already knows: billing is left to the apply, which adopts the task.
+	after, err := b.PlanOut(ctx, "tfplan", "videogen_video.after")
+	if err != nil || after == nil || after["billing"] != nil {
+		t.Fatalf("runner B plans the held clip with billing %v (error %v), want it known after apply (adopted)\n%s",
+			after["billing"], err, out.String())
+	}
+	err = b.TF.Apply(ctx, tfexec.DirOrPlan("tfplan"))
 	b.TF.SetStdout(nil)
 	if err != nil {
 		t.Fatalf("runner B: %v\n%s", err, out.String())
