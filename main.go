@@ -33,8 +33,9 @@ func main() {
 
 	err := providerserver.Serve(context.Background(), provider.New(version), opts)
 	// Terraform shut the provider down: every task it submitted was answered to
-	// Terraform, which saves them, so no later run may adopt them. A provider
-	// killed before this leaves its tasks for the next run of its state.
+	// Terraform. That is no proof that Terraform saved them (it may be killed
+	// before it uploads the state), so the journal only marks them, for the
+	// reason a later run gives when it adopts one.
 	if endErr := journal.EndRuns(context.Background()); endErr != nil {
 		log.Print(endErr.Error())
 	}

@@ -16,8 +16,12 @@
 // wrote it. A run holds a lock for its lifetime that the operating system
 // releases when the process dies (a file lock; in PostgreSQL, a session-level
 // advisory lock), so others can tell a live run from a dead one without
-// trusting clocks; a run that ends normally marks its tasks as handed over to
-// Terraform, which saved them. Only the task of a run that died is adopted.
+// trusting clocks; a live run's task is never adopted. A run whose provider
+// ended normally marks its tasks so, but that does not prove Terraform saved
+// them (Terraform stops a provider as soon as its last resource is done, and
+// may be killed before it uploads the state): its entries stay adoptable until
+// a state is seen holding them, which every plan whose prior state holds one
+// says before any apply adopts anything.
 //
 // It also notes each submission before it is sent, until its answer settles the
 // outcome, so that one whose outcome stays unknown (the request may have reached
@@ -54,8 +58,11 @@ type Entry struct {
 	Run string `json:"run,omitempty"`
 	// Process says, for people, which process the run was: its ID and host.
 	Process string `json:"process,omitempty"`
-	// RunEnded is set when the run ended normally: it handed the task to
-	// Terraform, which saved it, so the task is never adopted.
+	// RunEnded is set when the run's provider ended normally: it answered the
+	// task to Terraform. That is not proof that Terraform saved it (it stops a
+	// provider once the provider's last resource is done, long before a remote
+	// backend receives the state), so the entry stays until a state is seen
+	// holding the task; it only says why a later run found it.
 	RunEnded bool `json:"run_ended,omitempty"`
 }
 
@@ -201,7 +208,7 @@ func (j *Journal) Sent(ctx context.Context, t Ticket, e Entry) error {
 }
 
 // Claim makes an adopted task this run's: while the run lives nobody else
-// adopts it, and when it ends normally the task is handed over with its own.
+// adopts it.
 // A task no longer in the journal is recorded again.
 func (j *Journal) Claim(ctx context.Context, e Entry) error { return j.Sent(ctx, "", e) }
 
@@ -252,6 +259,12 @@ type Standing int
 const (
 	// Adoptable: the run that submitted it died before Terraform could save it.
 	Adoptable Standing = iota
+	// AdoptableEnded: the run that submitted it ended normally, yet no state
+	// was seen holding it: Terraform may have been killed before it saved the
+	// state. A plan cannot tell whether a resource it has yet to plan holds it,
+	// so only the apply, once the plan's every resource was planned (and every
+	// prior state that holds it has removed it), adopts it.
+	AdoptableEnded
 	// AdoptableOlder: an older provider wrote it, which recorded no run; it
 	// adopted such entries, and so does this one.
 	AdoptableOlder
@@ -267,13 +280,13 @@ type Match struct {
 }
 
 // Matching returns the unexpired entries of this state with this fingerprint
-// that another run wrote and did not hand over to Terraform, oldest first,
-// each with its standing: only the tasks of runs that died may be adopted.
+// that another run wrote, oldest first, each with its standing: the task of a
+// live run is not adopted.
 func (j *Journal) Matching(ctx context.Context, fingerprint string) ([]Match, error) {
 	var found []Entry
 	err := j.update(ctx, func(r *records) bool {
 		for _, e := range r.Entries {
-			if e.Fingerprint == fingerprint && !j.expired(e.SubmittedAt) && e.Run != j.run && !e.RunEnded &&
+			if e.Fingerprint == fingerprint && !j.expired(e.SubmittedAt) && e.Run != j.run &&
 				(e.State == "" || e.State == j.state) {
 				found = append(found, e)
 			}
@@ -292,6 +305,8 @@ func (j *Journal) Matching(ctx context.Context, fingerprint string) ([]Match, er
 			return nil, err
 		case e.Run == "":
 			m.Standing = AdoptableOlder
+		case e.RunEnded:
+			m.Standing = AdoptableEnded
 		case alive:
 			m.Standing = RunAlive
 		}
@@ -352,9 +367,9 @@ func (j *Journal) doubts(ctx context.Context, fingerprint string, take bool) ([]
 	return out, nil
 }
 
-// End ends the run normally: Terraform has its tasks, so they are marked as
-// handed over and never adopted, and the liveness lock is released. A run
-// killed before it gets here leaves its tasks adoptable.
+// End ends the run normally: its tasks were answered to Terraform, which they
+// are marked with (for the reason a later run gives), and the liveness lock is
+// released. The notes of doubts this run said leave with it.
 func (j *Journal) End(ctx context.Context) error {
 	j.mu.Lock()
 	defer j.mu.Unlock()

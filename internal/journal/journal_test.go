@@ -131,9 +131,8 @@ func TestJournalSharedByProcessesLosesNoEntry(t *testing.T) {
 	}
 }
 
-// Only a run that died leaves its tasks to adopt: a run that ended normally
-// handed them to Terraform, and a live run's are its own. Entries belong to one
-// state.
+// A live run's tasks are its own; those of a run that died, or ended without
+// any state being seen holding them, are offered. Entries belong to one state.
 func TestJournalAdoptsOnlyWhatADeadRunOfTheStateLeft(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "pending-tasks.json")
@@ -156,30 +155,38 @@ func TestJournalAdoptsOnlyWhatADeadRunOfTheStateLeft(t *testing.T) {
 	for _, m := range got {
 		standing[m.TaskID] = m.Standing
 	}
-	want := map[string]Standing{"killed-0": Adoptable, "live": RunAlive}
+	want := map[string]Standing{"killed-0": Adoptable, "ended-0": AdoptableEnded, "live": RunAlive}
 	if fmt.Sprint(standing) != fmt.Sprint(want) {
-		t.Fatalf("Matching = %v, want %v (the ended run's task and the other state's are not offered)", standing, want)
+		t.Fatalf("Matching = %v, want %v (the other state's task is not offered)", standing, want)
 	}
 	for _, m := range got {
 		if m.TaskID == "killed-0" && !strings.Contains(m.Process, "process ") {
 			t.Errorf("the entry does not say which process submitted it: %q", m.Process)
 		}
 	}
-	// The live run ends normally: its task is handed over.
+	// A state is seen holding the ended run's task: it leaves the journal.
+	if err := j.Remove(ctx, "ended-0"); err != nil {
+		t.Fatal(err)
+	}
+	// The live run ends normally: its provider answered the task to Terraform,
+	// which may yet be killed before it saves it.
 	if err := live.End(ctx); err != nil {
 		t.Fatal(err)
 	}
 	got, _ = j.Matching(ctx, "fp")
-	if len(got) != 1 || got[0].TaskID != "killed-0" {
-		t.Fatalf("after the live run ended, Matching = %+v, want only killed-0", got)
+	if len(got) != 2 || got[0].TaskID != "killed-0" || got[1].TaskID != "live" || got[1].Standing != AdoptableEnded {
+		t.Fatalf("after the live run ended, Matching = %+v, want killed-0, and live as an ended run's", got)
 	}
 	// Adopted, the task is this run's: nobody else adopts it while it lives.
 	if err := j.Claim(ctx, got[0].Entry); err != nil {
 		t.Fatal(err)
 	}
 	third := New(path, "prod", time.Hour)
-	if got, _ := third.Matching(ctx, "fp"); len(got) != 1 || got[0].Standing != RunAlive {
+	if got, _ := third.Matching(ctx, "fp"); len(got) != 2 || got[0].Standing != RunAlive {
 		t.Fatalf("a claimed task: Matching = %+v, want it held by a live run", got)
+	}
+	if err := third.Remove(ctx, "live"); err != nil {
+		t.Fatal(err)
 	}
 	// A state proven to hold it: it leaves the journal, whatever the state.
 	if err := New(path, "staging", time.Hour).Remove(ctx, "killed-0"); err != nil {

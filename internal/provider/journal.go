@@ -165,19 +165,24 @@ func (r *videoResource) planFromJournal(ctx context.Context, plan videoResourceM
 func addJournaledTaskWarning(diags *diag.Diagnostics, matches []journal.Match, where string) {
 	var tasks []string
 	for _, m := range matches {
-		why := fmt.Sprintf("submitted at %s by a run (%s) that ended without handing it to Terraform: the process "+
-			"died (killed, or out of memory) and its lock was released", m.SubmittedAt.UTC().Format(time.DateTime+" UTC"),
-			m.Process)
-		if m.Standing == journal.AdoptableOlder {
-			why = "noted by an earlier version of the provider, which did not record its run, at " +
-				m.SubmittedAt.UTC().Format(time.DateTime+" UTC")
+		at := m.SubmittedAt.UTC().Format(time.DateTime + " UTC")
+		why := fmt.Sprintf("submitted at %s by a run (%s) that died before any state was seen holding it: the "+
+			"process was killed (or ran out of memory) and its lock was released", at, m.Process)
+		switch m.Standing {
+		case journal.AdoptableOlder:
+			why = "noted at " + at + " by an earlier version of the provider, which did not record its run"
+		case journal.AdoptableEnded:
+			why = fmt.Sprintf("submitted at %s by a run (%s) whose provider answered it to Terraform, but no state "+
+				"was seen holding it since: Terraform stops a provider once its last clip is done, and was probably "+
+				"killed before it saved the state (a remote backend receives it only at the end of an apply)", at, m.Process)
 		}
 		tasks = append(tasks, fmt.Sprintf("task %s, %s", m.TaskID, why))
 	}
 	diags.AddWarning("Clip May Adopt a Task of a Killed Run",
-		fmt.Sprintf("The task journal (%s) holds, for exactly this clip and this state, %s. No state is known to hold "+
-			"it. Applying this plan adopts it instead of submitting a new task, with no new charge, unless it has failed "+
-			"or is gone; so billing is known only after apply.", where, strings.Join(tasks, "; and ")))
+		fmt.Sprintf("The task journal (%s) holds, for exactly this clip and this state, %s. Applying this plan adopts "+
+			"it instead of submitting a new task, with no new charge, unless it has failed or is gone, or a resource "+
+			"of this state turns out to hold it (then this clip is submitted as new); so billing is known only after "+
+			"apply, and max_new_clips counts the clip as new.", where, strings.Join(tasks, "; and ")))
 }
 
 // addRunningTaskWarning names the tasks that a run which still runs submitted
@@ -194,4 +199,22 @@ func addRunningTaskWarning(diags *diag.Diagnostics, matches []journal.Match, whe
 			"by a Terraform that was killed. This plan does not take that task: applying it submits a new clip, which "+
 			"is billed. If that process is a leftover of a killed run, end it and plan again: the task is then adopted.",
 			where, strings.Join(tasks, " and ")))
+}
+
+// heldByPriorState removes from the journal the task of a prior state, kept or
+// destroyed, which proves that a state holds it: a plan with -refresh=false
+// reads no clip. Every plan does so before any apply adopts a journaled task,
+// so the task of a run whose provider ended (but whose Terraform may have been
+// killed before it saved the state) is adopted only when no resource of the
+// state holds it. A state without a model is a fresh import, not saved yet.
+func (r *videoResource) heldByPriorState(ctx context.Context, state tfsdk.State) {
+	if r.data == nil || state.Raw.IsNull() {
+		return
+	}
+	var taskID, model types.String
+	if state.GetAttribute(ctx, path.Root("task_id"), &taskID).HasError() ||
+		state.GetAttribute(ctx, path.Root("model"), &model).HasError() || model.IsNull() || taskID.IsNull() {
+		return
+	}
+	r.data.journalRemove(ctx, taskID.ValueString())
 }

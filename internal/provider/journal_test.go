@@ -2,10 +2,14 @@ package provider
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/hashicorp/go-version"
 	"github.com/hashicorp/terraform-exec/tfexec"
 
 	"github.com/videogen/terraform-provider-videogen/internal/acctest"
@@ -106,10 +110,95 @@ func TestAccJournal_remoteStateKilledAfterTheClipFinished(t *testing.T) {
 			if got := stateTasks(t, wd); got["videogen_video.clip"] != clipTask || got["videogen_video.next"] != nextTask {
 				t.Fatalf("the state holds %v, want the clip's task %s and the next one's %s", got, clipTask, nextTask)
 			}
-			if !wrapped("Clip May Adopt a Task of a Killed Run", clipTask, "ended without handing it to Terraform").MatchString(out) {
+			if !wrapped("Clip May Adopt a Task of a Killed Run", clipTask, "died before any state was seen holding it").MatchString(out) {
 				t.Fatalf("the re-apply does not say why it adopts task %s:\n%s", clipTask, out)
 			}
 			if changes, err := wd.Plan(t.Context()); err != nil || changes {
+				t.Fatalf("the plan after: changes %v, error %v; want an empty plan", changes, err)
+			}
+		})
+	}
+}
+
+// TestAccJournal_killedAfterTheProviderEnded is the issue's case as a CI job
+// meets it: one clip with a remote backend, then a step that takes a while
+// (terraform_data's local-exec). Terraform stops the videogen provider as soon
+// as the clip is done, so the provider ends normally, and the job is killed
+// (SIGKILL of its process group) during the step, before the backend received
+// a state that holds the clip. Provider exit is not a saved state: the re-apply
+// adopts the task, 1 billed for 1 clip.
+func TestAccJournal_killedAfterTheProviderEnded(t *testing.T) {
+	requireAcc(t)
+	for _, wait := range []bool{true, false} {
+		t.Run(fmt.Sprintf("wait_for_completion=%v", wait), func(t *testing.T) {
+			t.Parallel()
+			ctx := t.Context()
+			mock := acctest.NewMock(t)
+			backend := acctest.NewHTTPBackend(t)
+			wd := cliWorkdir(t, mock, backend.Block()+fmt.Sprintf(`
+resource "videogen_video" "clip" {
+  model               = "videogen-1"
+  prompt              = "a lighthouse at dusk"
+  wait_for_completion = %v
+}
+
+# The pipeline's next step: it starts after the clip, and runs until the test
+# removes the file "hold".
+resource "terraform_data" "next_step" {
+  depends_on = [videogen_video.clip]
+  provisioner "local-exec" {
+    command = "touch '${path.cwd}/reached' && while [ -e '${path.cwd}/hold' ]; do sleep 0.05; done"
+  }
+}
+`, wait))
+			if v, _, err := wd.TF.Version(ctx, true); err != nil || v.LessThan(version.Must(version.NewVersion("1.4.0"))) {
+				t.Skipf("terraform_data needs Terraform 1.4 or later (CLI %v, %v)", v, err)
+			}
+			hold := filepath.Join(wd.Dir, "hold")
+			if err := os.WriteFile(hold, nil, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			run := wd.Start(ctx, "apply", "-auto-approve", "-input=false", "-no-color")
+			// Killed once the clip's Create has answered, the videogen provider has
+			// exited, and the next step runs.
+			for {
+				pids, err := run.ProviderPIDs()
+				_, reached := os.Stat(filepath.Join(wd.Dir, "reached"))
+				if err == nil && len(pids) == 0 && reached == nil &&
+					strings.Contains(run.Output(), "videogen_video.clip: Creation complete") {
+					break
+				}
+				select {
+				case <-ctx.Done():
+					t.Fatalf("the apply never got past the clip:\n%s", run.Output())
+				case <-time.After(20 * time.Millisecond):
+				}
+				if out := run.Output(); strings.Contains(out, "Error") {
+					t.Fatalf("the apply failed:\n%s", out)
+				}
+			}
+			clipTask := ledgerTask(t, mock, 0).TaskID
+			if strings.Contains(string(backend.State()), clipTask) {
+				t.Logf("Terraform uploaded the state before the kill: the journal was not needed this time")
+			}
+			killGroup(t, run)
+			if err := wd.TF.ForceUnlock(ctx, backend.LockID()); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Remove(hold); err != nil {
+				t.Fatal(err)
+			}
+			out := applyOutput(t, wd)
+			if n := mock.Submissions(); n != 1 {
+				t.Fatalf("the ledger shows %d submissions for 1 clip after the re-apply, want 1:\n%s", n, out)
+			}
+			if got := stateTasks(t, wd)["videogen_video.clip"]; got != clipTask {
+				t.Fatalf("the state holds task %q, want the killed run's %s", got, clipTask)
+			}
+			if !wrapped("Clip May Adopt a Task of a Killed Run", clipTask, "answered it to Terraform").MatchString(out) {
+				t.Fatalf("the re-apply does not say why it adopts task %s:\n%s", clipTask, out)
+			}
+			if changes, err := wd.Plan(ctx); err != nil || changes {
 				t.Fatalf("the plan after: changes %v, error %v; want an empty plan", changes, err)
 			}
 		})
@@ -166,10 +255,10 @@ func TestAccJournal_workspacesAdoptOnlyTheirOwnTasks(t *testing.T) {
 	}
 }
 
-// TestAccJournal_runThatEndedLeavesNothingToAdopt: a run that ended normally
-// handed its tasks to Terraform, which saved them; its journal entries stay
-// until a state is seen holding them, but are never adopted. A second
-// identical clip planned without refresh is a new clip: 2 tasks.
+// TestAccJournal_runThatEndedLeavesNothingToAdopt: the task of a run that ended
+// normally stays in the journal until a state is seen holding it. The plan of a
+// second, identical clip without refresh sees it in the first clip's prior
+// state, which removes it before the apply could adopt it: a new clip, 2 tasks.
 func TestAccJournal_runThatEndedLeavesNothingToAdopt(t *testing.T) {
 	requireAcc(t)
 	t.Parallel()

@@ -183,7 +183,7 @@ func (p *videogenProvider) Schema(_ context.Context, _ provider.SchemaRequest, r
 					"the next apply of the same state on the same machine adopts the task instead of submitting and billing it " +
 					"again. Several processes may share the file (every change is made under a file lock), and each entry " +
 					"belongs to one state (workspace and backend, or working directory for local state), so workspaces and " +
-					"directories never adopt each other's tasks. Only the task of a run that died is adopted; an entry is " +
+					"directories never adopt each other's tasks. A running apply's task is never adopted; an entry is " +
 					"dropped once a later refresh, plan, import or destroy shows that a state holds its task, or after 7 days. " +
 					"A fresh CI runner has no such file: use `journal_url` there. Defaults to " +
 					"`.terraform/videogen/pending-tasks.json` in the working directory (under `TF_DATA_DIR` when that is " +

@@ -172,6 +172,7 @@ func (r *videoResource) ConfigValidators(context.Context) []resource.ConfigValid
 // the model against the service's list, and plans the in-place update that resumes
 // an unfinished wait or the replacement of a task that ended without a clip.
 func (r *videoResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	r.heldByPriorState(ctx, req.State)
 	if req.Plan.Raw.IsNull() {
 		r.planDestroy(ctx, req, resp)
 		return
@@ -190,10 +191,6 @@ func (r *videoResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
-	}
-	if r.data != nil && !state.Model.IsNull() {
-		// The prior state holds the task (a plan with -refresh=false reads no clip).
-		r.data.journalRemove(ctx, state.TaskID.ValueString())
 	}
 	status := client.Status(state.Status.ValueString())
 	if waitCutShort(ctx, req.Private) && r.data != nil {
