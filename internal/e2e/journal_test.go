@@ -107,9 +107,14 @@ resource "videogen_video" "same" {
 		must(t, r.WriteFile("clips.tf", ""))
 		must(t, r.WriteFile("outputs.tf", ""))
 		// The other runner's task belongs to another state, and its run is alive.
+		var out strings.Builder
+		r.TF.SetStdout(&out)
 		after, err := r.PlanOut(ctx, "tfplan", "videogen_video.same")
-		if err != nil || after["billing"] != "new clip" {
-			t.Fatalf("runner %s plans billing %v (error %v), want a new clip", ws, after["billing"], err)
+		r.TF.SetStdout(nil)
+		if err != nil || after["billing"] != "new clip" || strings.Contains(out.String(), "Running Provider") ||
+			strings.Contains(out.String(), "Adopt") {
+			t.Fatalf("runner %s plans billing %v (error %v), want a new clip and no word of the other's task:\n%s",
+				ws, after["billing"], err, out.String())
 		}
 		run := r.Start(ctx, "apply", "-input=false", "-no-color", "tfplan")
 		t.Cleanup(func() { _ = run.KillGroup() })

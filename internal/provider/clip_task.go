@@ -43,7 +43,9 @@ func (r *videoResource) takeOverOrSubmit(ctx context.Context, plan videoResource
 		// The plan's billing cannot change now: say what the apply does instead.
 		addResumeNotPossibleWarning(diags)
 	}
-	r.data.sayUnconfirmedSubmissions(ctx, fingerprint, diags)
+	if !r.data.sayUnconfirmedSubmissions(ctx, fingerprint, diags) {
+		return nil
+	}
 	ticket, ok := r.data.journalSending(ctx, fingerprint, diags)
 	if !ok {
 		return nil

@@ -73,15 +73,28 @@ func (d *providerData) journalSending(ctx context.Context, fingerprint string, d
 // the journal keeps until a state is proven to hold it.
 func (d *providerData) journalSent(ctx context.Context, t journal.Ticket, e journal.Entry, diags *diag.Diagnostics) {
 	if err := d.journal.Sent(ctx, t, e); err != nil {
-		d.journalProblem(ctx, err, diags)
+		d.taskNotNoted(ctx, e.TaskID, err, diags)
 	}
 }
 
-// journalClaim makes an adopted task this run's.
+// journalClaim makes an adopted or handed-over task this run's.
 func (d *providerData) journalClaim(ctx context.Context, e journal.Entry, diags *diag.Diagnostics) {
 	if err := d.journal.Claim(ctx, e); err != nil {
-		d.journalProblem(ctx, err, diags)
+		d.taskNotNoted(ctx, e.TaskID, err, diags)
 	}
+}
+
+// taskNotNoted says that a task the service answered with, which this run
+// holds, could not be noted: a warning whatever the journal, since the task
+// exists and goes to state; only a kill before Terraform saves it would lose it.
+func (d *providerData) taskNotNoted(ctx context.Context, taskID string, err error, diags *diag.Diagnostics) {
+	tflog.Warn(ctx, "the task journal is not usable", map[string]any{"journal": d.journal.Where(), "task_id": taskID,
+		"error": err.Error()})
+	diags.AddWarning("Task Not Noted in the Task Journal",
+		fmt.Sprintf("Task %s exists and this apply records it in state, but the task journal (%s) could not note it. "+
+			"If this run is killed before Terraform saves the state, the next apply does not know the task and submits "+
+			"the clip again: look for task %s in the service's console before applying again, and import it if it is "+
+			"not in state.\n\nOriginal error: %s", taskID, d.journal.Where(), taskID, err))
 }
 
 // journalNotSent drops the note of a submission that provably created nothing.
@@ -217,4 +230,21 @@ func (r *videoResource) heldByPriorState(ctx context.Context, state tfsdk.State)
 		return
 	}
 	r.data.journalRemove(ctx, taskID.ValueString())
+}
+
+// noteHandedOver notes, as this run's, the task of a tainted clip that Delete
+// hands to its replacement: the refresh removed it from the journal when the
+// state held it, and from now on no state may hold it until the replacement is
+// saved, so a run killed in between leaves it for the next one. The request is
+// read from state, so a clip with write-only reference media is noted under
+// another fingerprint than its replacement's, and not found again.
+func (r *videoResource) noteHandedOver(ctx context.Context, state videoResourceModel, diags *diag.Diagnostics) {
+	request, reqDiags := state.toRequest(ctx, tfsdk.Config{}, r.data.api)
+	triggers := map[string]string{}
+	reqDiags.Append(state.TriggersReplace.ElementsAs(ctx, &triggers, false)...)
+	if reqDiags.HasError() {
+		return
+	}
+	r.data.journalClaim(ctx, journal.Entry{TaskID: state.TaskID.ValueString(),
+		Fingerprint: requestFingerprint(r.data.client.BaseURL(), request, triggers), SubmittedAt: time.Now()}, diags)
 }

@@ -285,8 +285,8 @@ func TestAccJournal_runThatEndedLeavesNothingToAdopt(t *testing.T) {
 // TestAccJournal_lostAnswerIsSaidAtPlan: a submission whose answer was lost (a
 // gateway times out after forwarding it) may have created a task. The next
 // plan of the same clip says so in billing and in a warning, before anything is
-// sent, and max_new_clips counts it: with max_new_clips = 0 the apply stops
-// with nothing submitted.
+// sent, so that a pipeline that allows no charge (max_new_clips = 0) stops its
+// apply with nothing submitted.
 func TestAccJournal_lostAnswerIsSaidAtPlan(t *testing.T) {
 	requireAcc(t)
 	t.Parallel()

@@ -59,13 +59,15 @@ func (d *providerData) planDoubts(ctx context.Context, fingerprint string, diags
 
 // sayUnconfirmedSubmissions warns, before Create submits, about the unconfirmed
 // submissions of this very request that earlier runs noted, once each per run.
-func (d *providerData) sayUnconfirmedSubmissions(ctx context.Context, fingerprint string, diags *diag.Diagnostics) {
+// It reports false when a journal_url database could not be read: the doubt
+// would go unsaid, so nothing may be submitted.
+func (d *providerData) sayUnconfirmedSubmissions(ctx context.Context, fingerprint string, diags *diag.Diagnostics) bool {
 	notes, err := d.journal.TakeDoubts(ctx, fingerprint)
 	if err != nil {
-		d.journalProblem(ctx, err, nil)
+		return !d.journalProblem(ctx, err, diags)
 	}
 	if len(notes) == 0 {
-		return
+		return true
 	}
 	when := doubtTimes(notes)
 	tflog.Warn(ctx, "an earlier run submitted this request without learning whether a task was created",
@@ -80,4 +82,5 @@ func (d *providerData) sayUnconfirmedSubmissions(ctx context.Context, fingerprin
 			"If there is none, nothing else was billed.\n\n"+
 			"The provider noted the earlier submission in its task journal (%s); this warning is shown once.",
 			when, when, d.journal.Where()))
+	return true
 }

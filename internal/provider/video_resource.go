@@ -605,18 +605,16 @@ func (r *videoResource) Delete(ctx context.Context, req resource.DeleteRequest, 
 		return
 	}
 	taskID := state.TaskID.ValueString()
-	if r.data != nil {
-		// The state held the task until now.
-		r.data.journalRemove(ctx, taskID)
-	}
 	resumed := planResumes(ctx, req.Private)
 	unfinished := !client.Status(state.Status.ValueString()).Final() || state.Billing.ValueString() == billingCutShort
 	if unfinished && !resumed && r.data != nil && privateFlag(ctx, req.Private, privateKeyPlannedNew) {
 		// The replacement's plan knew this task and asks for another clip.
+		r.data.journalRemove(ctx, taskID)
 		addAbandonedTaskWarning(&resp.Diagnostics, state)
 		return
 	}
 	if (resumed || unfinished) && r.data != nil {
+		r.noteHandedOver(ctx, state, &resp.Diagnostics)
 		r.data.handover.offer(state, resumed)
 		if resumed {
 			// The replacement is planned again before it is created, and must again be
@@ -625,6 +623,10 @@ func (r *videoResource) Delete(ctx context.Context, req resource.DeleteRequest, 
 		}
 		tflog.Info(ctx, "offering an unfinished task to this resource's replacement", map[string]any{"task_id": taskID})
 		return
+	}
+	if r.data != nil {
+		// The state held the task until now.
+		r.data.journalRemove(ctx, taskID)
 	}
 	if r.data.deletesOnDestroy(client.Status(state.Status.ValueString())) && clipAPI(ctx, req.Private) == r.data.api {
 		r.data.deleteVideo(ctx, taskID, &resp.Diagnostics)
