@@ -31,7 +31,9 @@ func main() {
 		Debug:   debug,
 	}
 
+	stopProfile := startCPUProfile(os.Getenv(cpuProfileEnv))
 	err := providerserver.Serve(context.Background(), provider.New(version), opts)
+	stopProfile()
 	// Terraform shut the provider down: every task it submitted was answered to
 	// Terraform. That is no proof that Terraform saved them (it may be killed
 	// before it uploads the state), so the journal only marks them, for the

@@ -1,7 +1,11 @@
 package main
 
 import (
+	"fmt"
+	"io"
 	"os"
+	"path/filepath"
+	"runtime/pprof"
 	"testing"
 )
 
@@ -40,4 +44,36 @@ func TestSilenceDroppedLogs(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestStartCPUProfile(t *testing.T) {
+	dir := t.TempDir()
+	startCPUProfile("")()
+	if files, _ := os.ReadDir(dir); len(files) != 0 {
+		t.Fatalf("an empty prefix wrote %d files", len(files))
+	}
+	// An unset variable leaves the profiler free: starting it must succeed.
+	if err := pprof.StartCPUProfile(io.Discard); err != nil {
+		t.Fatalf("the profiler is taken without a prefix: %v", err)
+	}
+	pprof.StopCPUProfile()
+
+	prefix := filepath.Join(dir, "cpu")
+	stop := startCPUProfile(prefix)
+	if err := pprof.StartCPUProfile(io.Discard); err == nil {
+		pprof.StopCPUProfile()
+		t.Fatal("the profiler is not running with a prefix")
+	}
+	stop()
+	data, err := os.ReadFile(fmt.Sprintf("%s.%d", prefix, os.Getpid()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A profile is gzip-compressed protocol buffers.
+	if len(data) < 2 || data[0] != 0x1f || data[1] != 0x8b {
+		t.Fatalf("the profile is not gzip data: % x", data[:min(len(data), 8)])
+	}
+
+	// A directory that does not exist gives no profile and no failure.
+	startCPUProfile(filepath.Join(dir, "missing", "cpu"))()
 }

@@ -119,6 +119,9 @@ type Runner struct {
 	Env      *Env
 	Settings Settings
 	Log      io.Writer
+	// Out is the results' directory, where the cases that profile the
+	// provider keep its profiles.
+	Out string
 }
 
 func (r *Runner) logf(format string, args ...any) {

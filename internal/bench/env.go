@@ -167,11 +167,19 @@ type ApplyOptions struct {
 	// AllowErrors records a failed apply in the TFRun instead of returning an
 	// error, for the cases whose figures count errors.
 	AllowErrors bool
+	// Env are variables for the CLI, which passes them on to the providers it
+	// starts.
+	Env map[string]string
 }
 
 // Apply runs `apply -json` in w through terraform-exec, timed from the call to
 // its return, and collects the CLI's events.
 func (e *Env) Apply(ctx context.Context, w *acctest.Workdir, o ApplyOptions) (*TFRun, error) {
+	for name, value := range o.Env {
+		if err := w.Setenv(name, value); err != nil {
+			return nil, err
+		}
+	}
 	var out bytes.Buffer
 	opts := []tfexec.ApplyOption{tfexec.Parallelism(o.Parallelism)}
 	if o.RefreshOnly {

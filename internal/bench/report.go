@@ -27,6 +27,7 @@ type Results struct {
 	Long        *LongResult       `json:"long,omitempty"`
 	FanOut      *FanOutResult     `json:"fanout,omitempty"`
 	BigRefresh  *RefreshResult    `json:"big_refresh,omitempty"`
+	BigApply    *BigApplyResult   `json:"big_apply,omitempty"`
 	CaseErrors  map[string]string `json:"case_errors,omitempty"`
 }
 
@@ -129,6 +130,9 @@ func BuildRows(res *Results) []Row {
 	}
 	if r := res.BigRefresh; r != nil {
 		rows = append(rows, refreshRows(r, 1.1, 0.01)...)
+	}
+	if a := res.BigApply; a != nil {
+		rows = append(rows, bigApplyRows(a)...)
 	}
 	return rows
 }
@@ -338,6 +342,30 @@ func fanOutRows(f *FanOutResult) []Row {
 		if run.Stats != nil && peer != nil && peer.Stats != nil {
 			rows = append(rows, row("GETs per clip", "GETs", run.Stats.GetsMean, peer.Stats.GetsMean))
 		}
+	}
+	return rows
+}
+
+func bigApplyRows(a *BigApplyResult) []Row {
+	c := fmt.Sprintf("Apply %d clips × %s in one apply, -parallelism=%d", a.Clips, secondsLabel(time.Duration(a.Generation)),
+		a.Parallelism)
+	p, ideal := a.Provider.Wall.Seconds(), a.Ideal.Seconds()
+	waves := (a.Clips + a.Parallelism - 1) / a.Parallelism
+	rows := []Row{
+		Row{Case: c, Figure: "Wall time", Unit: "s", Provider: p}.
+			withTarget(fmt.Sprintf("≤ %g × (floor + waves) = %.2f", bigApplyFactor, a.Target.Seconds()), p <= a.Target.Seconds()).
+			withNote("floor %.2f s for %d terraform_data + %d waves × %s", a.Baseline.Seconds(), a.Clips, waves,
+				secondsLabel(time.Duration(a.Generation))),
+		Row{Case: c, Figure: "Wall time ÷ (floor + waves)", Unit: "×", Provider: Ratio(p, ideal)}.
+			withTarget(fmt.Sprintf("≤ %g", bigApplyFactor), Ratio(p, ideal) <= bigApplyFactor),
+		{Case: c, Figure: "Start to the first apply_start (the baseline's beside it)", Unit: "s", Target: "—",
+			Provider: a.ProviderBefore.Seconds(), Peer: ptr(a.BaselineBefore.Seconds()),
+			Ratio: ratioPtr(a.ProviderBefore.Seconds(), a.BaselineBefore.Seconds())},
+		{Case: c, Figure: "GETs per clip, mean (ledger)", Unit: "GETs", Target: "—", Provider: a.Provider.GetsMean},
+	}
+	if pr := a.Profile; pr != nil {
+		rows = append(rows, Row{Case: c, Figure: "Provider CPU, all its processes (pprof samples)", Unit: "s", Target: "—",
+			Provider: pr.CPU.Seconds()}.withNote("%d processes; top functions in %s/*.top.txt", len(pr.Files), "profiles"))
 	}
 	return rows
 }

@@ -3,7 +3,9 @@ package bench
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/videogen/terraform-provider-videogen/internal/mockapi"
@@ -261,4 +263,67 @@ func (r *Runner) fanOut(ctx context.Context, tool string, limiter float64, gens 
 		"%d errors, %d of %d requests answered 429", tool, limiter, run.Wall.Seconds(), out.Floor.Seconds(),
 		out.FirstSubmission.Seconds(), out.LastSubmission.Seconds(), out.Tasks, out.Clips, len(out.Errors), out.Responses429, out.Requests)
 	return out, nil
+}
+
+// BigApplyResult is BigApplyClips clips of one generation time in one apply at
+// BigApplyParallelism: so many resources that Terraform's own time weighs as
+// much as the generation's, and the provider must add little to either.
+type BigApplyResult struct {
+	Clips       int      `json:"clips"`
+	Parallelism int      `json:"parallelism"`
+	Generation  Duration `json:"generation"`
+	// Baseline is as many terraform_data at the same parallelism: Terraform's
+	// floor; Ideal adds the waves of generation to it.
+	Baseline       Duration    `json:"baseline"`
+	BaselineBefore Duration    `json:"baseline_before_first_apply"`
+	Ideal          Duration    `json:"ideal"`
+	Target         Duration    `json:"target"`
+	Provider       *TaskStats  `json:"provider"` // without per-task samples
+	ProviderBefore Duration    `json:"provider_before_first_apply"`
+	Profile        *CPUProfile `json:"provider_cpu_profile,omitempty"`
+}
+
+// bigApplyFactor bounds the provider's apply as a multiple of Ideal.
+const bigApplyFactor = 1.2
+
+// BigApply applies the baseline, then the clips with the provider profiling
+// its CPU into the results' profiles directory.
+func (r *Runner) BigApply(ctx context.Context) (*BigApplyResult, error) {
+	s := r.Settings
+	gen := time.Duration(s.BigApplyGeneration)
+	res := &BigApplyResult{Clips: s.BigApplyClips, Parallelism: s.BigApplyParallelism, Generation: s.BigApplyGeneration}
+	gens := poll.Spread(gen, 0, s.BigApplyClips)
+	m, err := StartMock(0, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer m.Close()
+	o := ApplyOptions{Parallelism: s.BigApplyParallelism}
+	run, _, err := r.applyClips(ctx, m, toolBaseline, "bigapply-baseline", gens, o)
+	if err != nil {
+		return nil, err
+	}
+	res.Baseline, res.BaselineBefore = run.Wall, Duration(run.FirstApplyStart())
+	res.Ideal = Duration(ApplyIdeal(s.BigApplyClips, s.BigApplyParallelism, gen, time.Duration(res.Baseline)))
+	res.Target = Duration(time.Duration(bigApplyFactor * float64(res.Ideal)))
+	r.logf("big apply: %d terraform_data %.1fs (load %.2f)", s.BigApplyClips, res.Baseline.Seconds(), LoadAvg())
+	o, prefix, err := ProfileApply(o, filepath.Join(r.Out, "profiles"), "bigapply-provider.cpu")
+	if err != nil {
+		return nil, err
+	}
+	st, run, err := r.clipsWithStats(ctx, m, toolProvider, "bigapply-provider", gens, o)
+	if err != nil {
+		return nil, err
+	}
+	st.Tasks = nil
+	res.Provider, res.ProviderBefore = st, Duration(run.FirstApplyStart())
+	r.logf("big apply: provider %.1fs against ideal %.1fs (target %.1fs), first apply_start at %.1fs (baseline %.1fs), "+
+		"GETs/clip %.1f (load %.2f)", run.Wall.Seconds(), res.Ideal.Seconds(), res.Target.Seconds(),
+		res.ProviderBefore.Seconds(), res.BaselineBefore.Seconds(), st.GetsMean, LoadAvg())
+	if res.Profile, err = ReadProfiles(ctx, r.Env.Provider, prefix); err != nil {
+		return nil, err
+	}
+	r.logf("big apply: the provider's CPU profile (%d processes, %.1fs of CPU, in %s):\n%s", len(res.Profile.Files),
+		res.Profile.CPU.Seconds(), res.Profile.Dir, strings.Join(res.Profile.Top, "\n"))
+	return res, nil
 }

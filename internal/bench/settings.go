@@ -26,19 +26,22 @@ type Settings struct {
 	DownloadBytes       int64      `json:"download_bytes"`
 	DownloadRepeats     int        `json:"download_repeats"`
 
-	WavesClips        int      `json:"waves_clips"`
-	WavesGeneration   Duration `json:"waves_generation"`
-	WavesSpread       float64  `json:"waves_spread"`
-	WavesParallelism  int      `json:"waves_parallelism"`
-	LongClips         int      `json:"long_clips"`
-	LongGeneration    Duration `json:"long_generation"`
-	LongSpread        float64  `json:"long_spread"`
-	FanOutClips       int      `json:"fanout_clips"`
-	FanOutGeneration  Duration `json:"fanout_generation"`
-	FanOutRPS         float64  `json:"fanout_rate_limit_rps"`
-	FanOutParallelism int      `json:"fanout_parallelism"`
-	BigRefreshClips   int      `json:"big_refresh_clips"`
-	BigRefreshRPS     float64  `json:"big_refresh_rate_limit_rps"`
+	WavesClips          int      `json:"waves_clips"`
+	WavesGeneration     Duration `json:"waves_generation"`
+	WavesSpread         float64  `json:"waves_spread"`
+	WavesParallelism    int      `json:"waves_parallelism"`
+	LongClips           int      `json:"long_clips"`
+	LongGeneration      Duration `json:"long_generation"`
+	LongSpread          float64  `json:"long_spread"`
+	FanOutClips         int      `json:"fanout_clips"`
+	FanOutGeneration    Duration `json:"fanout_generation"`
+	FanOutRPS           float64  `json:"fanout_rate_limit_rps"`
+	FanOutParallelism   int      `json:"fanout_parallelism"`
+	BigRefreshClips     int      `json:"big_refresh_clips"`
+	BigRefreshRPS       float64  `json:"big_refresh_rate_limit_rps"`
+	BigApplyClips       int      `json:"big_apply_clips"`
+	BigApplyParallelism int      `json:"big_apply_parallelism"`
+	BigApplyGeneration  Duration `json:"big_apply_generation"`
 }
 
 // DefaultSettings are the cases BENCHMARKS.md reports.
@@ -58,6 +61,7 @@ func DefaultSettings() Settings {
 		LongClips: 20, LongGeneration: Duration(30 * time.Second), LongSpread: 0.3,
 		FanOutClips: 300, FanOutGeneration: Duration(5 * time.Second), FanOutRPS: 20, FanOutParallelism: 100,
 		BigRefreshClips: 1000, BigRefreshRPS: 50,
+		BigApplyClips: 2000, BigApplyParallelism: 200, BigApplyGeneration: Duration(2 * time.Second),
 	}
 }
 
@@ -76,5 +80,6 @@ func QuickSettings() Settings {
 	s.LongClips, s.LongGeneration = 6, Duration(6*time.Second)
 	s.FanOutClips, s.FanOutParallelism = 60, 30
 	s.BigRefreshClips = 150
+	s.BigApplyClips, s.BigApplyParallelism = 100, 20
 	return s
 }

@@ -1,13 +1,14 @@
 // Command videogen-bench is `make bench`: it runs the cases of package
 // internal/bench and writes results.json (every figure and sample), table.md,
-// latency-vs-gets.svg and the looks of the batch cases (looks-*.svg) into -out, and puts the table into BENCHMARKS.md
+// latency-vs-gets.svg, the looks of the batch cases (looks-*.svg) and the provider's CPU profiles of the big apply
+// with their top functions (profiles/) into -out, and puts the table into BENCHMARKS.md
 // between its <!-- bench:table --> and <!-- /bench:table --> lines. The prose of
 // BENCHMARKS.md is written by hand and never touched.
 //
 // Usage:
 //
 //	videogen-bench [-out bench/results] [-doc BENCHMARKS.md] [-quick]
-//	               [-only startup,latency,sweep,apply,refresh,download,waves,long,fanout,bigrefresh]
+//	               [-only startup,latency,sweep,apply,refresh,download,waves,long,fanout,bigrefresh,bigapply]
 //	videogen-bench -render bench/results/results.json
 //
 // The CLI and the Go toolchain are found as the acceptance tests find them
@@ -37,7 +38,7 @@ import (
 	"github.com/videogen/terraform-provider-videogen/internal/bench"
 )
 
-var allCases = []string{"startup", "latency", "sweep", "apply", "refresh", "download", "waves", "long", "fanout", "bigrefresh"}
+var allCases = []string{"startup", "latency", "sweep", "apply", "refresh", "download", "waves", "long", "fanout", "bigrefresh", "bigapply"}
 
 const (
 	tableStart = "<!-- bench:table -->"
@@ -97,7 +98,7 @@ func run() int {
 	}
 	defer env.Close()
 	res.Machine = bench.NewMachine(env.H.CLI.String())
-	r := &bench.Runner{Env: env, Settings: settings, Log: os.Stderr}
+	r := &bench.Runner{Env: env, Settings: settings, Log: os.Stderr, Out: *out}
 
 	// Each case sets its field of res only when it completes: no row is built
 	// from a case that failed half-way.
@@ -119,6 +120,7 @@ func run() int {
 		"waves":    func() (err error) { res.Waves, err = keep(r.Waves(ctx)); return err },
 		"long":     func() (err error) { res.Long, err = keep(r.Long(ctx)); return err },
 		"fanout":   func() (err error) { res.FanOut, err = keep(r.FanOut(ctx)); return err },
+		"bigapply": func() (err error) { res.BigApply, err = keep(r.BigApply(ctx)); return err },
 		"refresh": func() (err error) {
 			res.Refresh, err = keep(r.Refresh(ctx, settings.RefreshClips, settings.RefreshRPS, 0, settings.RefreshRepeats))
 			return err
