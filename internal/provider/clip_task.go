@@ -27,12 +27,11 @@ type clipTask struct {
 func (r *videoResource) takeOverOrSubmit(ctx context.Context, plan videoResourceModel, request client.VideoRequest,
 	diags *diag.Diagnostics,
 ) *clipTask {
-	triggers := map[string]string{}
-	diags.Append(plan.TriggersReplace.ElementsAs(ctx, &triggers, false)...)
+	fingerprint, fpDiags := r.fingerprintOf(ctx, plan, request)
+	diags.Append(fpDiags...)
 	if diags.HasError() {
 		return nil
 	}
-	fingerprint := requestFingerprint(r.data.client.BaseURL(), request, triggers)
 	video, ok := r.adoptUnfinished(ctx, plan, fingerprint, diags)
 	switch {
 	case !ok:

@@ -35,6 +35,22 @@ func requestFingerprint(baseURL string, req client.VideoRequest, triggers map[st
 	return hex.EncodeToString(sum[:])
 }
 
+// fingerprintOf is the request fingerprint of a clip whose request was built
+// from it: the plan's for a new clip, a state's for one handed over. The plan's
+// journal look-up and Create's note use it alike, so that what the plan said it
+// would adopt is what the apply finds.
+func (r *videoResource) fingerprintOf(ctx context.Context, clip videoResourceModel, request client.VideoRequest) (string, diag.Diagnostics) {
+	triggers := map[string]string{}
+	diags := clip.TriggersReplace.ElementsAs(ctx, &triggers, false)
+	if diags.HasError() {
+		return "", diags
+	}
+	return requestFingerprint(r.data.client.BaseURL(), request, triggers), diags
+}
+
+// journalTime is how a warning dates a journaled submission.
+func journalTime(t time.Time) string { return t.UTC().Format(time.DateTime + " UTC") }
+
 // The journal's wrappers say what went wrong in words the user can act on. A
 // journal_path file that cannot be written only warns: it protects against an
 // outright kill and against a second submission after a doubtful one, and the
@@ -141,12 +157,13 @@ func (r *videoResource) planFromJournal(ctx context.Context, plan videoResourceM
 	diags *diag.Diagnostics,
 ) types.String {
 	request, reqDiags := plan.toRequest(ctx, config, r.data.api)
-	triggers := map[string]string{}
-	reqDiags.Append(plan.TriggersReplace.ElementsAs(ctx, &triggers, false)...)
 	if reqDiags.HasError() {
 		return types.StringValue(billingNewClip)
 	}
-	fingerprint := requestFingerprint(r.data.client.BaseURL(), request, triggers)
+	fingerprint, fpDiags := r.fingerprintOf(ctx, plan, request)
+	if fpDiags.HasError() {
+		return types.StringValue(billingNewClip)
+	}
 	matches, ok := r.data.journalMatching(ctx, fingerprint, diags)
 	if !ok {
 		return types.StringUnknown()
@@ -178,7 +195,7 @@ func (r *videoResource) planFromJournal(ctx context.Context, plan videoResourceM
 func addJournaledTaskWarning(diags *diag.Diagnostics, matches []journal.Match, where string) {
 	var tasks []string
 	for _, m := range matches {
-		at := m.SubmittedAt.UTC().Format(time.DateTime + " UTC")
+		at := journalTime(m.SubmittedAt)
 		why := fmt.Sprintf("submitted at %s by a run (%s) that died before any state was seen holding it: the "+
 			"process was killed (or ran out of memory) and its lock was released", at, m.Process)
 		switch m.Standing {
@@ -204,7 +221,7 @@ func addRunningTaskWarning(diags *diag.Diagnostics, matches []journal.Match, whe
 	var tasks []string
 	for _, m := range matches {
 		tasks = append(tasks, fmt.Sprintf("task %s (submitted at %s by %s)", m.TaskID,
-			m.SubmittedAt.UTC().Format(time.DateTime+" UTC"), m.Process))
+			journalTime(m.SubmittedAt), m.Process))
 	}
 	diags.AddWarning("Clip Matches a Task of a Running Provider",
 		fmt.Sprintf("The task journal (%s) holds %s for exactly this clip and this state, and the provider process "+
@@ -240,11 +257,13 @@ func (r *videoResource) heldByPriorState(ctx context.Context, state tfsdk.State)
 // another fingerprint than its replacement's, and not found again.
 func (r *videoResource) noteHandedOver(ctx context.Context, state videoResourceModel, diags *diag.Diagnostics) {
 	request, reqDiags := state.toRequest(ctx, tfsdk.Config{}, r.data.api)
-	triggers := map[string]string{}
-	reqDiags.Append(state.TriggersReplace.ElementsAs(ctx, &triggers, false)...)
 	if reqDiags.HasError() {
 		return
 	}
+	fingerprint, fpDiags := r.fingerprintOf(ctx, state, request)
+	if fpDiags.HasError() {
+		return
+	}
 	r.data.journalClaim(ctx, journal.Entry{TaskID: state.TaskID.ValueString(),
-		Fingerprint: requestFingerprint(r.data.client.BaseURL(), request, triggers), SubmittedAt: time.Now()}, diags)
+		Fingerprint: fingerprint, SubmittedAt: time.Now()}, diags)
 }

@@ -29,7 +29,7 @@ import (
 func doubtTimes(notes []journal.Unconfirmed) string {
 	times := make([]string, len(notes))
 	for i, n := range notes {
-		times[i] = n.SubmittedAt.UTC().Format("2006-01-02 15:04:05 UTC")
+		times[i] = journalTime(n.SubmittedAt)
 	}
 	return "at " + strings.Join(times, " and at ")
 }
