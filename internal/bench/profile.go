@@ -34,8 +34,13 @@ const profileNodes = 25
 
 // ProfileApply returns the options that make the provider processes of one
 // apply write their CPU profiles into dir under name, after removing those of
-// an earlier run.
+// an earlier run. The path is made absolute: the providers run in the apply's
+// working directory.
 func ProfileApply(o ApplyOptions, dir, name string) (ApplyOptions, string, error) {
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return o, "", err
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return o, "", err
 	}

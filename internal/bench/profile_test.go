@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"path/filepath"
 	"testing"
 	"time"
 )
@@ -15,5 +16,18 @@ func TestProfileSamples(t *testing.T) {
 		if got := profileSamples(text); got != want {
 			t.Errorf("profileSamples(%q) = %v, want %v", text, got, want)
 		}
+	}
+}
+
+// The providers run in the apply's working directory: a relative prefix would
+// put their profiles, or fail to, there.
+func TestProfileApplyIsAbsolute(t *testing.T) {
+	t.Chdir(t.TempDir())
+	o, prefix, err := ProfileApply(ApplyOptions{}, "results", "cpu")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !filepath.IsAbs(prefix) || o.Env[cpuProfileVariable] != prefix {
+		t.Fatalf("prefix %q, environment %v: want one absolute prefix", prefix, o.Env)
 	}
 }
