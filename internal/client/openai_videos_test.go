@@ -3,8 +3,12 @@ package client_test
 import (
 	"encoding/json"
 	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"reflect"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -269,5 +273,43 @@ func TestOpenAIVideosHandlesEveryRequestMember(t *testing.T) {
 		if !seen[name] {
 			t.Errorf("%s is listed as handled but the request has no such member", name)
 		}
+	}
+}
+
+// A DELETE is retried like a read: when the first one deleted the video but its
+// answer was lost (here a gateway's 502), the retry's 404 is that delete's work,
+// not a server without the route, and DeleteVideo succeeds. A first-attempt 404
+// stays an error.
+func TestDeleteVideoRetriedAfterALostAnswer(t *testing.T) {
+	t.Parallel()
+	var deletes atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodDelete {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		if r.URL.Path == "/v1/videos/video_gone" || deletes.Add(1) > 1 {
+			w.WriteHeader(http.StatusNotFound)
+			_, _ = io.WriteString(w, `{"error":{"message":"No video found","type":"invalid_request_error"}}`)
+			return
+		}
+		w.WriteHeader(http.StatusBadGateway)
+		_, _ = io.WriteString(w, `{"error":{"message":"upstream timed out","type":"server_error"}}`)
+	}))
+	t.Cleanup(srv.Close)
+	c, err := client.New(srv.URL, "sk-test", client.WithAPI(client.APIOpenAIVideos),
+		client.WithRetryWait(time.Millisecond, 5*time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.DeleteVideo(t.Context(), "video_1"); err != nil {
+		t.Errorf("DeleteVideo after a lost answer: %v, want nil (the retry found it deleted)", err)
+	}
+	if n := deletes.Load(); n != 2 {
+		t.Errorf("%d DELETEs of video_1, want 2", n)
+	}
+	if err := c.DeleteVideo(t.Context(), "video_gone"); !client.IsNotFound(err) {
+		t.Errorf("DeleteVideo of a video that is not there: %v, want not found", err)
 	}
 }
