@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -46,6 +47,16 @@ func (r *videoResource) fingerprintOf(ctx context.Context, clip videoResourceMod
 		return "", diags
 	}
 	return requestFingerprint(r.data.client.BaseURL(), request, triggers), diags
+}
+
+// diagsError is the errors of diags as one error, for a message's
+// "Original error".
+func diagsError(diags diag.Diagnostics) error {
+	var parts []string
+	for _, d := range diags.Errors() {
+		parts = append(parts, d.Summary()+": "+d.Detail())
+	}
+	return errors.New(strings.Join(parts, "; "))
 }
 
 // journalTime is how a warning dates a journaled submission.
@@ -257,11 +268,16 @@ func (r *videoResource) heldByPriorState(ctx context.Context, state tfsdk.State)
 // another fingerprint than its replacement's, and not found again.
 func (r *videoResource) noteHandedOver(ctx context.Context, state videoResourceModel, diags *diag.Diagnostics) {
 	request, reqDiags := state.toRequest(ctx, tfsdk.Config{}, r.data.api)
-	if reqDiags.HasError() {
-		return
+	fingerprint := ""
+	if !reqDiags.HasError() {
+		var fpDiags diag.Diagnostics
+		fingerprint, fpDiags = r.fingerprintOf(ctx, state, request)
+		reqDiags.Append(fpDiags...)
 	}
-	fingerprint, fpDiags := r.fingerprintOf(ctx, state, request)
-	if fpDiags.HasError() {
+	if reqDiags.HasError() {
+		// Not noted, the task is in no state and no journal until the replacement
+		// is saved: say so, as for any task the journal could not note.
+		r.data.taskNotNoted(ctx, state.TaskID.ValueString(), diagsError(reqDiags), diags)
 		return
 	}
 	r.data.journalClaim(ctx, journal.Entry{TaskID: state.TaskID.ValueString(),
