@@ -628,7 +628,9 @@ func (r *videoResource) Delete(ctx context.Context, req resource.DeleteRequest, 
 		// The state held the task until now.
 		r.data.journalRemove(ctx, taskID)
 	}
-	if r.data.deletesOnDestroy(client.Status(state.Status.ValueString())) && clipAPI(ctx, req.Private) == r.data.api {
+	madeThrough := clipAPI(ctx, req.Private)
+	deletes := r.data.deletesOnDestroy(client.Status(state.Status.ValueString()))
+	if deletes && madeThrough == r.data.api {
 		r.data.deleteVideo(ctx, taskID, &resp.Diagnostics)
 		return
 	}
@@ -638,6 +640,10 @@ func (r *videoResource) Delete(ctx context.Context, req resource.DeleteRequest, 
 		return
 	}
 	why := r.data.keptBecause(client.Status(state.Status.ValueString()))
+	if deletes {
+		// Deleted only through the API that made it, which this provider block no longer speaks.
+		why = fmt.Sprintf("the clip was made through api = %q, not this provider block's %q", madeThrough, r.data.api)
+	}
 	if r.data == nil {
 		addRemovedFromStateWarning(&resp.Diagnostics, why)
 		return
