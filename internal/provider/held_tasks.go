@@ -12,23 +12,16 @@ import (
 // reads each resource once in it), so that one task held at two addresses, as an
 // import into a second address leaves it, is said.
 type heldTasks struct {
-	mu   sync.Mutex
-	seen map[string]bool
+	seen sync.Map // task ID -> true
 }
-
-func newHeldTasks() *heldTasks { return &heldTasks{seen: map[string]bool{}} }
 
 // hold records that a resource holds taskID, and warns when another resource read
 // in this run holds it too.
 func (h *heldTasks) hold(taskID string, diags *diag.Diagnostics) {
-	if h == nil || taskID == "" {
+	if taskID == "" {
 		return
 	}
-	h.mu.Lock()
-	twice := h.seen[taskID]
-	h.seen[taskID] = true
-	h.mu.Unlock()
-	if twice {
+	if _, twice := h.seen.LoadOrStore(taskID, true); twice {
 		diags.AddWarning("Task Held by Two Resources",
 			fmt.Sprintf("Task %s is held by this videogen_video and by another one in the same state (an import into a "+
 				"second address does that). Both now claim one clip: a change to either one's arguments replaces the clip "+

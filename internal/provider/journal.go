@@ -2,9 +2,6 @@ package provider
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -20,20 +17,13 @@ import (
 	"github.com/videogen/terraform-provider-videogen/internal/journal"
 )
 
-// requestFingerprint identifies what a task was asked for: the service address,
-// every argument sent, and triggers_replace. Two resources with equal fingerprints
-// ask for interchangeable clips. Reference media count without their signing
-// parameters, as in plans: a run killed mid-submission is usually retried with
-// freshly signed URLs, and its journal note must still be found.
+// requestFingerprint is the journal's fingerprint of a request. Reference media
+// count without their signing parameters, as in plans: a run killed
+// mid-submission is usually retried with freshly signed URLs, and its journal
+// note must still be found.
 func requestFingerprint(baseURL string, req client.VideoRequest, triggers map[string]string) string {
 	req.Metadata = unsignedMedia(req.Metadata)
-	data, _ := json.Marshal(struct { //nolint:errchkjson // strings, a map of strings and a marshalable request
-		Service  string              `json:"service"`
-		Request  client.VideoRequest `json:"request"`
-		Triggers map[string]string   `json:"triggers_replace,omitempty"`
-	}{baseURL, req, triggers})
-	sum := sha256.Sum256(data)
-	return hex.EncodeToString(sum[:])
+	return journal.Fingerprint(baseURL, req, triggers)
 }
 
 // fingerprintOf is the request fingerprint of a clip whose request was built

@@ -16,8 +16,7 @@ import (
 // given one file, in any spelling, fail the plan instead of the apply, where the
 // second would find the first one's download in its way.
 type plannedPaths struct {
-	mu     sync.Mutex
-	byPath map[string]plannedFile
+	byPath sync.Map // canonical path -> plannedFile
 }
 
 type plannedFile struct {
@@ -25,24 +24,19 @@ type plannedFile struct {
 	taskID  types.String
 }
 
-func newPlannedPaths() *plannedPaths { return &plannedPaths{byPath: map[string]plannedFile{}} }
-
-// claim records that a resource plans the file at p for task, and fails the plan
-// when another resource planned the same file. Terraform plans a replacement
+// claimPath records that a resource plans the file at p for task, and fails the
+// plan when another resource planned the same file; before the provider is
+// configured, it checks nothing. Terraform plans a replacement
 // twice (with and without its prior state), so a second claim of one file for
 // one known task is taken for the same resource: two resources that download one
 // clip to one file are not told apart.
-func (pp *plannedPaths) claim(p string, task types.String, diags *diag.Diagnostics) {
+func (d *providerData) claimPath(p string, task types.String, diags *diag.Diagnostics) {
 	abs, err := localfile.Canonical(p)
-	if pp == nil || err != nil {
+	if d == nil || err != nil {
 		return
 	}
-	pp.mu.Lock()
-	other, taken := pp.byPath[abs]
-	if !taken {
-		pp.byPath[abs] = plannedFile{written: p, taskID: task}
-	}
-	pp.mu.Unlock()
+	v, taken := d.planned.byPath.LoadOrStore(abs, plannedFile{written: p, taskID: task})
+	other, _ := v.(plannedFile)
 	if !taken || !task.IsUnknown() && !other.taskID.IsUnknown() && task.Equal(other.taskID) {
 		return
 	}
@@ -54,13 +48,4 @@ func (pp *plannedPaths) claim(p string, task types.String, diags *diag.Diagnosti
 		fmt.Sprintf("Another videogen_video_file in this configuration writes the same file, %s: it gives path %q (task %s), "+
 			"this one %q. Two resources cannot share a file, since each would replace or delete the other's clip. Give "+
 			"each resource its own path.", abs, other.written, otherTask, p))
-}
-
-// paths is the plan's planned files; nil (no checks) before the provider is
-// configured.
-func (d *providerData) paths() *plannedPaths {
-	if d == nil {
-		return nil
-	}
-	return d.planned
 }

@@ -80,11 +80,11 @@ type providerData struct {
 	journal      *journal.Journal
 	journalError sync.Once
 	budget       *newClipBudget
-	clips        *knownClips
-	// planned holds the file each videogen_video_file plans to hold (paths).
-	planned *plannedPaths
+	clips        knownClips
+	// planned holds the file each videogen_video_file plans to hold (claimPath).
+	planned plannedPaths
 	// held holds the tasks the videogen_video resources read in this run hold.
-	held *heldTasks
+	held heldTasks
 	// api is the request shape of the API the client speaks, and
 	// deleteOnDestroy whether destroying a clip deletes it there (see destroyEffect).
 	api             apiShape
@@ -318,7 +318,7 @@ func (p *videogenProvider) Configure(ctx context.Context, req provider.Configure
 		maxNewClips = cfg.MaxNewClips.ValueInt64()
 	}
 	data := &providerData{
-		client: c, models: newModelCatalog(c), handover: newTaskHandover(), clips: newKnownClips(), planned: newPlannedPaths(), held: newHeldTasks(),
+		client: c, models: newModelCatalog(c), handover: newTaskHandover(),
 		journal: jnl, budget: newNewClipBudget(maxNewClips),
 		api: apiShape(api), deleteOnDestroy: cfg.DeleteOnDestroy.IsNull() || cfg.DeleteOnDestroy.ValueBool(),
 	}

@@ -233,7 +233,7 @@ func (r *videoFileResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 			// state, and that plan checks the path.
 			return
 		}
-		r.data.paths().claim(p, plan.TaskID, &resp.Diagnostics)
+		r.data.claimPath(p, plan.TaskID, &resp.Diagnostics)
 		drift := fileDrift(ctx, req.Private, &resp.Diagnostics)
 		switch {
 		case drift == "":
@@ -254,7 +254,7 @@ func (r *videoFileResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 		return
 	}
 	// A new file at p.
-	r.data.paths().claim(p, plan.TaskID, &resp.Diagnostics)
+	r.data.claimPath(p, plan.TaskID, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
