@@ -225,8 +225,25 @@ func IsBadRequest(err error) bool {
 // URL is the caller's job (see IsNotFound).
 func IsUnknownModel(err error) bool { return hasCode(err, codeModelNotFound) }
 
-// IsUnauthorized reports a 401: the key is invalid, missing or revoked.
-func IsUnauthorized(err error) bool { return hasStatus(err, http.StatusUnauthorized) }
+// IsUnauthorized reports a 401: from the API, the key is invalid, missing or
+// revoked; from a clip's host, the download lacked a key or its key was refused
+// (IsKeyRefused tells which).
+func IsUnauthorized(err error) bool {
+	var dErr *DownloadError
+	return hasStatus(err, http.StatusUnauthorized) ||
+		(errors.As(err, &dErr) && dErr.StatusCode == http.StatusUnauthorized)
+}
+
+// IsKeyRefused reports a 401 to a request that carried the API key: any API
+// call, or a download from the API's own origin (see DownloadError.WithKey). A
+// 401 from another host is a clip URL that wants a key the client kept back.
+func IsKeyRefused(err error) bool {
+	var dErr *DownloadError
+	if errors.As(err, &dErr) {
+		return dErr.StatusCode == http.StatusUnauthorized && dErr.WithKey
+	}
+	return hasStatus(err, http.StatusUnauthorized)
+}
 
 // IsForbidden reports a 403: too little balance, or a model the key may not use.
 func IsForbidden(err error) bool { return hasStatus(err, http.StatusForbidden) }

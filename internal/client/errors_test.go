@@ -191,7 +191,7 @@ func TestAPIErrorString(t *testing.T) {
 func TestErrorPredicates(t *testing.T) {
 	t.Parallel()
 	type preds struct {
-		notFound, unauthorized, forbidden, rateLimited, server, badRequest, transient, unknownModel bool
+		notFound, unauthorized, keyRefused, forbidden, rateLimited, server, badRequest, transient, unknownModel bool
 	}
 	tests := []struct {
 		name string
@@ -199,7 +199,11 @@ func TestErrorPredicates(t *testing.T) {
 		want preds
 	}{
 		{name: "400", err: &APIError{StatusCode: 400}, want: preds{badRequest: true}},
-		{name: "401", err: &APIError{StatusCode: 401}, want: preds{unauthorized: true}},
+		{name: "401", err: &APIError{StatusCode: 401}, want: preds{unauthorized: true, keyRefused: true}},
+		{name: "download 401 with the key", err: fmt.Errorf("downloading: %w", &DownloadError{StatusCode: 401, WithKey: true}),
+			want: preds{unauthorized: true, keyRefused: true}},
+		{name: "download 401 without the key", err: &DownloadError{StatusCode: 401}, want: preds{unauthorized: true}},
+		{name: "download 503", err: &DownloadError{StatusCode: 503, WithKey: true}, want: preds{}},
 		{name: "403", err: &APIError{StatusCode: 403}, want: preds{forbidden: true}},
 		{name: "404", err: &APIError{StatusCode: 404}, want: preds{notFound: true}},
 		{name: "409", err: &APIError{StatusCode: 409}, want: preds{}},
@@ -224,7 +228,7 @@ func TestErrorPredicates(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			got := preds{
-				notFound: IsNotFound(tt.err), unauthorized: IsUnauthorized(tt.err), forbidden: IsForbidden(tt.err),
+				notFound: IsNotFound(tt.err), unauthorized: IsUnauthorized(tt.err), keyRefused: IsKeyRefused(tt.err), forbidden: IsForbidden(tt.err),
 				rateLimited: IsRateLimited(tt.err), server: IsServerError(tt.err), badRequest: IsBadRequest(tt.err),
 				transient: IsTransient(tt.err), unknownModel: IsUnknownModel(tt.err),
 			}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -97,10 +96,10 @@ func addDownloadError(diags *diag.Diagnostics, taskID string, t fileTarget, err 
 		advice := "The download failed. Apply again to retry it; the video is not regenerated."
 		var dErr *client.DownloadError
 		switch {
-		case errors.As(err, &dErr) && dErr.StatusCode == http.StatusUnauthorized && dErr.WithKey:
+		case client.IsKeyRefused(err):
 			advice = "The clip is on the service's own address (base_url's scheme, host and port), which refused the " +
 				"API key for it (HTTP 401). Check api_key or VIDEOGEN_API_KEY; the video is not regenerated."
-		case errors.As(err, &dErr) && dErr.StatusCode == http.StatusUnauthorized:
+		case client.IsUnauthorized(err):
 			advice = "The clip host asks for a key (HTTP 401). The provider sends the API key with a download only to " +
 				"base_url's own scheme, host and port, and this clip URL is on another address. If the service serves " +
 				"its clips behind the key at its own address (new-api does for its Sora and Veo channels), make the " +
