@@ -114,7 +114,7 @@ func (r *videoResource) adoptable(ctx context.Context, taskID string) *client.Vi
 		// that is briefly unreachable, and submitting again would bill twice.
 		return &client.Video{TaskID: taskID, Status: client.StatusSubmitted}
 	}
-	r.data.journalRemove(ctx, taskID)
+	r.data.journalRemove(ctx, taskID, nil)
 	return nil
 }
 

@@ -59,11 +59,38 @@ func journalTime(t time.Time) string { return t.UTC().Format(time.DateTime + " U
 // that cannot be reached or written fails the plan, or the apply before it
 // submits anything: the provider never submits a clip it could not note first.
 
-// journalRemove forgets a task that a state is proven to hold.
-func (d *providerData) journalRemove(ctx context.Context, taskID string) {
-	if err := d.journal.Remove(ctx, taskID); err != nil {
-		d.journalProblem(ctx, err, nil)
+// journalRemove forgets a task that a state is proven to hold, that leaves
+// state, or that can no longer be adopted. A removal that fails leaves the task
+// in the journal, where a later Create of exactly this clip for this state
+// (with journal_url, on any runner) would adopt it instead of generating one.
+// With diags nil that is only logged, being harmless: the state keeps holding
+// the task (a refresh, a plan), and every plan removes its prior state's tasks
+// again before an apply adopts one, while a plan that would adopt one anyway
+// names it; or the task has failed or is gone, and is dropped when read; or an
+// unfinished task is abandoned for a changed clip, and adopting it for exactly
+// its own request again bills nothing new. A destroyed or replaced clip
+// (diags set) is another matter: nothing but its age removes the entry any
+// more, and the next identical clip would get the destroyed one back, so the
+// user is told whatever the journal (a local file that cannot be written is
+// read by the next apply as surely as a database), and this run's own Creates
+// never adopt it, so that a -replace gets the new clip it asks for.
+func (d *providerData) journalRemove(ctx context.Context, taskID string, diags *diag.Diagnostics) {
+	err := d.journal.Remove(ctx, taskID)
+	if err == nil {
+		return
 	}
+	d.journalProblem(ctx, err, nil)
+	if diags == nil {
+		return
+	}
+	d.handover.claim(taskID)
+	diags.AddWarning("Task Left in the Task Journal",
+		fmt.Sprintf("Task %s left Terraform state, but the task journal (%s) could not forget it. Until it does (the "+
+			"journal drops a task after 7 days), an apply of this state that creates exactly this clip again adopts task %s, "+
+			"with no new charge, instead of generating a new clip: the clip just destroyed would come back. Such a plan "+
+			"says so in the warning \"Clip May Adopt a Task of a Killed Run\" naming task %s; to get a new clip "+
+			"instead, change triggers_replace (or any argument) of that resource.\n\nOriginal error: %s",
+			taskID, d.journal.Where(), taskID, taskID, err))
 }
 
 // journalMatching lists the journal's tasks for this very request and state;
@@ -115,6 +142,10 @@ func (d *providerData) taskNotNoted(ctx context.Context, taskID string, err erro
 }
 
 // journalNotSent drops the note of a submission that provably created nothing.
+// A note that cannot be dropped is only logged, whatever the journal: it errs
+// on the safe side, since the next plan of the same request says a doubt that
+// is none ("Clip May Be Billed Twice", and its billing) before anything
+// is sent, and the user finds no such task in the service's console.
 func (d *providerData) journalNotSent(ctx context.Context, t journal.Ticket) {
 	if err := d.journal.NotSent(ctx, t); err != nil {
 		d.journalProblem(ctx, err, nil)
@@ -247,7 +278,7 @@ func (r *videoResource) heldByPriorState(ctx context.Context, state tfsdk.State)
 		state.GetAttribute(ctx, path.Root("model"), &model).HasError() || model.IsNull() || taskID.IsNull() {
 		return
 	}
-	r.data.journalRemove(ctx, taskID.ValueString())
+	r.data.journalRemove(ctx, taskID.ValueString(), nil)
 }
 
 // noteHandedOver notes, as this run's, the task of a tainted clip that Delete

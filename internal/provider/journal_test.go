@@ -5,14 +5,17 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/hashicorp/go-version"
 	"github.com/hashicorp/terraform-exec/tfexec"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 
 	"github.com/videogen/terraform-provider-videogen/internal/acctest"
+	"github.com/videogen/terraform-provider-videogen/internal/journal"
 	"github.com/videogen/terraform-provider-videogen/internal/mockapi"
 )
 
@@ -382,5 +385,68 @@ func TestAccJournal_unreachableJournalURLFailsThePlan(t *testing.T) {
 	}
 	if n := mock.Submissions(); n != 0 {
 		t.Fatalf("the ledger shows %d submissions, want 0", n)
+	}
+}
+
+// unwritableJournal is a journal whose every change fails: its file's path is
+// a directory (permissions would not stop a test run as root).
+func unwritableJournal(t *testing.T) *journal.Journal {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "pending-tasks.json")
+	if err := os.Mkdir(p, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	return journal.New(p, "state", journal.DefaultMaxAge)
+}
+
+// A task whose removal fails stays in the journal. Where the state keeps it,
+// that is only logged; for a clip that leaves state the user is told which
+// task a later identical clip would adopt, and this run never adopts it.
+func TestJournalRemoveFailure(t *testing.T) {
+	t.Parallel()
+	d := &providerData{journal: unwritableJournal(t), handover: newTaskHandover()}
+	var diags diag.Diagnostics
+	d.journalRemove(t.Context(), "task_held", nil)
+	d.journalRemove(t.Context(), "task_left", &diags)
+	if len(diags) != 1 || diags[0].Severity() != diag.SeverityWarning || diags[0].Summary() != "Task Left in the Task Journal" {
+		t.Fatalf("want one warning 'Task Left in the Task Journal', got %v", diags)
+	}
+	if !wrapped("Task task_left left Terraform state", "adopts task task_left", "triggers_replace",
+		"Original error:").MatchString(diags[0].Detail()) {
+		t.Errorf("the warning does not say which task and what to do:\n%s", diags[0].Detail())
+	}
+	if d.handover.claim("task_left") {
+		t.Error("this run may still adopt the task that left state")
+	}
+	if !d.handover.claim("task_held") {
+		t.Error("a task the state keeps was claimed")
+	}
+}
+
+// TestAccJournal_destroyWithUnwritableJournalSaysSo: destroying a clip whose
+// task the journal cannot forget says which task a later identical clip of
+// this state would adopt.
+func TestAccJournal_destroyWithUnwritableJournalSaysSo(t *testing.T) {
+	requireAcc(t)
+	t.Parallel()
+	mock := acctest.NewMock(t)
+	p := filepath.Join(t.TempDir(), "pending-tasks.json")
+	wd := cliWorkdir(t, mock, cliVideo("a clip the journal cannot forget"), "journal_path = "+strconv.Quote(p))
+	if err := wd.Apply(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	taskID := ledgerTask(t, mock, 0).TaskID
+	if err := os.Remove(p); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(p, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	out := applyOutput(t, wd, tfexec.Destroy(true))
+	if !wrapped("Task Left in the Task Journal", "Task "+taskID+" left Terraform state").MatchString(out) {
+		t.Fatalf("the destroy does not say that task %s stays in the journal:\n%s", taskID, out)
+	}
+	if n := mock.Submissions(); n != 1 {
+		t.Fatalf("the ledger shows %d submissions, want 1", n)
 	}
 }

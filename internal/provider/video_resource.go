@@ -506,7 +506,7 @@ func (r *videoResource) Read(ctx context.Context, req resource.ReadRequest, resp
 	if !state.Model.IsNull() {
 		// A state holds the task: the journal need not remember it any longer. A
 		// task just imported (no model yet) is not saved until the apply ends.
-		r.data.journalRemove(ctx, taskID)
+		r.data.journalRemove(ctx, taskID, nil)
 	}
 	if video.Status.Gone() && client.Status(state.Status.ValueString()) != video.Status {
 		resp.Diagnostics.AddWarning("Video No Longer Available",
@@ -609,7 +609,7 @@ func (r *videoResource) Delete(ctx context.Context, req resource.DeleteRequest, 
 	unfinished := !client.Status(state.Status.ValueString()).Final() || state.Billing.ValueString() == billingCutShort
 	if unfinished && !resumed && r.data != nil && privateFlag(ctx, req.Private, privateKeyPlannedNew) {
 		// The replacement's plan knew this task and asks for another clip.
-		r.data.journalRemove(ctx, taskID)
+		r.data.journalRemove(ctx, taskID, nil)
 		addAbandonedTaskWarning(&resp.Diagnostics, state)
 		return
 	}
@@ -626,7 +626,7 @@ func (r *videoResource) Delete(ctx context.Context, req resource.DeleteRequest, 
 	}
 	if r.data != nil {
 		// The state held the task until now.
-		r.data.journalRemove(ctx, taskID)
+		r.data.journalRemove(ctx, taskID, &resp.Diagnostics)
 	}
 	madeThrough := clipAPI(ctx, req.Private)
 	deletes := r.data.deletesOnDestroy(client.Status(state.Status.ValueString()))
