@@ -65,7 +65,7 @@ func (d *providerData) deleteVideo(ctx context.Context, taskID string, diags *di
 				"\"Invalid URL\"), or the video is gone already. The clip was removed from Terraform state only; if the "+
 				"server still has it, it stays there, billed as before.\n\nOriginal error: %s", taskID, err))
 	default:
-		advice, _ := adviceFor(opGet, err)
+		advice, _ := adviceFor(opDelete, err)
 		diags.AddError("Unable to Delete Video",
 			fmt.Sprintf("Task %s was not deleted and stays in Terraform state: destroy again, or set delete_on_destroy = "+
 				"false in the provider block to remove it from state only. %s\n\nOriginal error: %s", taskID, advice, err))

@@ -23,6 +23,9 @@ const (
 	opSubmit operation = iota
 	opGet
 	opListModels
+	// opDelete deletes a destroyed clip's video: nothing is billed or refunded,
+	// and no clip argument is concerned.
+	opDelete
 	// opWrongAddress is a 404 from an address whose model list cannot be read
 	// either: base_url does not point at the service.
 	opWrongAddress
@@ -60,6 +63,8 @@ func adviceFor(op operation, err error) (advice, attr string) {
 			"was submitted; fix base_url and run the command again.", ""
 	case errors.As(err, &waitErr) && !waitErr.Interrupted() && waitErr.Err != nil && op == opGet:
 		return adviceFor(op, waitErr.Err)
+	case op == opDelete && !client.IsUnauthorized(err):
+		return deleteAdvice(err), ""
 	case client.IsUnauthorized(err):
 		return "The service rejected the API key. Check the provider's api_key argument or the VIDEOGEN_API_KEY " +
 			"environment variable. The key may have been deleted or revoked in the console: create a new key there.", ""
@@ -166,6 +171,34 @@ func addResumeNotPossibleWarning(diags *diag.Diagnostics) {
 			"this clip could be taken over: it failed or is gone since the plan, or an identical clip of this apply took "+
 			"it first. A new task is submitted instead, and it is billed when it succeeds. State keeps the planned billing "+
 			"until the next refresh records what the new task bills.")
+}
+
+// deleteAdvice says what a failed delete of a video means: the clip stays
+// billed as it was and nothing about its arguments is wrong, so none of the
+// submission's advice (balance, model, arguments, billing) applies.
+func deleteAdvice(err error) string {
+	var apiErr *client.APIError
+	switch {
+	case client.IsForbidden(err):
+		return fmt.Sprintf("The service refused to delete it (%s): this API key may not delete the videos of the "+
+			"account or project that made it. Use the key that made the clip.", serviceMessage(err))
+	case client.IsNotFound(err):
+		return "The service does not know this video any more."
+	case client.IsRateLimited(err):
+		return fmt.Sprintf("The service's rate limit for this key was still exceeded %s. Lower Terraform's -parallelism "+
+			"or raise the provider's max_retries.", attemptsText(err))
+	case client.IsServerError(err):
+		return fmt.Sprintf("The service kept answering with a server error %s. Such errors are usually transient: try "+
+			"again in a few minutes.", attemptsText(err))
+	case errors.As(err, &apiErr):
+		return fmt.Sprintf("The service refused the delete with HTTP %d (%s).", apiErr.StatusCode, serviceMessage(err))
+	}
+	var tErr *client.TransportError
+	if errors.As(err, &tErr) {
+		return fmt.Sprintf("The service could not be reached %s. Check base_url (or VIDEOGEN_BASE_URL), the network path "+
+			"to it, and the provider's request_timeout.", attemptsText(err))
+	}
+	return "The provider could not understand the service's answer."
 }
 
 func forbiddenAdvice(err error) string {

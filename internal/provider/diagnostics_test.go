@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"regexp"
 	"strings"
 	"testing"
@@ -275,5 +277,49 @@ func TestAttributeForBadRequestFollowsTheTable(t *testing.T) {
 	err := &client.APIError{StatusCode: 400, Param: "image_url", Message: "cannot fetch"}
 	if got := attributeForBadRequest(err); got != "reference_images" {
 		t.Errorf("a 400 blaming image_url is attached to %q, want reference_images", got)
+	}
+}
+
+// A delete that fails is told as a delete: no balance, model, argument or
+// billing advice, which concern submissions.
+func TestDeleteVideoFailureAdvice(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		status  int
+		body    string
+		want    string
+		notWant []string
+	}{
+		{http.StatusForbidden, `{"error":{"message":"insufficient permissions for this project","type":"invalid_request_error"}}`,
+			"may not delete the videos", []string{"balance", "requested model"}},
+		{http.StatusBadRequest, `{"error":{"message":"video is still processing","type":"invalid_request_error"}}`,
+			"refused the delete with HTTP 400 (video is still processing)", []string{"argument", "billed"}},
+	}
+	for _, c := range cases {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(c.status)
+			_, _ = w.Write([]byte(c.body))
+		}))
+		t.Cleanup(srv.Close)
+		cl, err := client.New(srv.URL, distinctiveKey, client.WithAPI(client.APIOpenAIVideos), client.WithMaxRetries(0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := &providerData{client: cl}
+		var diags diag.Diagnostics
+		d.deleteVideo(t.Context(), "video_1", &diags)
+		if len(diags) != 1 || diags[0].Summary() != "Unable to Delete Video" {
+			t.Fatalf("HTTP %d: want one 'Unable to Delete Video', got %v", c.status, diags)
+		}
+		detail := diags[0].Detail()
+		if !strings.Contains(detail, c.want) {
+			t.Errorf("HTTP %d: the detail does not say %q:\n%s", c.status, c.want, detail)
+		}
+		for _, w := range c.notWant {
+			if wrapped(w).MatchString(detail) {
+				t.Errorf("HTTP %d: the detail says %q:\n%s", c.status, w, detail)
+			}
+		}
 	}
 }
