@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 	"time"
-	"unicode"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -92,7 +91,7 @@ func adviceFor(op operation, err error) (advice, attr string) {
 			where = fmt.Sprintf("This most likely concerns the %q argument", attr)
 		}
 		return fmt.Sprintf("The service rejected the request as invalid: %s. %s; failed requests are not billed.",
-			strings.TrimSuffix(serviceMessage(err), "."), where), attr
+			strings.TrimSuffix(client.ServiceMessage(err), "."), where), attr
 	case client.IsRateLimited(err):
 		return fmt.Sprintf("The service's rate limit for this key was still exceeded %s. Lower Terraform's -parallelism, "+
 			"raise the provider's max_retries, or ask the service for a higher limit; then apply again.", attemptsText(err)), ""
@@ -202,7 +201,7 @@ func deleteAdvice(err error) string {
 }
 
 func forbiddenAdvice(err error) string {
-	msg := serviceMessage(err)
+	msg := client.ServiceMessage(err)
 	switch client.CauseOfForbidden(err) {
 	case client.ForbiddenBalance:
 		return fmt.Sprintf("The account's balance is too low for this clip (%s). Top up the balance in the service's "+
@@ -215,74 +214,29 @@ func forbiddenAdvice(err error) string {
 		"console) or this API key may not use the requested model (choose one listed by the videogen_models data source).", msg)
 }
 
-// attributeForBadRequest maps the service's blamed parameter to the clip argument
-// the request carries there (its row's member, such as "metadata.ratio" or
-// "metadata.content[].image_url"), or failing that the words of its message to
-// the argument most likely concerned.
+// attributeForBadRequest maps the parameters the service's 400 blames (see
+// client.BlamedParams) to the clip argument the request carries there (its
+// row's member, such as "metadata.ratio" or "metadata.content[].image_url").
 func attributeForBadRequest(err error) string {
-	var apiErr *client.APIError
-	if !errors.As(err, &apiErr) {
-		return ""
-	}
-	param := strings.TrimPrefix(strings.ToLower(apiErr.Param), "metadata.")
-	text := strings.ToLower(apiErr.Message)
-	for _, a := range clipArguments {
-		field := a.request[apiVideoGenerations]
-		if field.get == nil {
-			continue // vendor parameters (extra_metadata) are the service's to name
-		}
-		word := field.member[strings.LastIndex(field.member, ".")+1:]
-		if param == a.name || strings.HasPrefix(param, word) || strings.Contains(param, "."+word) {
-			return a.name
-		}
-	}
-	for _, c := range []struct{ attr, word string }{
-		{"seconds", "seconds"}, {"resolution", "resolution"}, {"ratio", "ratio"}, {"callback_url", "callback"},
-		{"reference_images", "image"}, {"reference_videos", "video_url"}, {"reference_audios", "audio"},
-		{"prompt", "prompt"}, {"model", "model"},
-	} {
-		if startsWord(text, c.word) {
-			return c.attr
+	for _, param := range client.BlamedParams(err) {
+		param = strings.TrimPrefix(strings.ToLower(param), "metadata.")
+		for _, a := range clipArguments {
+			field := a.request[apiVideoGenerations]
+			if field.get == nil {
+				continue // vendor parameters (extra_metadata) are the service's to name
+			}
+			word := field.member[strings.LastIndex(field.member, ".")+1:]
+			if param == a.name || strings.HasPrefix(param, word) || strings.Contains(param, "."+word) {
+				return a.name
+			}
 		}
 	}
 	return ""
 }
 
-// startsWord reports whether word starts a word of text: "ratio" in "aspect
-// ratio" or "ratios", never inside "moderation" (an upstream's "blocked by our
-// moderation system" is about the prompt, not the ratio).
-func startsWord(text, word string) bool {
-	for i := 0; ; {
-		j := strings.Index(text[i:], word)
-		if j < 0 {
-			return false
-		}
-		at := i + j
-		if at == 0 || !unicode.IsLetter(rune(text[at-1])) {
-			return true
-		}
-		i = at + 1
-	}
-}
-
-func serviceMessage(err error) string {
-	var apiErr *client.APIError
-	if errors.As(err, &apiErr) && apiErr.Message != "" {
-		return apiErr.Message
-	}
-	return err.Error()
-}
-
+// attemptsText says how many attempts a failed call made.
 func attemptsText(err error) string {
-	var apiErr *client.APIError
-	var tErr *client.TransportError
-	attempts, elapsed := 1, time.Duration(0)
-	switch {
-	case errors.As(err, &apiErr):
-		attempts, elapsed = apiErr.Attempts, apiErr.Elapsed
-	case errors.As(err, &tErr):
-		attempts, elapsed = tErr.Attempts, tErr.Elapsed
-	}
+	attempts, elapsed := client.Attempts(err)
 	if attempts <= 1 {
 		return "on the only attempt"
 	}

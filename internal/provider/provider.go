@@ -234,18 +234,15 @@ func (p *videogenProvider) Schema(_ context.Context, _ provider.SchemaRequest, r
 }
 
 func (p *videogenProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
+	// Values from other resources are unknown during plan; the provider is configured
+	// again at apply time, when they are known.
+	if !req.Config.Raw.IsFullyKnown() {
+		tflog.Debug(ctx, "videogen provider configuration has unknown values; deferring client set-up")
+		return
+	}
 	var cfg providerModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
 	if resp.Diagnostics.HasError() {
-		return
-	}
-	// Values from other resources are unknown during plan; the provider is configured
-	// again at apply time, when they are known.
-	if cfg.BaseURL.IsUnknown() || cfg.APIKey.IsUnknown() || cfg.API.IsUnknown() || cfg.DeleteOnDestroy.IsUnknown() ||
-		cfg.MaxRetries.IsUnknown() ||
-		cfg.RequestTimeout.IsUnknown() || cfg.PollInterval.IsUnknown() || cfg.MaxRequestsPerSecond.IsUnknown() || cfg.SubmitGatewayRetries.IsUnknown() ||
-		cfg.MaxNewClips.IsUnknown() || cfg.JournalPath.IsUnknown() || cfg.JournalURL.IsUnknown() {
-		tflog.Debug(ctx, "videogen provider configuration has unknown values; deferring client set-up")
 		return
 	}
 
