@@ -180,7 +180,7 @@ func deleteAdvice(err error) string {
 	switch {
 	case client.IsForbidden(err):
 		return fmt.Sprintf("The service refused to delete it (%s): this API key may not delete the videos of the "+
-			"account or project that made it. Use the key that made the clip.", serviceMessage(err))
+			"account or project that made it. Use the key that made the clip.", client.ServiceMessage(err))
 	case client.IsNotFound(err):
 		return "The service does not know this video any more."
 	case client.IsRateLimited(err):
@@ -190,7 +190,7 @@ func deleteAdvice(err error) string {
 		return fmt.Sprintf("The service kept answering with a server error %s. Such errors are usually transient: try "+
 			"again in a few minutes.", attemptsText(err))
 	case errors.As(err, &apiErr):
-		return fmt.Sprintf("The service refused the delete with HTTP %d (%s).", apiErr.StatusCode, serviceMessage(err))
+		return fmt.Sprintf("The service refused the delete with HTTP %d (%s).", apiErr.StatusCode, client.ServiceMessage(err))
 	}
 	var tErr *client.TransportError
 	if errors.As(err, &tErr) {
