@@ -25,6 +25,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/videogen/terraform-provider-videogen/internal/client"
+	"github.com/videogen/terraform-provider-videogen/internal/framework/fwtypes"
+	"github.com/videogen/terraform-provider-videogen/internal/framework/planmodifiers"
 	"github.com/videogen/terraform-provider-videogen/internal/localfile"
 	"github.com/videogen/terraform-provider-videogen/internal/validators"
 )
@@ -54,17 +56,17 @@ type videoFileResource struct {
 func NewVideoFileResource() resource.Resource { return &videoFileResource{} }
 
 type videoFileResourceModel struct {
-	ID                  types.String   `tfsdk:"id"`
-	TaskID              types.String   `tfsdk:"task_id"`
-	Path                filePath       `tfsdk:"path"`
-	FilePermission      types.String   `tfsdk:"file_permission"`
-	DirectoryPermission types.String   `tfsdk:"directory_permission"`
-	MaxSizeBytes        types.Int64    `tfsdk:"max_size_bytes"`
-	Overwrite           types.Bool     `tfsdk:"overwrite"`
-	SHA256              types.String   `tfsdk:"sha256"`
-	SizeBytes           types.Int64    `tfsdk:"size_bytes"`
-	SourceURL           types.String   `tfsdk:"source_url"`
-	Timeouts            timeouts.Value `tfsdk:"timeouts"`
+	ID                  types.String     `tfsdk:"id"`
+	TaskID              types.String     `tfsdk:"task_id"`
+	Path                fwtypes.FilePath `tfsdk:"path"`
+	FilePermission      types.String     `tfsdk:"file_permission"`
+	DirectoryPermission types.String     `tfsdk:"directory_permission"`
+	MaxSizeBytes        types.Int64      `tfsdk:"max_size_bytes"`
+	Overwrite           types.Bool       `tfsdk:"overwrite"`
+	SHA256              types.String     `tfsdk:"sha256"`
+	SizeBytes           types.Int64      `tfsdk:"size_bytes"`
+	SourceURL           types.String     `tfsdk:"source_url"`
+	Timeouts            timeouts.Value   `tfsdk:"timeouts"`
 }
 
 func (r *videoFileResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -112,9 +114,9 @@ func (r *videoFileResource) Schema(ctx context.Context, _ resource.SchemaRequest
 					"directory cannot be written, is an error at plan when the path is known then, and otherwise before " +
 					"anything is downloaded. The file is written to a temporary file beside it and renamed into place, " +
 					"so it never holds a partial clip. Changing this to another file forces a new file.",
-				CustomType:    filePathType{},
+				CustomType:    fwtypes.FilePathType{},
 				Required:      true,
-				PlanModifiers: []planmodifier.String{keepPathSpelling{}, stringplanmodifier.RequiresReplace()},
+				PlanModifiers: []planmodifier.String{planmodifiers.KeepPathSpelling{}, stringplanmodifier.RequiresReplace()},
 				Validators:    []validator.String{stringvalidator.RegexMatches(notBlankPattern, "must not be blank")},
 			},
 			"file_permission": schema.StringAttribute{

@@ -11,6 +11,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/videogen/terraform-provider-videogen/internal/framework/fwtypes"
 )
 
 var (
@@ -75,10 +77,10 @@ func (r *videoFileResource) ImportState(ctx context.Context, req resource.Import
 		return
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), p)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("path"), filePathValue(p))...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("path"), fwtypes.FilePathValue(p))...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("task_id"), taskID)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("directory_permission"), defaultDirectoryPermission)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("overwrite"), false)...)
 	resp.Diagnostics.Append(r.setIdentity(ctx, resp.Identity,
-		videoFileResourceModel{TaskID: types.StringValue(taskID), Path: filePathValue(p)})...)
+		videoFileResourceModel{TaskID: types.StringValue(taskID), Path: fwtypes.FilePathValue(p)})...)
 }

@@ -1,4 +1,4 @@
-package provider
+package fwtypes
 
 import (
 	"context"
@@ -10,27 +10,28 @@ import (
 	"github.com/videogen/terraform-provider-videogen/internal/localfile"
 )
 
-var _ basetypes.StringValuableWithSemanticEquals = filePath{}
+var _ basetypes.StringValuableWithSemanticEquals = FilePath{}
 
-// filePath is the value of a filePathType attribute. Semantic equality keeps the
+// FilePath is the value of a FilePathType attribute. Semantic equality keeps the
 // spelling already in state when the new one names the same file: `out/x.mp4`,
 // `./out/x.mp4` (what `${path.module}/out/x.mp4` gives) and the absolute form
 // are one file once cleaned and resolved against the directory Terraform runs in.
-type filePath struct {
+type FilePath struct {
 	basetypes.StringValue
 }
 
-func filePathValue(s string) filePath { return filePath{StringValue: basetypes.NewStringValue(s)} }
+// FilePathValue is a known FilePath.
+func FilePathValue(s string) FilePath { return FilePath{StringValue: basetypes.NewStringValue(s)} }
 
-func (v filePath) Type(context.Context) attr.Type { return filePathType{} }
+func (v FilePath) Type(context.Context) attr.Type { return FilePathType{} }
 
-func (v filePath) Equal(o attr.Value) bool {
-	other, ok := o.(filePath)
+func (v FilePath) Equal(o attr.Value) bool {
+	other, ok := o.(FilePath)
 	return ok && v.StringValue.Equal(other.StringValue)
 }
 
-func (v filePath) StringSemanticEquals(_ context.Context, newValuable basetypes.StringValuable) (bool, diag.Diagnostics) {
-	other, ok := newValuable.(filePath)
+func (v FilePath) StringSemanticEquals(_ context.Context, newValuable basetypes.StringValuable) (bool, diag.Diagnostics) {
+	other, ok := newValuable.(FilePath)
 	if !ok {
 		return false, nil
 	}
