@@ -127,7 +127,7 @@ func (r *videoResource) addSubmitError(ctx context.Context, diags *diag.Diagnost
 		r.data.journalNotSent(ctx, ticket)
 	}
 	op := opSubmit
-	if client.IsNotFound(err) && r.data.models.verifyService(ctx) != nil {
+	if client.IsNotFound(err) && r.data.models.VerifyService(ctx) != nil {
 		op = opWrongAddress
 	}
 	addAPIError(diags, "Unable to Create Video", op, err)

@@ -5,11 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -19,58 +17,16 @@ import (
 	"github.com/videogen/terraform-provider-videogen/internal/validators"
 )
 
-// modelCatalogTimeout bounds the plan-time model look-up: a slow or unreachable
-// service must not hold up a plan for long, and the plan says it could not check.
-const modelCatalogTimeout = 15 * time.Second
-
-// modelCatalog fetches GET /v1/models at most once per provider instance, so that a
-// configuration with hundreds of clips costs one request at plan time. A model list
-// in the expected shape is also the proof that base_url points at the service,
-// which a 404 on a task or a submission needs before it can be believed.
+// modelCatalog is the provider instance's client.ModelCatalog, which reads the
+// model list once, and says a failure to read it once per provider process.
 type modelCatalog struct {
+	*client.ModelCatalog
 	client   *client.Client
-	once     sync.Once
-	ids      []string
-	records  []client.Model
-	err      error
 	reported sync.Once
 }
 
-func newModelCatalog(c *client.Client) *modelCatalog { return &modelCatalog{client: c} }
-
-// IDs returns the model IDs this key may use, or the error from the one attempt to
-// fetch them.
-func (m *modelCatalog) IDs(ctx context.Context) ([]string, error) {
-	m.once.Do(func() {
-		// Detached from the first caller's cancellation, which would otherwise be
-		// remembered as the answer for every later caller.
-		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), modelCatalogTimeout)
-		defer cancel()
-		models, err := m.client.ListModels(ctx)
-		if err != nil {
-			m.err = err
-			return
-		}
-		m.records = models
-		for _, model := range models {
-			m.ids = append(m.ids, model.ID)
-		}
-	})
-	return m.ids, m.err
-}
-
-// record returns the list's record of the model id, if the list could be read
-// and has it.
-func (m *modelCatalog) record(ctx context.Context, id string) (client.Model, bool) {
-	if _, err := m.IDs(ctx); err != nil {
-		return client.Model{}, false
-	}
-	for _, r := range m.records {
-		if r.ID == id {
-			return r, true
-		}
-	}
-	return client.Model{}, false
+func newModelCatalog(c *client.Client) *modelCatalog {
+	return &modelCatalog{ModelCatalog: client.NewModelCatalog(c), client: c}
 }
 
 // checkModelLimits checks a new clip against the limits its model's record in
@@ -83,7 +39,7 @@ func checkModelLimits(ctx context.Context, data *providerData, plan *videoResour
 	if data == nil || data.models == nil || plan.Model.IsUnknown() || plan.Model.IsNull() {
 		return
 	}
-	model, ok := data.models.record(ctx, plan.Model.ValueString())
+	model, ok := data.models.Record(ctx, plan.Model.ValueString())
 	if !ok || !model.Limits.Any() {
 		return
 	}
@@ -128,15 +84,6 @@ func joinInts(ns []int64) string {
 		out[i] = strconv.FormatInt(n, 10)
 	}
 	return strings.Join(out, ", ")
-}
-
-// verifyService returns nil when base_url answers as the service: its model list
-// can be read. Otherwise it says what answered instead.
-func (m *modelCatalog) verifyService(ctx context.Context) error {
-	if _, err := m.IDs(ctx); err != nil {
-		return fmt.Errorf("GET %s/models did not answer with a model list either: %w", m.client.BaseURL(), err)
-	}
-	return nil
 }
 
 // reportOnce turns a failure to fetch the model list at plan time into one
@@ -186,43 +133,4 @@ func catalogFailure(err error) string {
 		return "it refused to list models for this key"
 	}
 	return "it answered with an error"
-}
-
-// closestModels ranks ids by edit distance to want and returns at most n of them.
-func closestModels(want string, ids []string, n int) []string {
-	type scored struct {
-		id   string
-		dist int
-	}
-	ranked := make([]scored, len(ids))
-	for i, id := range ids {
-		ranked[i] = scored{id, levenshtein(strings.ToLower(want), strings.ToLower(id))}
-	}
-	sort.SliceStable(ranked, func(i, j int) bool { return ranked[i].dist < ranked[j].dist })
-	out := make([]string, 0, n)
-	for _, r := range ranked[:min(n, len(ranked))] {
-		out = append(out, r.id)
-	}
-	return out
-}
-
-func levenshtein(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }

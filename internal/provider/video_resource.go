@@ -392,7 +392,7 @@ func unknownModelDetail(want string, ids []string) string {
 	listed := ids
 	label := "Models available to this API key"
 	if len(ids) > 15 {
-		listed, label = closestModels(want, ids, 5), "Closest models available to this API key"
+		listed, label = client.ClosestModels(want, ids, 5), "Closest models available to this API key"
 	}
 	return fmt.Sprintf("Model %q is not in the service's model list for this API key (IDs must match exactly). %s: %s. "+
 		"The videogen_models data source lists them all.", want, label, strings.Join(listed, ", "))
@@ -488,7 +488,7 @@ func (r *videoResource) Read(ctx context.Context, req resource.ReadRequest, resp
 	if client.IsNotFound(err) {
 		// A wrong base_url answers 404 for every task too: make sure the address is the
 		// service before anything leaves state, or every clip would be generated again.
-		if verr := r.data.models.verifyService(ctx); verr != nil {
+		if verr := r.data.models.VerifyService(ctx); verr != nil {
 			addAPIError(&resp.Diagnostics, "Unable to Read Video", opWrongAddress,
 				fmt.Errorf("%w; and %w", err, verr))
 			return

@@ -1,0 +1,71 @@
+package client
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+)
+
+// modelCatalogTimeout bounds the model look-up: a slow or unreachable service
+// must not hold up a plan for long, and the plan says it could not check.
+const modelCatalogTimeout = 15 * time.Second
+
+// ModelCatalog fetches GET /v1/models at most once, so that a configuration with
+// hundreds of clips costs one request at plan time. A model list in the expected
+// shape is also the proof that the base URL points at the service, which a 404
+// on a task or a submission needs before it can be believed.
+type ModelCatalog struct {
+	client *Client
+	once   sync.Once
+	ids    []string
+	models []Model
+	err    error
+}
+
+// NewModelCatalog returns a catalog that reads c's model list when first asked.
+func NewModelCatalog(c *Client) *ModelCatalog { return &ModelCatalog{client: c} }
+
+// IDs returns the model IDs this key may use, or the error from the one attempt to
+// fetch them.
+func (m *ModelCatalog) IDs(ctx context.Context) ([]string, error) {
+	m.once.Do(func() {
+		// Detached from the first caller's cancellation, which would otherwise be
+		// remembered as the answer for every later caller.
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), modelCatalogTimeout)
+		defer cancel()
+		models, err := m.client.ListModels(ctx)
+		if err != nil {
+			m.err = err
+			return
+		}
+		m.models = models
+		for _, model := range models {
+			m.ids = append(m.ids, model.ID)
+		}
+	})
+	return m.ids, m.err
+}
+
+// Record returns the list's record of the model id, if the list could be read
+// and has it.
+func (m *ModelCatalog) Record(ctx context.Context, id string) (Model, bool) {
+	if _, err := m.IDs(ctx); err != nil {
+		return Model{}, false
+	}
+	for _, r := range m.models {
+		if r.ID == id {
+			return r, true
+		}
+	}
+	return Model{}, false
+}
+
+// VerifyService returns nil when the base URL answers as the service: its model
+// list can be read. Otherwise it says what answered instead.
+func (m *ModelCatalog) VerifyService(ctx context.Context) error {
+	if _, err := m.IDs(ctx); err != nil {
+		return fmt.Errorf("GET %s/models did not answer with a model list either: %w", m.client.BaseURL(), err)
+	}
+	return nil
+}
