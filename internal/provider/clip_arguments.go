@@ -152,7 +152,7 @@ var clipArguments = []clipArgument{
 				"mode. The keys that have their own argument (`ratio`, `resolution`, `generate_audio`, `callback_url`, " +
 				"`content`) are rejected: use the argument. The service's echo of these parameters is not read back, so it " +
 				"never shows as drift. Changing this forces a new clip.",
-			Validators: []validator.String{extraMetadataValidator{}},
+			Validators: []validator.String{extraMetadata},
 		},
 		request: perAPI{apiVideoGenerations: requestField{member: "metadata", set: setExtraMetadata}},
 		same:    sameExact,
@@ -441,7 +441,7 @@ func inputReference() requestField {
 }
 
 func setExtraMetadata(v attr.Value, r *client.VideoRequest, at path.Path) diag.Diagnostics {
-	extra, err := parseExtraMetadata(stringOf(v))
+	extra, err := extraMetadata.Parse(stringOf(v))
 	if err != nil {
 		return diag.Diagnostics{diag.NewAttributeErrorDiagnostic(at, "Invalid Extra Metadata", err.Error())}
 	}

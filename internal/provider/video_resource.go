@@ -165,7 +165,7 @@ func (r *videoResource) ValidateConfig(ctx context.Context, req resource.Validat
 // ConfigValidators holds the checks that need no API call and are not about a
 // single argument's shape.
 func (r *videoResource) ConfigValidators(context.Context) []resource.ConfigValidator {
-	return []resource.ConfigValidator{positiveTimeoutsValidator{}, frameModeValidator{}}
+	return []resource.ConfigValidator{validators.PositiveTimeouts{"create", "update"}, frameMode}
 }
 
 // ModifyPlan says what each clip of the plan costs and counts the new ones, checks
