@@ -21,6 +21,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/videogen/terraform-provider-videogen/internal/client"
+	"github.com/videogen/terraform-provider-videogen/internal/framework/planmodifiers"
 	"github.com/videogen/terraform-provider-videogen/internal/validators"
 )
 
@@ -523,7 +524,7 @@ func (a clipArgument) schemaAttribute() schema.Attribute {
 		s.Optional, s.Computed, s.MarkdownDescription = true, a.echoed, s.MarkdownDescription+note
 		s.PlanModifiers = append(s.PlanModifiers, changeModifier(a, listplanmodifier.RequiresReplace(), nil))
 		if a.writeOnly != nil {
-			s.PlanModifiers = append(s.PlanModifiers, nullWithWriteOnlyMedia{})
+			s.PlanModifiers = append(s.PlanModifiers, planmodifiers.ListNullWhileSet{Other: path.Root(writeOnlyVersionAttr)})
 		}
 		return s
 	case schema.MapAttribute:
@@ -544,7 +545,7 @@ func (a clipArgument) schemaAttribute() schema.Attribute {
 func changeModifier[M any](a clipArgument, replace, unlessImported M) M {
 	switch {
 	case a.echoed:
-		m, _ := any(echoedArgument{a.same}).(M)
+		m, _ := any(planmodifiers.Echoed{Same: a.same, ImportedWithout: path.Root("model")}).(M)
 		return m
 	case a.adoptedOnImport:
 		return unlessImported

@@ -1,12 +1,7 @@
 package provider
 
 import (
-	"context"
-
 	"github.com/hashicorp/terraform-plugin-framework/attr"
-	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/videogen/terraform-provider-videogen/internal/client"
@@ -88,68 +83,4 @@ func echoed[T attr.Value](current, echo T, same sameMeaning) T {
 		return current
 	}
 	return echo
-}
-
-// echoedArgument plans an optional argument that the service echoes back. Unset in
-// configuration, it keeps the value the existing clip has (after an import that is
-// the echoed value, which is adopted instead of forcing a new clip). Set, it forces
-// a new clip only when it means something other than the clip's value.
-type echoedArgument struct {
-	same sameMeaning
-}
-
-const echoedArgumentDescription = "Changing this forces a new clip. When unset, the value of the existing clip is kept, " +
-	"so an imported clip adopts what the service reports."
-
-func (m echoedArgument) Description(context.Context) string         { return echoedArgumentDescription }
-func (m echoedArgument) MarkdownDescription(context.Context) string { return echoedArgumentDescription }
-
-// plan decides for any attribute type; keep reports that the prior value stands.
-// adopting is true right after an import, when the state has no model yet.
-func (m echoedArgument) plan(config, state attr.Value, creating, adopting bool) (keep, replace bool) {
-	switch {
-	case creating || config.IsUnknown() || state.IsUnknown():
-		return false, false
-	case config.IsNull():
-		return true, false
-	case state.IsNull():
-		// The service never echoed this: an imported clip adopts the configuration,
-		// while a clip made without the argument is a different clip.
-		return false, !adopting
-	case m.same(config, state):
-		return true, false
-	}
-	return false, true
-}
-
-// adopting reports a freshly imported clip, whose state has no model yet.
-func adopting(ctx context.Context, state tfsdk.State) bool {
-	var model types.String
-	state.GetAttribute(ctx, path.Root("model"), &model)
-	return model.IsNull()
-}
-
-// planEchoed is the body of every PlanModify method: it keeps the prior value or
-// forces a new clip as plan decides, for an attribute of any type.
-func planEchoed[T attr.Value](ctx context.Context, m echoedArgument, prior tfsdk.State, config, state T, planned *T,
-	requiresReplace *bool,
-) {
-	creating := prior.Raw.IsNull()
-	keep, replace := m.plan(config, state, creating, !creating && adopting(ctx, prior))
-	if keep {
-		*planned = state
-	}
-	*requiresReplace = replace
-}
-
-func (m echoedArgument) PlanModifyString(ctx context.Context, req planmodifier.StringRequest, resp *planmodifier.StringResponse) {
-	planEchoed(ctx, m, req.State, req.ConfigValue, req.StateValue, &resp.PlanValue, &resp.RequiresReplace)
-}
-
-func (m echoedArgument) PlanModifyBool(ctx context.Context, req planmodifier.BoolRequest, resp *planmodifier.BoolResponse) {
-	planEchoed(ctx, m, req.State, req.ConfigValue, req.StateValue, &resp.PlanValue, &resp.RequiresReplace)
-}
-
-func (m echoedArgument) PlanModifyList(ctx context.Context, req planmodifier.ListRequest, resp *planmodifier.ListResponse) {
-	planEchoed(ctx, m, req.State, req.ConfigValue, req.StateValue, &resp.PlanValue, &resp.RequiresReplace)
 }

@@ -13,6 +13,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/videogen/terraform-provider-videogen/internal/framework/planmodifiers"
 )
 
 // Write-only reference media (Terraform and OpenTofu 1.11 or later) reach the
@@ -61,55 +63,21 @@ func writeOnlyMediaVersionAttribute() schema.Int64Attribute {
 			"new clip too, unless the write-only URLs name the same media as the stored ones (another signature is the " +
 			"same media), which moves the clip to write-only media in place.",
 		Optional:      true,
-		PlanModifiers: []planmodifier.Int64{writeOnlyMediaVersion{}},
+		PlanModifiers: []planmodifier.Int64{writeOnlyVersion},
 		Validators:    []validator.Int64{conflictsWithStoredMedia{}},
 	}
 }
 
-// writeOnlyMediaVersion plans the replacement that write-only media cannot plan
-// themselves: Terraform keeps no prior value of them to compare.
-type writeOnlyMediaVersion struct{}
+// writeOnlyVersion plans the replacement that write-only media cannot plan
+// themselves, and moves an existing clip to write-only media that name the same
+// media in place. Its twins are read from the table at init, since the table's own
+// version row holds it.
+var writeOnlyVersion = &planmodifiers.WriteOnlyVersion{Same: sameMedia, ImportedWithout: path.Root("model")}
 
-const writeOnlyMediaVersionDescription = "Changing this forces a new clip, except when it is first set on a clip whose " +
-	"stored reference media are the same media as the write-only ones."
-
-func (writeOnlyMediaVersion) Description(context.Context) string {
-	return writeOnlyMediaVersionDescription
-}
-func (writeOnlyMediaVersion) MarkdownDescription(context.Context) string {
-	return writeOnlyMediaVersionDescription
-}
-
-func (writeOnlyMediaVersion) PlanModifyInt64(ctx context.Context, req planmodifier.Int64Request, resp *planmodifier.Int64Response) {
-	if req.State.Raw.IsNull() || req.Plan.Raw.IsNull() {
-		return
-	}
-	if !req.StateValue.IsNull() {
-		resp.RequiresReplace = !req.ConfigValue.Equal(req.StateValue)
-		return
-	}
-	if req.ConfigValue.IsNull() {
-		return
-	}
-	// Moving an existing clip to write-only media: the write-only URLs are in the
-	// configuration now, the stored ones in state, so the two can be compared.
-	adopt := adopting(ctx, req.State)
+func init() {
 	for _, a := range clipArguments {
-		if a.writeOnly == nil {
-			continue
-		}
-		var wo, stored types.List
-		resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root(a.writeOnly.name), &wo)...)
-		resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root(a.name), &stored)...)
-		switch {
-		case wo.IsUnknown():
-			resp.RequiresReplace = true
-		case stored.IsNull() && adopt:
-			// An imported clip whose media the service does not echo adopts them.
-		case len(wo.Elements()) == 0 || len(stored.Elements()) == 0:
-			resp.RequiresReplace = resp.RequiresReplace || len(wo.Elements()) != len(stored.Elements())
-		case !sameMedia(wo, stored):
-			resp.RequiresReplace = true
+		if a.writeOnly != nil {
+			writeOnlyVersion.Twins = append(writeOnlyVersion.Twins, planmodifiers.Twin{WriteOnly: a.writeOnly.name, Stored: a.name})
 		}
 	}
 }
@@ -132,27 +100,6 @@ func (v conflictsWithStoredMedia) MarkdownDescription(ctx context.Context) strin
 
 func (v conflictsWithStoredMedia) ValidateInt64(ctx context.Context, req validator.Int64Request, resp *validator.Int64Response) {
 	v.validator().ValidateInt64(ctx, req, resp)
-}
-
-// nullWithWriteOnlyMedia plans a stored reference list as null while the clip
-// uses write-only media, so that neither the echo nor an import keeps their URLs.
-type nullWithWriteOnlyMedia struct{}
-
-const nullWithWriteOnlyMediaDescription = "Null while `" + writeOnlyVersionAttr + "` is set."
-
-func (nullWithWriteOnlyMedia) Description(context.Context) string {
-	return nullWithWriteOnlyMediaDescription
-}
-func (nullWithWriteOnlyMedia) MarkdownDescription(context.Context) string {
-	return nullWithWriteOnlyMediaDescription
-}
-
-func (nullWithWriteOnlyMedia) PlanModifyList(ctx context.Context, req planmodifier.ListRequest, resp *planmodifier.ListResponse) {
-	var version types.Int64
-	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root(writeOnlyVersionAttr), &version)...)
-	if !version.IsNull() {
-		resp.PlanValue = types.ListNull(types.StringType)
-	}
 }
 
 // writeOnlyMedia reads the write-only lists from the configuration, the only place
