@@ -41,8 +41,8 @@ const (
 	maxResponseBytes = 1 << 20
 )
 
-// Logger receives one structured line per request and response. The provider routes
-// it to tflog, which applies its masking; the client itself never passes the key.
+// Logger receives one structured line per request and response, with the API key
+// taken out of the message and every field (see Client.log). The provider routes it to tflog.
 type Logger interface {
 	Debug(ctx context.Context, msg string, fields map[string]any)
 }
@@ -364,10 +364,30 @@ func (c *Client) logAttempt(_ retryablehttp.Logger, req *http.Request, retry int
 	}
 }
 
+// log hands a line to the logger without the API key in any form, in the
+// message or any field, so that not even TF_LOG=TRACE shows it: a server may
+// quote the key back anywhere.
 func (c *Client) log(ctx context.Context, msg string, fields map[string]any) {
-	if c.logger != nil {
-		c.logger.Debug(ctx, msg, fields)
+	if c.logger == nil {
+		return
 	}
+	redact := c.redactor()
+	clean := make(map[string]any, len(fields))
+	for k, v := range fields {
+		switch v := v.(type) {
+		case string:
+			clean[k] = redact.String(v)
+		case map[string]string:
+			m := make(map[string]string, len(v))
+			for hk, hv := range v {
+				m[hk] = redact.String(hv)
+			}
+			clean[k] = m
+		default:
+			clean[k] = v
+		}
+	}
+	c.logger.Debug(ctx, redact.String(msg), clean)
 }
 
 func redactedHeaders(h http.Header) map[string]string {

@@ -740,3 +740,29 @@ func TestAPIRedirectIsReportedNotFollowed(t *testing.T) {
 		t.Error("the submission followed the redirect")
 	}
 }
+
+// TestLogTakesTheKeyOut: whatever a log line quotes, raw or escaped, in its
+// message, a field or a map of headers, the logger never receives the key.
+func TestLogTakesTheKeyOut(t *testing.T) {
+	t.Parallel()
+	const key = "sk-live-0123456789abcdef"
+	logger := &recordingLogger{}
+	c := newTestClient(t, "https://api.example.com", WithLogger(logger))
+	c.apiKey = key
+	c.log(t.Context(), "quoted "+key, map[string]any{
+		"body":    `{"error":"Incorrect API key provided: sk-live-0123456789abcdef"}`,
+		"escaped": "key=sk%2Dlive%2D0123456789abcdef",
+		"headers": map[string]string{"X-Echo": key},
+		"status":  401,
+	})
+	entries := logger.all()
+	if len(entries) != 1 {
+		t.Fatalf("want one line, got %d", len(entries))
+	}
+	if line := fmt.Sprint(entries[0].msg, entries[0].fields); strings.Contains(line, "0123456789abcdef") {
+		t.Errorf("the key reached the logger: %s", line)
+	}
+	if entries[0].fields["status"] != 401 {
+		t.Errorf("a field that is no string changed: %v", entries[0].fields["status"])
+	}
+}

@@ -32,9 +32,8 @@ func (d *providerData) recordClipAPI(ctx context.Context, p privateWriter) diag.
 
 // clipAPI is the API a clip was made or imported through.
 func clipAPI(ctx context.Context, p privateState) apiShape {
-	v, diags := p.GetKey(ctx, privateKeyAPI)
-	var shape string
-	if diags.HasError() || len(v) == 0 || json.Unmarshal(v, &shape) != nil {
+	shape, diags := privateString(ctx, p, privateKeyAPI)
+	if diags.HasError() || shape == "" {
 		return apiVideoGenerations
 	}
 	return apiShape(shape)

@@ -274,7 +274,7 @@ func (p *videogenProvider) Configure(ctx context.Context, req provider.Configure
 
 	opts := []client.Option{
 		client.WithUserAgent("terraform-provider-videogen/" + p.version),
-		client.WithLogger(newClientLogger(apiKey)),
+		client.WithLogger(clientLogger{}),
 		client.WithAPI(api),
 	}
 	if !cfg.MaxRetries.IsNull() {
@@ -403,18 +403,11 @@ func parseDurationAttr(v types.String) (time.Duration, bool) {
 	return d, err == nil
 }
 
-// clientLogger routes the client's request logs to tflog, masking the API key in
-// every message and field so that not even TF_LOG=TRACE shows it.
-type clientLogger struct {
-	secret string
-}
+// clientLogger routes the client's request logs, which the client has already
+// freed of the API key, to tflog.
+type clientLogger struct{}
 
-func newClientLogger(secret string) clientLogger { return clientLogger{secret: secret} }
-
-func (l clientLogger) Debug(ctx context.Context, msg string, fields map[string]any) {
-	ctx = tflog.MaskFieldValuesWithFieldKeys(ctx, "Authorization", "authorization", "api_key")
-	ctx = tflog.MaskAllFieldValuesStrings(ctx, l.secret)
-	ctx = tflog.MaskMessageStrings(ctx, l.secret)
+func (clientLogger) Debug(ctx context.Context, msg string, fields map[string]any) {
 	tflog.Debug(ctx, msg, fields)
 }
 

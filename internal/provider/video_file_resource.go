@@ -236,7 +236,9 @@ func (r *videoFileResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 			return
 		}
 		r.data.claimPath(p, plan.TaskID, &resp.Diagnostics)
-		drift := fileDrift(ctx, req.Private, &resp.Diagnostics)
+		// What Read found wrong with the file at path, if anything.
+		drift, diags := privateString(ctx, req.Private, privateKeyFileDrift)
+		resp.Diagnostics.Append(diags...)
 		switch {
 		case drift == "":
 		case !overwrite:
@@ -260,16 +262,8 @@ func (r *videoFileResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if err := localfile.CheckTarget(p); err != nil {
-		addPathError(&resp.Diagnostics, p, err)
-		return
-	}
-	occ, _, err := localfile.Inspect(p)
-	if err != nil {
-		addPathError(&resp.Diagnostics, p, err)
-		return
-	}
-	if occ == localfile.Nothing {
+	occ, ok := occupant(p, &resp.Diagnostics)
+	if !ok || occ == localfile.Nothing {
 		return
 	}
 	if occ == localfile.RegularFile && r.data != nil {
@@ -292,20 +286,6 @@ func (r *videoFileResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 	}
 }
 
-// fileDrift returns what Read found wrong with the file at path, or "".
-func fileDrift(ctx context.Context, private privateState, diags *diag.Diagnostics) string {
-	if private == nil {
-		return ""
-	}
-	raw, d := private.GetKey(ctx, privateKeyFileDrift)
-	diags.Append(d...)
-	var reason string
-	if len(raw) == 0 || json.Unmarshal(raw, &reason) != nil {
-		return ""
-	}
-	return reason
-}
-
 func (r *videoFileResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	const summary = "Unable to Download Video File"
 	var plan videoFileResourceModel
@@ -324,13 +304,8 @@ func (r *videoFileResource) Create(ctx context.Context, req resource.CreateReque
 	}
 	// Checked again here for a path that was unknown at plan, and for what
 	// changed on the disk since, before waiting for or downloading anything.
-	if err := localfile.CheckTarget(target.path); err != nil {
-		addPathError(&resp.Diagnostics, target.path, err)
-		return
-	}
-	occ, _, err := localfile.Inspect(target.path)
-	if err != nil {
-		addPathError(&resp.Diagnostics, target.path, err)
+	occ, ok := occupant(target.path, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	if occ != localfile.Nothing && !plan.SHA256.IsUnknown() {
@@ -355,26 +330,23 @@ func (r *videoFileResource) Create(ctx context.Context, req resource.CreateReque
 		addOccupiedError(&resp.Diagnostics, target.path, occ, plan.TaskID)
 		return
 	}
-	taskID := plan.TaskID.ValueString()
-	video, ok := r.finishedVideo(ctx, taskID, timeout, summary, &resp.Diagnostics)
-	if !ok {
-		return
-	}
-	dl, sum, ok := r.download(ctx, video, target, overwrite, plan.TaskID, &resp.Diagnostics)
-	if !ok {
+	if !r.fetch(ctx, &plan, target, overwrite, timeout, summary, &resp.Diagnostics) {
 		return
 	}
 	plan.ID = types.StringValue(plan.Path.ValueString())
-	plan.SHA256 = types.StringValue(sum.SHA256)
-	plan.SizeBytes = types.Int64Value(sum.Size)
-	plan.SourceURL = types.StringValue(dl.URL)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 
-// download writes the clip of video to the target. Unless replace is set, it
-// leaves alone anything that appears at the path while the clip downloads.
-func (r *videoFileResource) download(ctx context.Context, video *client.Video, target fileTarget, replace bool,
-	taskID types.String, diags *diag.Diagnostics) (client.Download, localfile.Summary, bool) {
+// fetch waits for the task of m to finish, up to timeout, and writes its clip to
+// the target, recording the file in m. Unless replace is set, it leaves alone
+// anything that appears at the path while the clip downloads.
+func (r *videoFileResource) fetch(ctx context.Context, m *videoFileResourceModel, target fileTarget, replace bool,
+	timeout time.Duration, summary string, diags *diag.Diagnostics,
+) bool {
+	video, ok := r.finishedVideo(ctx, m.TaskID.ValueString(), timeout, summary, diags)
+	if !ok {
+		return false
+	}
 	write := localfile.WriteNew
 	if replace {
 		write = localfile.Write
@@ -387,15 +359,31 @@ func (r *videoFileResource) download(ctx context.Context, video *client.Video, t
 	})
 	if errors.Is(err, localfile.ErrOccupied) {
 		occ, _, _ := localfile.Inspect(target.path)
-		addOccupiedError(diags, target.path, occ, taskID)
-		return dl, sum, false
+		addOccupiedError(diags, target.path, occ, m.TaskID)
+		return false
 	}
 	if err != nil {
 		addDownloadError(diags, video.TaskID, target, err)
-		return dl, sum, false
+		return false
 	}
 	tflog.Info(ctx, "video file written", map[string]any{"task_id": video.TaskID, "path": target.path, "bytes": sum.Size})
-	return dl, sum, true
+	m.SHA256, m.SizeBytes, m.SourceURL = types.StringValue(sum.SHA256), types.Int64Value(sum.Size), types.StringValue(dl.URL)
+	return true
+}
+
+// occupant checks that the file at p can be written and says what is there now;
+// false when it cannot be written, which diags says.
+func occupant(p string, diags *diag.Diagnostics) (localfile.Occupant, bool) {
+	occ := localfile.Nothing
+	err := localfile.CheckTarget(p)
+	if err == nil {
+		occ, _, err = localfile.Inspect(p)
+	}
+	if err != nil {
+		addPathError(diags, p, err)
+		return occ, false
+	}
+	return occ, true
 }
 
 // Read checks the file against state. A file that is missing or differs is
@@ -514,15 +502,9 @@ func (r *videoFileResource) Update(ctx context.Context, req resource.UpdateReque
 				addPathError(&resp.Diagnostics, target.path, err)
 				return
 			}
-			video, ok := r.finishedVideo(ctx, plan.TaskID.ValueString(), defaultFileWaitTimeout, summary, &resp.Diagnostics)
-			if !ok {
+			if !r.fetch(ctx, &plan, target, true, defaultFileWaitTimeout, summary, &resp.Diagnostics) {
 				return
 			}
-			dl, sum, ok := r.download(ctx, video, target, true, plan.TaskID, &resp.Diagnostics)
-			if !ok {
-				return
-			}
-			plan.SHA256, plan.SizeBytes, plan.SourceURL = types.StringValue(sum.SHA256), types.Int64Value(sum.Size), types.StringValue(dl.URL)
 		}
 		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKeyFileDrift, nil)...)
 	}

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -341,6 +342,17 @@ type privateState interface {
 func privateFlag(ctx context.Context, p privateState, key string) bool {
 	v, diags := p.GetKey(ctx, key)
 	return !diags.HasError() && string(v) == "true"
+}
+
+// privateString reads a key that holds a JSON string in private state; "" when
+// it is unset or holds something else.
+func privateString(ctx context.Context, p privateState, key string) (string, diag.Diagnostics) {
+	raw, diags := p.GetKey(ctx, key)
+	var s string
+	if len(raw) > 0 && json.Unmarshal(raw, &s) != nil {
+		s = ""
+	}
+	return s, diags
 }
 
 // planDestroy warns, for each clip a plan destroys, that it stays billed: the
