@@ -2,46 +2,48 @@ package journal
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
 	"github.com/gofrs/flock"
-
-	"github.com/videogen/terraform-provider-videogen/internal/localfile"
 )
 
-// fileStore keeps the journal in a JSON file that several processes share:
-// every change reads the file, merges, and replaces it atomically, under an
-// exclusive lock on a file beside it (flock on Unix, LockFileEx on Windows),
-// so that two runs writing at once never lose an entry. A run's liveness lock
-// is a lock on a file of its own in the directory <path>.runs, which the
-// operating system releases when the process dies.
+// fileStore keeps the journal in files that several processes share, and
+// changes them only under an exclusive lock on a file beside them (flock on
+// Unix, LockFileEx on Windows), so that two runs writing at once never lose an
+// entry. The records are in a log (see fileView) to which a change appends
+// only what it changed; each process keeps the journal in memory between
+// changes and reads only what others appended since, so a change costs the
+// same however many records the journal holds. A run's liveness lock is a
+// lock on a file of its own in the directory <path>.runs, which the operating
+// system releases when the process dies.
 type fileStore struct {
 	path string
 
 	mu   sync.Mutex
 	runs map[string]*flock.Flock
-}
 
-// The file's version. Version 1, which providers before runs and states wrote,
-// still loads: its records match every state and count as a dead run's.
-// A provider that knows only version 1 refuses this file and warns.
-type file struct {
-	Version     int           `json:"version"`
-	Entries     []Entry       `json:"entries"`
-	Unconfirmed []Unconfirmed `json:"unconfirmed,omitempty"`
-}
+	// viewMu is held by the goroutine that writes this process's changes,
+	// and guards view: the journal as this process last read or wrote it; nil
+	// until the first change, and after a change failed half-way.
+	viewMu sync.Mutex
+	view   *fileView
 
-const fileVersion = 2
+	// queue holds the changes waiting for viewMu: the goroutine that gets it
+	// makes them all, with one append and one sync (group commit), so that
+	// the clips of a parallel apply do not wait for one sync each.
+	queueMu sync.Mutex
+	queue   []*queuedChange
+}
 
 // lockRetry is how often a run waiting for the journal's lock tries again:
-// holders keep it for one read and one write.
+// holders keep it for one append.
 const lockRetry = 5 * time.Millisecond
 
 // New returns the journal kept in the file at path, for the state state (see
@@ -58,57 +60,100 @@ func DefaultPath() string {
 
 func (s *fileStore) where() string { return s.path }
 
+// queuedChange is a change waiting for its turn, and where its outcome goes.
+type queuedChange struct {
+	change func(*records) bool
+	done   chan error
+}
+
 func (s *fileStore) update(ctx context.Context, change func(*records) bool) error {
-	dir := filepath.Dir(s.path)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return fmt.Errorf("the task journal %s: %w", s.path, err)
+	q := &queuedChange{change: change, done: make(chan error, 1)}
+	s.queueMu.Lock()
+	s.queue = append(s.queue, q)
+	s.queueMu.Unlock()
+	s.viewMu.Lock()
+	s.queueMu.Lock()
+	batch := s.queue
+	s.queue = nil
+	s.queueMu.Unlock()
+	if len(batch) > 0 {
+		s.commit(ctx, q, batch)
 	}
+	s.viewMu.Unlock()
+	// Made by this goroutine, or by one that held viewMu before it.
+	return <-q.done
+}
+
+// commit makes a batch of changes, in order, and writes them with one append.
+// Each change's outcome goes to its done; when the context of own, this
+// goroutine's change, ends while it waits for the journal's lock, the others
+// go back to the queue for the next goroutine. Callers hold viewMu.
+func (s *fileStore) commit(ctx context.Context, own *queuedChange, batch []*queuedChange) {
 	lock := flock.New(s.path+".lock", flock.SetPermissions(0o600))
-	if _, err := lock.TryLockContext(ctx, lockRetry); err != nil {
-		return fmt.Errorf("locking the task journal %s: %w", s.path, err)
+	err := os.MkdirAll(filepath.Dir(s.path), 0o700)
+	if err == nil {
+		_, err = lock.TryLockContext(ctx, lockRetry)
+		if err != nil {
+			err = fmt.Errorf("locking the task journal %s: %w", s.path, err)
+		}
+	} else {
+		err = fmt.Errorf("the task journal %s: %w", s.path, err)
 	}
-	defer lock.Unlock() //nolint:errcheck // closing the descriptor releases the lock anyway
-	r, err := s.read()
-	if err != nil {
+	if err == nil {
+		err = s.apply(batch)
+		_ = lock.Unlock() // closing the descriptor releases the lock anyway
+	} else if ctx.Err() != nil {
+		mine := slices.Contains(batch, own)
+		others := slices.DeleteFunc(batch, func(q *queuedChange) bool { return q == own })
+		s.queueMu.Lock()
+		s.queue = append(others, s.queue...)
+		s.queueMu.Unlock()
+		batch = nil
+		if mine {
+			batch = []*queuedChange{own}
+		}
+	}
+	for _, q := range batch {
+		q.done <- err
+	}
+}
+
+// apply makes the changes on the view, read again where other processes
+// changed the files, and writes them. Callers hold viewMu and the journal's lock.
+func (s *fileStore) apply(batch []*queuedChange) error {
+	if s.view == nil || !s.view.current() {
+		s.forget()
+		v, err := loadView(s.path)
+		if err != nil {
+			return err
+		}
+		s.view = v
+	}
+	if err := s.view.readLog(); err != nil {
+		s.forget()
 		return err
 	}
-	if !change(r) {
+	for _, q := range batch {
+		q.change(&s.view.recs)
+	}
+	if len(s.view.recs.changes) == 0 {
 		return nil
 	}
-	data, err := json.MarshalIndent(file{Version: fileVersion, Entries: r.Entries, Unconfirmed: r.Unconfirmed}, "", "  ")
-	if err != nil {
-		return err
-	}
-	// Written beside the journal, synced, renamed over it, and the directory
-	// synced: a kill in the middle of a write never leaves half a journal.
-	_, err = localfile.Write(s.path, 0o600, 0o700, func(f *localfile.File) error {
-		_, err := f.Write(append(data, '\n'))
-		return err
-	})
-	if err != nil {
+	if err := s.view.commit(); err != nil {
+		// The records in memory hold changes the files may not: the next
+		// change reads the files again.
+		s.forget()
 		return fmt.Errorf("writing the task journal %s: %w", s.path, err)
 	}
 	return nil
 }
 
-// read loads the file; a missing file is an empty journal. Callers hold the lock.
-func (s *fileStore) read() (*records, error) {
-	data, err := os.ReadFile(s.path)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return &records{}, nil
-	case err != nil:
-		return nil, fmt.Errorf("reading the task journal %s: %w", s.path, err)
+// forget drops the view. Callers hold viewMu.
+func (s *fileStore) forget() {
+	if s.view != nil {
+		s.view.close()
+		s.view = nil
 	}
-	var f file
-	if err := json.Unmarshal(data, &f); err != nil {
-		return nil, fmt.Errorf("the task journal %s is not valid JSON (%w); delete it if no apply was cut off", s.path, err)
-	}
-	if f.Version != 1 && f.Version != fileVersion {
-		return nil, fmt.Errorf("the task journal %s has version %d, which this provider (version %d) does not know: "+
-			"a newer provider wrote it; upgrade the provider", s.path, f.Version, fileVersion)
-	}
-	return &records{Entries: f.Entries, Unconfirmed: f.Unconfirmed}, nil
 }
 
 func (s *fileStore) runPath(run string) string {

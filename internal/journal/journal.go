@@ -86,12 +86,6 @@ type Unconfirmed struct {
 // The zero Ticket names no note.
 type Ticket string
 
-// records is what a store holds.
-type records struct {
-	Entries     []Entry
-	Unconfirmed []Unconfirmed
-}
-
 // store keeps the records and the runs' liveness locks.
 type store interface {
 	// update calls change with the current records under a lock that every
@@ -177,7 +171,7 @@ func (j *Journal) Sending(ctx context.Context, fingerprint string, at time.Time)
 	}
 	note := Unconfirmed{ID: rand.Text(), Fingerprint: fingerprint, SubmittedAt: at, State: j.state, Run: j.run}
 	err := j.update(ctx, func(r *records) bool {
-		r.Unconfirmed = append(r.Unconfirmed, note)
+		r.putNote(note)
 		return true
 	})
 	if err != nil {
@@ -201,8 +195,7 @@ func (j *Journal) Sent(ctx context.Context, t Ticket, e Entry) error {
 	j.knownMu.Unlock()
 	return j.update(ctx, func(r *records) bool {
 		dropNote(r, t)
-		r.Entries = slices.DeleteFunc(r.Entries, func(x Entry) bool { return x.TaskID == e.TaskID })
-		r.Entries = append(r.Entries, e)
+		r.putEntry(e)
 		return true
 	})
 }
@@ -224,9 +217,7 @@ func dropNote(r *records, t Ticket) bool {
 	if t == "" {
 		return false
 	}
-	n := len(r.Unconfirmed)
-	r.Unconfirmed = slices.DeleteFunc(r.Unconfirmed, func(u Unconfirmed) bool { return u.ID == string(t) })
-	return len(r.Unconfirmed) != n
+	return r.dropNote(string(t))
 }
 
 // Remove forgets a task once a state is proven to hold it (or it can no longer
@@ -240,8 +231,7 @@ func (j *Journal) Remove(ctx context.Context, taskID string) error {
 		return nil
 	}
 	return j.update(ctx, func(r *records) bool {
-		n := len(r.Entries)
-		r.Entries = slices.DeleteFunc(r.Entries, func(x Entry) bool { return x.TaskID == taskID })
+		dropped := r.dropEntry(taskID)
 		known := make(map[string]bool, len(r.Entries))
 		for _, e := range r.Entries {
 			known[e.TaskID] = true
@@ -249,7 +239,7 @@ func (j *Journal) Remove(ctx context.Context, taskID string) error {
 		j.knownMu.Lock()
 		j.known = known
 		j.knownMu.Unlock()
-		return len(r.Entries) != n
+		return dropped
 	})
 }
 
@@ -346,15 +336,15 @@ func (j *Journal) doubts(ctx context.Context, fingerprint string, take bool) ([]
 	var out []Unconfirmed
 	err := j.update(ctx, func(r *records) bool {
 		changed := false
-		for i := range r.Unconfirmed {
-			u := &r.Unconfirmed[i]
+		for _, u := range r.Unconfirmed {
 			if u.Fingerprint != fingerprint || u.Run == j.run || (u.State != "" && u.State != j.state) ||
 				j.expired(u.SubmittedAt) || (take && u.SaidBy == j.run) {
 				continue
 			}
-			out = append(out, *u)
+			out = append(out, u)
 			if take {
 				u.SaidBy = j.run
+				r.putNote(u)
 				changed = true
 			}
 		}
@@ -379,15 +369,15 @@ func (j *Journal) End(ctx context.Context) error {
 	}
 	err := j.update(ctx, func(r *records) bool {
 		changed := false
-		for i := range r.Entries {
-			if r.Entries[i].Run == j.run && !r.Entries[i].RunEnded {
-				r.Entries[i].RunEnded = true
+		for _, e := range r.Entries {
+			if e.Run == j.run && !e.RunEnded {
+				e.RunEnded = true
+				r.putEntry(e)
 				changed = true
 			}
 		}
-		n := len(r.Unconfirmed)
-		r.Unconfirmed = slices.DeleteFunc(r.Unconfirmed, func(u Unconfirmed) bool { return u.SaidBy == j.run })
-		return changed || n != len(r.Unconfirmed)
+		said := r.dropNotesIf(func(u Unconfirmed) bool { return u.SaidBy == j.run })
+		return changed || said
 	})
 	// Released even when the mark failed: a live lock would keep the tasks from
 	// every later run, and a dead run's tasks are adopted, which is the safe side.
@@ -399,12 +389,11 @@ func (j *Journal) End(ctx context.Context) error {
 // update is store.update that also drops the records older than maxAge.
 func (j *Journal) update(ctx context.Context, change func(*records) bool) error {
 	return j.store.update(ctx, func(r *records) bool {
-		n, u := len(r.Entries), len(r.Unconfirmed)
 		now := j.now()
-		r.Entries = slices.DeleteFunc(r.Entries, func(e Entry) bool { return now.Sub(e.SubmittedAt) > j.maxAge })
-		r.Unconfirmed = slices.DeleteFunc(r.Unconfirmed, func(x Unconfirmed) bool { return now.Sub(x.SubmittedAt) > j.maxAge })
+		entries := r.dropEntriesIf(func(e Entry) bool { return now.Sub(e.SubmittedAt) > j.maxAge })
+		notes := r.dropNotesIf(func(x Unconfirmed) bool { return now.Sub(x.SubmittedAt) > j.maxAge })
 		changed := change(r)
-		return changed || n != len(r.Entries) || u != len(r.Unconfirmed)
+		return changed || entries || notes
 	})
 }
 

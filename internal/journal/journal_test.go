@@ -35,12 +35,18 @@ type childSpec struct {
 	Path, State, Name string
 	Entries           int
 	End               bool
+	// CompactAfter, when set, is the child's compactAfter: it rewrites the
+	// log while the others append to it.
+	CompactAfter int
 }
 
 func runChild(spec string) error {
 	var s childSpec
 	if err := json.Unmarshal([]byte(spec), &s); err != nil {
 		return err
+	}
+	if s.CompactAfter > 0 {
+		compactAfter = s.CompactAfter
 	}
 	j := New(s.Path, s.State, time.Hour)
 	ctx := context.Background()
@@ -86,6 +92,8 @@ func runChildren(t *testing.T, specs ...childSpec) {
 	}
 }
 
+// readFile reads the journal at path as a process that starts would: the
+// version of the file at path, and the records.
 func readFile(t *testing.T, path string) file {
 	t.Helper()
 	data, err := os.ReadFile(path)
@@ -96,12 +104,21 @@ func readFile(t *testing.T, path string) file {
 	if err := json.Unmarshal(data, &f); err != nil {
 		t.Fatal(err)
 	}
-	return f
+	v, err := loadView(path)
+	if err == nil {
+		err = v.readLog()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v.close()
+	return file{Version: f.Version, Entries: v.recs.Entries, Unconfirmed: v.recs.Unconfirmed}
 }
 
 // Several provider processes write one journal at once (the workspaces of a
-// directory, directories that set one journal_path): each change is a
-// read-merge-write under the file's lock, so no entry is lost.
+// directory, directories that set one journal_path): each change is made
+// under the file's lock, after reading what the others appended, so no entry
+// is lost.
 func TestJournalSharedByProcessesLosesNoEntry(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "pending-tasks.json")
@@ -109,6 +126,9 @@ func TestJournalSharedByProcessesLosesNoEntry(t *testing.T) {
 	specs := make([]childSpec, children)
 	for i := range specs {
 		specs[i] = childSpec{Path: path, State: "s" + strconv.Itoa(i%2), Name: "c" + strconv.Itoa(i), Entries: entries, End: i%2 == 0}
+		if i%3 == 0 {
+			specs[i].CompactAfter = 8
+		}
 	}
 	runChildren(t, specs...)
 	f := readFile(t, path)
@@ -350,7 +370,7 @@ func TestJournalOfAnOlderProviderLoads(t *testing.T) {
 	if f := readFile(t, path); f.Version != fileVersion || len(f.Entries) != 1 || f.Entries[0].Run == "" {
 		t.Fatalf("after a change the file is %+v, want version %d with the claimed entry", f, fileVersion)
 	}
-	newer := `{"version": 3, "entries": []}`
+	newer := `{"version": 4, "entries": []}`
 	if err := os.WriteFile(path, []byte(newer), 0o600); err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,355 @@
+package journal
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/videogen/terraform-provider-videogen/internal/localfile"
+)
+
+// The journal at path is two files. The file at path itself says the format's
+// version and where the log is: older providers read it and refuse a version
+// they do not know (version 1 and 2 files held every record in this one JSON
+// object, rewritten whole on every change). The log, <path>.log, holds one
+// JSON object a line: a header line with the version, then records, each the
+// new value of one entry or note, or its removal; the journal is the header's
+// records replayed in order. A change appends its records in one write and
+// syncs the file before it returns; a record that a killed process wrote only
+// in part has no line end, is never read, and the next writer cuts it off.
+// Once the log holds many more records than the journal, a change rewrites it
+// whole (compaction), atomically (through localfile.Write), and the other
+// processes, which find another file at the log's path, read it again.
+type fileView struct {
+	path, logPath string
+	recs          records
+
+	// stub is the file at path when it was read; nil when there was none.
+	stub fs.FileInfo
+	// legacy says that recs came from a version 1 or 2 file: the next change
+	// writes them to a log, and then the file at path (migration).
+	legacy bool
+
+	// log is open to read and append; nil when there is no log.
+	log   *os.File
+	logID fs.FileInfo
+	// offset is where the log's last whole record ends, size where the log
+	// ended when last looked at: between them is a record written in part.
+	offset, size int64
+	// lines counts the log's records, for compaction; appends counts this
+	// view's appends, each synced before the changes it holds return.
+	lines, appends int
+}
+
+// fileVersion is the format of the journal's files.
+const fileVersion = 3
+
+// file is what the file at path holds: the whole journal in version 1 and 2
+// files, the log's name from version 3 on.
+type file struct {
+	Version     int           `json:"version"`
+	Entries     []Entry       `json:"entries,omitempty"`
+	Unconfirmed []Unconfirmed `json:"unconfirmed,omitempty"`
+	Log         string        `json:"log,omitempty"`
+}
+
+// logHeader is the first line of a log.
+type logHeader struct {
+	Version int `json:"version"`
+}
+
+// logRecord is one line of a log after its header: exactly one field is set.
+type logRecord struct {
+	Entry         *Entry       `json:"entry,omitempty"`
+	Note          *Unconfirmed `json:"unconfirmed,omitempty"`
+	RemovedTask   string       `json:"removed_task,omitempty"`
+	RemovedNoteID string       `json:"removed_unconfirmed,omitempty"`
+}
+
+// compactAfter is the number of records a log holds before a change may
+// rewrite it; a rewrite also waits until the log holds twice as many records
+// as the journal has entries and notes, so that its cost, which grows with the
+// journal, is spread over at least as many changes. Tests lower it.
+var compactAfter = 1024
+
+// loadView reads the journal at path. Callers hold the journal's lock.
+func loadView(path string) (*fileView, error) {
+	v := &fileView{path: path, logPath: path + ".log"}
+	stub, info, err := readWithInfo(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return nil, fmt.Errorf("reading the task journal %s: %w", path, err)
+	default:
+		v.stub = info
+		var f file
+		if err := json.Unmarshal(stub, &f); err != nil {
+			return nil, fmt.Errorf("the task journal %s is not valid JSON (%w); delete it if no apply was cut off", path, err)
+		}
+		switch f.Version {
+		case 1, 2:
+			v.recs, v.legacy = loaded(f.Entries, f.Unconfirmed), true
+			return v, nil
+		case fileVersion:
+		default:
+			return nil, newerVersion(path, f.Version)
+		}
+	}
+	log, err := os.OpenFile(v.logPath, os.O_RDWR|os.O_APPEND, 0)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return v, nil
+	case err != nil:
+		return nil, fmt.Errorf("reading the task journal %s: %w", v.logPath, err)
+	}
+	v.log = log
+	if v.logID, err = log.Stat(); err != nil {
+		v.close()
+		return nil, fmt.Errorf("reading the task journal %s: %w", v.logPath, err)
+	}
+	v.size = v.logID.Size()
+	v.recs.index()
+	return v, nil
+}
+
+func readWithInfo(path string) ([]byte, fs.FileInfo, error) {
+	f, err := os.Open(path) //nolint:gosec // G304: the journal path the user chose
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close() //nolint:errcheck // read only
+	info, err := f.Stat()
+	if err != nil {
+		return nil, nil, err
+	}
+	data, err := io.ReadAll(f)
+	return data, info, err
+}
+
+func newerVersion(path string, version int) error {
+	return fmt.Errorf("the task journal %s has version %d, which this provider (version %d) does not know: "+
+		"a newer provider wrote it; upgrade the provider", path, version, fileVersion)
+}
+
+// current reports whether the files are those the view was read from, the log
+// grown at most, and notes the log's size for readLog. A process that
+// compacted the log or migrated the journal replaced a file: the view is read
+// again. Callers hold the journal's lock.
+func (v *fileView) current() bool {
+	stub, err := os.Stat(v.path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if v.stub != nil {
+			return false
+		}
+	case err != nil:
+		return false
+	case v.stub == nil || !os.SameFile(stub, v.stub) || stub.Size() != v.stub.Size() || !stub.ModTime().Equal(v.stub.ModTime()):
+		return false
+	}
+	if v.legacy {
+		return true
+	}
+	log, err := os.Stat(v.logPath)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return v.log == nil
+	case err != nil, v.log == nil, !os.SameFile(log, v.logID), log.Size() < v.offset:
+		return false
+	}
+	v.size = log.Size()
+	return true
+}
+
+// readLog reads the log's whole records from offset up to size: those that
+// other processes appended since this one last read it. Callers hold the
+// journal's lock.
+func (v *fileView) readLog() error {
+	if v.log == nil || v.size <= v.offset {
+		return nil
+	}
+	buf := make([]byte, v.size-v.offset)
+	n, err := v.log.ReadAt(buf, v.offset)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return fmt.Errorf("reading the task journal %s: %w", v.logPath, err)
+	}
+	buf = buf[:n]
+	for {
+		end := bytes.IndexByte(buf, '\n')
+		if end < 0 {
+			break
+		}
+		if err := v.apply(buf[:end]); err != nil {
+			return fmt.Errorf("the task journal %s is damaged at byte %d (%w); delete it and %s if no apply was cut off",
+				v.logPath, v.offset, err, filepath.Base(v.path))
+		}
+		v.offset += int64(end) + 1
+		buf = buf[end+1:]
+	}
+	v.recs.changes = nil
+	return nil
+}
+
+// apply replays one line of the log: the header when it is the first.
+func (v *fileView) apply(line []byte) error {
+	if v.offset == 0 {
+		var h logHeader
+		if err := json.Unmarshal(line, &h); err != nil {
+			return err
+		}
+		if h.Version != fileVersion {
+			return newerVersion(v.logPath, h.Version)
+		}
+		return nil
+	}
+	var r logRecord
+	if err := json.Unmarshal(line, &r); err != nil {
+		return err
+	}
+	switch {
+	case r.Entry != nil && r.Note == nil && r.RemovedTask == "" && r.RemovedNoteID == "":
+		v.recs.putEntry(*r.Entry)
+	case r.Note != nil && r.Entry == nil && r.RemovedTask == "" && r.RemovedNoteID == "":
+		v.recs.putNote(*r.Note)
+	case r.RemovedTask != "" && r.RemovedNoteID == "" && r.Entry == nil && r.Note == nil:
+		v.recs.dropEntry(r.RemovedTask)
+	case r.RemovedNoteID != "" && r.RemovedTask == "" && r.Entry == nil && r.Note == nil:
+		v.recs.dropNote(r.RemovedNoteID)
+	default:
+		return errors.New("a record that is not one entry, note or removal")
+	}
+	v.lines++
+	return nil
+}
+
+// commit writes the records that changed: appended to the log, or the whole
+// journal when there is no log to append to yet (a new or migrated journal)
+// or the log is due for compaction. Callers hold the journal's lock.
+func (v *fileView) commit() error {
+	live := len(v.recs.Entries) + len(v.recs.Unconfirmed)
+	if v.legacy || v.log == nil || v.offset == 0 || (v.lines >= compactAfter && v.lines > 2*live) {
+		return v.compact()
+	}
+	var buf bytes.Buffer
+	seen := make(map[change]bool, len(v.recs.changes))
+	n := 0
+	for _, c := range v.recs.changes {
+		if seen[c] {
+			continue
+		}
+		seen[c] = true
+		if err := json.NewEncoder(&buf).Encode(v.record(c)); err != nil {
+			return err
+		}
+		n++
+	}
+	v.recs.changes = nil
+	if v.size > v.offset {
+		// A record a killed process wrote in part: the lock is ours, so its
+		// writer is gone.
+		if err := v.log.Truncate(v.offset); err != nil {
+			return err
+		}
+	}
+	if _, err := v.log.Write(buf.Bytes()); err != nil {
+		_ = v.log.Truncate(v.offset)
+		return err
+	}
+	if err := v.log.Sync(); err != nil {
+		return err
+	}
+	v.offset += int64(buf.Len())
+	v.size, v.lines, v.appends = v.offset, v.lines+n, v.appends+1
+	if v.stub == nil {
+		return v.writeStub()
+	}
+	return nil
+}
+
+// record is the log's record of a change: the record's value, or its removal.
+func (v *fileView) record(c change) logRecord {
+	if c.note {
+		if i, ok := v.recs.noteAt[c.id]; ok {
+			return logRecord{Note: &v.recs.Unconfirmed[i]}
+		}
+		return logRecord{RemovedNoteID: c.id}
+	}
+	if i, ok := v.recs.entryAt[c.id]; ok {
+		return logRecord{Entry: &v.recs.Entries[i]}
+	}
+	return logRecord{RemovedTask: c.id}
+}
+
+// compact writes the whole journal to a new log that replaces the old one
+// atomically, then, for a new or migrated journal, the file at path that
+// names it: until then a version 1 or 2 file there still holds the journal.
+func (v *fileView) compact() error {
+	v.recs.changes = nil
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	if err := enc.Encode(logHeader{Version: fileVersion}); err != nil {
+		return err
+	}
+	for i := range v.recs.Entries {
+		if err := enc.Encode(logRecord{Entry: &v.recs.Entries[i]}); err != nil {
+			return err
+		}
+	}
+	for i := range v.recs.Unconfirmed {
+		if err := enc.Encode(logRecord{Note: &v.recs.Unconfirmed[i]}); err != nil {
+			return err
+		}
+	}
+	if _, err := localfile.Write(v.logPath, 0o600, 0o700, func(f *localfile.File) error {
+		_, err := f.Write(buf.Bytes())
+		return err
+	}); err != nil {
+		return err
+	}
+	v.close()
+	log, err := os.OpenFile(v.logPath, os.O_RDWR|os.O_APPEND, 0)
+	if err != nil {
+		return err
+	}
+	v.log = log
+	if v.logID, err = log.Stat(); err != nil {
+		return err
+	}
+	v.offset, v.size = int64(buf.Len()), int64(buf.Len())
+	v.lines = len(v.recs.Entries) + len(v.recs.Unconfirmed)
+	if v.stub == nil || v.legacy {
+		if err := v.writeStub(); err != nil {
+			return err
+		}
+		v.legacy = false
+	}
+	return nil
+}
+
+// writeStub writes the file at path: the version, and the log's name.
+func (v *fileView) writeStub() error {
+	data, err := json.MarshalIndent(file{Version: fileVersion, Log: filepath.Base(v.logPath)}, "", "  ")
+	if err != nil {
+		return err
+	}
+	if _, err := localfile.Write(v.path, 0o600, 0o700, func(f *localfile.File) error {
+		_, err := f.Write(append(data, '\n'))
+		return err
+	}); err != nil {
+		return err
+	}
+	v.stub, err = os.Stat(v.path)
+	return err
+}
+
+func (v *fileView) close() {
+	if v.log != nil {
+		_ = v.log.Close()
+		v.log = nil
+	}
+}
