@@ -116,10 +116,10 @@ type Journal struct {
 	holding bool
 	ended   bool
 
-	// known holds the task IDs the journal held when Remove last read it, and
-	// those this run added since: a plan of many clips asks to remove each, and
-	// only another run of this state (which the state lock keeps out) could add
-	// one. Nil until Remove reads the journal.
+	// known holds the task IDs the journal held when Remove first read it,
+	// and those this run added since, less those it removed: a plan of many
+	// clips asks to remove each, and only another run of this state (which the
+	// state lock keeps out) could add one. Nil until Remove reads the journal.
 	knownMu sync.Mutex
 	known   map[string]bool
 }
@@ -232,13 +232,17 @@ func (j *Journal) Remove(ctx context.Context, taskID string) error {
 	}
 	return j.update(ctx, func(r *records) bool {
 		dropped := r.dropEntry(taskID)
-		known := make(map[string]bool, len(r.Entries))
-		for _, e := range r.Entries {
-			known[e.TaskID] = true
-		}
 		j.knownMu.Lock()
-		j.known = known
-		j.knownMu.Unlock()
+		defer j.knownMu.Unlock()
+		if j.known == nil {
+			// Built once, so that a Remove costs the same however long the journal.
+			j.known = make(map[string]bool, len(r.Entries))
+			for _, e := range r.Entries {
+				j.known[e.TaskID] = true
+			}
+		} else {
+			delete(j.known, taskID)
+		}
 		return dropped
 	})
 }
