@@ -49,10 +49,10 @@ type taskWire struct {
 // by member, leniently: it is the upstream's, not the gateway's, and an odd
 // member must not make the whole task unreadable.
 type upstreamRecord struct {
-	videoURL   string
-	errMessage string
-	errCode    string
-	made       *MadeParams
+	videoURL string
+	// err is the record's error object; Kling's reason is its message.
+	err  serviceError
+	made *MadeParams
 }
 
 // taskContext says which call a task answer came from: on a submission a task ID
@@ -184,15 +184,8 @@ func readUpstream(raw json.RawMessage) upstreamRecord {
 		up.videoURL = content.VideoURL
 	}
 	// Ark's and OpenAI's error object; a Gemini operation's too.
-	var e struct {
-		Message string `json:"message"`
-		Code    any    `json:"code"`
-	}
-	if json.Unmarshal(rec["error"], &e) == nil && strings.TrimSpace(e.Message) != "" {
-		up.errMessage = e.Message
-		if code, ok := e.Code.(string); ok {
-			up.errCode = code
-		}
+	if e, ok := readServiceError(rec["error"]); ok && strings.TrimSpace(string(e.Message)) != "" {
+		up.err = e
 	}
 	made := MadeParams{}
 	_ = json.Unmarshal(rec["ratio"], &made.Ratio)
@@ -237,8 +230,8 @@ func readKling(raw json.RawMessage, up *upstreamRecord, made *MadeParams) {
 		up.videoURL = cmp.Or(up.videoURL, videos[0].URL)
 		made.Seconds = cmp.Or(made.Seconds, readSeconds(videos[0].Duration))
 	}
-	if ParseStatus(k.TaskStatus) == StatusFailed && strings.TrimSpace(k.TaskStatusMsg) != "" && up.errMessage == "" {
-		up.errMessage = k.TaskStatusMsg
+	if ParseStatus(k.TaskStatus) == StatusFailed && strings.TrimSpace(k.TaskStatusMsg) != "" && up.err.Message == "" {
+		up.err = serviceError{Message: looseText(k.TaskStatusMsg)}
 	}
 }
 
@@ -274,31 +267,25 @@ func isHTTPURL(s string) bool {
 // failureReason picks the explanation of a task that ended without a clip
 // (CONTRIBUTING.md, "Failure detail").
 func (w *taskWire) failureReason(up upstreamRecord) string {
-	if len(w.Error) > 0 && string(w.Error) != "null" {
-		var obj errorObject
-		if json.Unmarshal(w.Error, &obj) == nil && obj.Message != "" {
-			if obj.Type != "" {
-				return fmt.Sprintf("%s (%s)", obj.Message, obj.Type)
-			}
-			return obj.Message
-		}
-		var s string
-		if json.Unmarshal(w.Error, &s) == nil && s != "" {
-			return s
-		}
+	obj, _ := readServiceError(w.Error)
+	if obj.Message != "" {
+		return obj.text()
 	}
-	if up.errMessage != "" && !isStatusWord(up.errMessage) {
-		if up.errCode != "" {
-			return fmt.Sprintf("%s (%s)", up.errMessage, up.errCode)
-		}
-		return up.errMessage
+	var s string
+	if json.Unmarshal(w.Error, &s) == nil && s != "" {
+		return s
+	}
+	if up.err.Message != "" && !isStatusWord(string(up.err.Message)) {
+		return up.err.text()
 	}
 	for _, s := range []string{w.FailReason, w.FailureReason, w.Message} {
 		if s != "" && !isStatusWord(s) {
 			return s
 		}
 	}
-	return ""
+	// An error object without a message still names the failure by its type
+	// and code (OpenAI's video error has a code that says it all).
+	return obj.text()
 }
 
 // placeholderReasons are words gateways put where a reason belongs that say no

@@ -256,6 +256,26 @@ func TestDecodeTask(t *testing.T) {
 			want: &Video{TaskID: "t", Status: StatusFailed, RawStatus: "FAILURE", FailureReason: "m"},
 		},
 		{
+			name: "the task's error: its message, then its type and code",
+			body: `{"task_id":"t","status":"failed","error":{"message":"blocked","type":"invalid_request_error","code":"moderation_blocked"}}`,
+			want: &Video{TaskID: "t", Status: StatusFailed, RawStatus: "failed", FailureReason: "blocked (invalid_request_error, moderation_blocked)"},
+		},
+		{
+			name: "the task's error without a message, after every other reason",
+			body: `{"task_id":"t","status":"failed","error":{"message":"","code":"moderation_blocked"}}`,
+			want: &Video{TaskID: "t", Status: StatusFailed, RawStatus: "failed", FailureReason: "moderation_blocked"},
+		},
+		{
+			name: "an upstream error's numeric code",
+			body: `{"code":"success","data":{"task_id":"t","status":"FAILURE","fail_reason":"task failed","data":{"error":{"code":3,"message":"m"}}}}`,
+			want: &Video{TaskID: "t", Status: StatusFailed, RawStatus: "FAILURE", FailureReason: "m (3)"},
+		},
+		{
+			name: "an upstream error's odd param hides nothing",
+			body: `{"code":"success","data":{"task_id":"t","status":"FAILURE","data":{"error":{"code":"InvalidParameter","message":"m","param":7}}}}`,
+			want: &Video{TaskID: "t", Status: StatusFailed, RawStatus: "FAILURE", FailureReason: "m (InvalidParameter)"},
+		},
+		{
 			name: "the task's own error object comes first",
 			body: `{"task_id":"t","status":"failed","error":{"message":"own"},"data":{"error":{"message":"upstream"}}}`,
 			want: &Video{TaskID: "t", Status: StatusFailed, RawStatus: "failed", FailureReason: "own"},

@@ -17,8 +17,9 @@ type APIError struct {
 	StatusCode int
 	Type       string
 	Message    string
-	// Code is the machine-readable code the body gave, when it gave a string:
-	// error.code, or a gateway envelope's code ("task_not_exist").
+	// Code is the machine-readable code the body gave: error.code, a string or
+	// a number's digits, or a gateway envelope's code when a string
+	// ("task_not_exist").
 	Code string
 	// Param names the request parameter the service blamed, when it says (OpenAI-style).
 	Param string
@@ -84,13 +85,6 @@ type errorBody struct {
 	Code    json.RawMessage `json:"code"`
 }
 
-type errorObject struct {
-	Message string `json:"message"`
-	Type    string `json:"type"`
-	Code    any    `json:"code"`
-	Param   string `json:"param"`
-}
-
 // Codes that gateways give in error bodies and that mean more than their status.
 const (
 	// codeTaskNotExist is new-api's 400 for a task it does not know: what the
@@ -115,15 +109,13 @@ func decodeAPIError(status int, contentType string, data []byte) *APIError {
 	e := &APIError{StatusCode: status}
 	var body errorBody
 	if err := json.Unmarshal(data, &body); err == nil {
-		var obj errorObject
 		var str string
+		obj, isObject := readServiceError(body.Error)
 		switch {
-		case len(body.Error) > 0 && json.Unmarshal(body.Error, &obj) == nil:
-			e.Message, e.Type, e.Param = obj.Message, obj.Type, obj.Param
-			if code, ok := obj.Code.(string); ok {
-				e.Code = code
-			}
-			if e.Type == "" {
+		case isObject:
+			e.Message, e.Type, e.Code, e.Param = string(obj.Message), string(obj.Type), string(obj.Code), string(obj.Param)
+			if e.Type == "" && strings.Trim(e.Code, "0123456789") != "" {
+				// A word names a kind of error as a type does; a number does not.
 				e.Type = e.Code
 			}
 		case len(body.Error) > 0 && json.Unmarshal(body.Error, &str) == nil:
@@ -154,14 +146,10 @@ func upstreamRefusal(msg string) (message, param string) {
 	if json.Unmarshal([]byte(msg), &up) != nil {
 		return msg, ""
 	}
-	var obj errorObject
+	obj, _ := readServiceError(up.Error)
 	switch {
-	case len(up.Error) > 0 && json.Unmarshal(up.Error, &obj) == nil && obj.Message != "":
-		text := "the upstream service refused the task: " + obj.Message
-		if code, ok := obj.Code.(string); ok && code != "" {
-			text += " (" + code + ")"
-		}
-		return text, obj.Param
+	case obj.Message != "":
+		return "the upstream service refused the task: " + obj.text(), string(obj.Param)
 	case up.Message != "":
 		return "the upstream service refused the task: " + up.Message, ""
 	}

@@ -25,6 +25,7 @@ func TestAPIErrorDecoding(t *testing.T) {
 		contentType string
 		body        string
 		wantType    string
+		wantCode    string
 		wantParam   string
 		// wantMessage must be contained in APIError.Message; wantAbsent must not be.
 		wantMessage []string
@@ -49,13 +50,23 @@ func TestAPIErrorDecoding(t *testing.T) {
 			status:      http.StatusForbidden,
 			body:        `{"error":{"message":"not allowed","code":"model_not_allowed"}}`,
 			wantType:    "model_not_allowed",
+			wantCode:    "model_not_allowed",
 			wantMessage: []string{"not allowed"},
 		},
 		{
-			name:        "numeric code ignored",
+			name:        "numeric code kept, not taken for a type",
 			status:      http.StatusForbidden,
 			body:        `{"error":{"message":"not allowed","code":403}}`,
+			wantCode:    "403",
 			wantMessage: []string{"not allowed"},
+		},
+		{
+			name:        "odd members do not hide the message",
+			status:      http.StatusBadRequest,
+			body:        `{"error":{"message":"bad size","type":"invalid_request_error","code":null,"param":["size"]}}`,
+			wantType:    "invalid_request_error",
+			wantParam:   `["size"]`,
+			wantMessage: []string{"bad size"},
 		},
 		{
 			name:        "string error",
@@ -134,6 +145,9 @@ func TestAPIErrorDecoding(t *testing.T) {
 			}
 			if apiErr.Param != tt.wantParam {
 				t.Errorf("Param = %q, want %q", apiErr.Param, tt.wantParam)
+			}
+			if apiErr.Code != tt.wantCode {
+				t.Errorf("Code = %q, want %q", apiErr.Code, tt.wantCode)
 			}
 			if apiErr.Method != http.MethodGet || apiErr.Endpoint != "/video/generations/{task_id}" {
 				t.Errorf("Method/Endpoint = %q %q", apiErr.Method, apiErr.Endpoint)
@@ -328,7 +342,7 @@ func TestNewAPIErrors(t *testing.T) {
 		{fixture: "error_fail_to_fetch_task.json", status: http.StatusBadRequest, submit: true, pred: IsBadRequest,
 			wantCode: "fail_to_fetch_task", wantParam: "content.text",
 			wantMsg: []string{"the upstream service refused the task: The parameter `content.text`", "prompt is too long",
-				"(InvalidParameter)"}},
+				"(BadRequest, InvalidParameter)"}},
 		{fixture: "error_unauthorized.json", status: http.StatusUnauthorized, submit: true, pred: IsUnauthorized,
 			wantType: "new_api_error", wantMsg: []string{"无效的令牌"}},
 	}

@@ -222,15 +222,12 @@ func openAIVideoForm(req VideoRequest) (formBody, error) {
 }
 
 // openAIVideoWire is what OpenAI's video object says beyond the members
-// decodeTask reads (id, status, error).
+// decodeTask reads (id, status, and error, whose message, type and code make
+// the failure reason as for every API).
 type openAIVideoWire struct {
 	Seconds   json.RawMessage `json:"seconds"`
 	Size      string          `json:"size"`
 	ExpiresAt *int64          `json:"expires_at"`
-	Error     *struct {
-		Message string `json:"message"`
-		Code    string `json:"code"`
-	} `json:"error"`
 }
 
 // decodeOpenAIVideo reads a video object of OpenAI's video API into the task
@@ -260,11 +257,8 @@ func (c *Client) decodeOpenAIVideo(data []byte, tc taskContext) (*Video, error) 
 	if w.ExpiresAt != nil && *w.ExpiresAt > 0 {
 		v.ExpiresAt = time.Unix(*w.ExpiresAt, 0)
 	}
-	switch {
-	case v.Status == StatusSucceeded:
+	if v.Status == StatusSucceeded {
 		v.URL = c.endpoint("videos", v.TaskID, "content")
-	case v.Status == StatusFailed && w.Error != nil && w.Error.Code != "" && !strings.Contains(v.FailureReason, w.Error.Code):
-		v.FailureReason = strings.TrimSpace(fmt.Sprintf("%s (%s)", w.Error.Message, w.Error.Code))
 	}
 	return v, nil
 }

@@ -313,3 +313,38 @@ func TestDeleteVideoRetriedAfterALostAnswer(t *testing.T) {
 		t.Errorf("DeleteVideo of a video that is not there: %v, want not found", err)
 	}
 }
+
+// A failed video's reason reads as OpenAI's clients present its error: the
+// message, then its type and code; a code does not stand in for the type, and
+// an error without a message is named by its type and code alone.
+func TestOpenAIVideoFailureReason(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, err, want string
+	}{
+		{"message, type and code", `{"message":"The video was blocked.","type":"invalid_request_error","code":"moderation_blocked"}`,
+			"The video was blocked. (invalid_request_error, moderation_blocked)"},
+		{"code without a message", `{"message":"","code":"moderation_blocked"}`, "moderation_blocked"},
+		{"a numeric code", `{"message":"The upstream refused it.","code":1301}`, "The upstream refused it. (1301)"},
+		{"a code the message says already", `{"message":"moderation_blocked: the prompt","code":"moderation_blocked"}`,
+			"moderation_blocked: the prompt"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+				w.Header().Set("Content-Type", "application/json")
+				_, _ = io.WriteString(w, `{"id":"video_1","object":"video","status":"failed","error":`+tt.err+`}`)
+			}))
+			t.Cleanup(srv.Close)
+			c, err := client.New(srv.URL, "test-key-7f3a", client.WithAPI(client.APIOpenAIVideos))
+			if err != nil {
+				t.Fatal(err)
+			}
+			v, err := c.GetVideo(t.Context(), "video_1")
+			if err != nil || v.Status != client.StatusFailed || v.FailureReason != tt.want {
+				t.Fatalf("GetVideo = %+v, %v; want failed with the reason %q", v, err, tt.want)
+			}
+		})
+	}
+}
