@@ -275,39 +275,6 @@ func sameStrings(same func(a, b string) bool) sameMeaning {
 	}
 }
 
-// sameMedia compares reference lists element by element by the one rule for
-// reference media, which the plan, the echo, import and the handover share
-// (CONTRIBUTING.md, "Signed reference URLs").
-func sameMedia(a, b attr.Value) bool {
-	ae, be := listStrings(a), listStrings(b)
-	if ae == nil || be == nil || len(ae) != len(be) {
-		return false
-	}
-	for i := range ae {
-		if !validators.SameMedia(ae[i], be[i]) {
-			return false
-		}
-	}
-	return true
-}
-
-// listStrings returns the elements of a list of known strings, nil for anything else.
-func listStrings(v attr.Value) []string {
-	l, ok := v.(types.List)
-	if !ok {
-		return nil
-	}
-	out := []string{}
-	for _, e := range l.Elements() {
-		s, ok := e.(types.String)
-		if !ok || s.IsNull() || s.IsUnknown() {
-			return nil
-		}
-		out = append(out, s.ValueString())
-	}
-	return out
-}
-
 // writeOnlyTwin describes the write-only form of a reference list.
 type writeOnlyTwin struct {
 	name, noun, citation string
@@ -344,7 +311,7 @@ func referenceMedia(name, noun, contentType string, limit int, citation string) 
 		},
 		request:       request,
 		echoed:        true,
-		same:          sameMedia,
+		same:          validators.SameMediaLists,
 		nullWhenUnset: true,
 		writeOnly:     &writeOnlyTwin{name: name + "_wo", noun: noun, citation: citation, limit: limit},
 	}

@@ -60,7 +60,7 @@ func unconfirmedParams(req client.VideoRequest, v *client.Video) []string {
 // length, since their URLs may be signed.
 func mismatch(want, got attr.Value) string {
 	if w, ok := want.(types.List); ok {
-		return fmt.Sprintf("asked %d URL(s), the service reports %d other(s)", len(w.Elements()), len(listStrings(got)))
+		return fmt.Sprintf("asked %d URL(s), the service reports %d other(s)", len(w.Elements()), len(listOf(got).Elements()))
 	}
 	return fmt.Sprintf("asked %s, the service reports %s", shown(want), shown(got))
 }

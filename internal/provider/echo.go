@@ -5,7 +5,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/videogen/terraform-provider-videogen/internal/client"
-	"github.com/videogen/terraform-provider-videogen/internal/signedurl"
 )
 
 // taskOutcome is what the service reports of a task beside the echo of its
@@ -24,30 +23,9 @@ func taskOutcome(v *client.Video) (status, url, format types.String) {
 // reference URLs are without their store's signing parameters: the echo of a clip
 // made from write-only media must not bring a presigned URL, a credential while it
 // lives, into an import's state or the data source, and a configured URL, signed
-// or not, still means the same media (sameMedia).
+// or not, still means the same media (validators.SameMediaLists).
 func echoOf(v *client.Video) *client.VideoRequest {
-	return canonical(client.VideoRequest{Metadata: unsignedMedia(v.Metadata)})
-}
-
-// unsignedMedia is a copy of md whose reference URLs are without their store's
-// signing parameters (signedurl.Unsigned); md itself is left as it is.
-func unsignedMedia(md *client.Metadata) *client.Metadata {
-	if md == nil || len(md.Content) == 0 {
-		return md
-	}
-	unsigned := *md
-	unsigned.Content = make([]client.ContentEntry, len(md.Content))
-	for i, e := range md.Content {
-		for _, u := range []**client.MediaURL{&e.ImageURL, &e.VideoURL, &e.AudioURL} {
-			if *u != nil {
-				m := **u
-				m.URL = signedurl.Unsigned(m.URL)
-				*u = &m
-			}
-		}
-		unsigned.Content[i] = e
-	}
-	return &unsigned
+	return canonical(client.VideoRequest{Metadata: v.Metadata.Unsigned()})
 }
 
 // recordEcho merges the service's echo into the model. An echoed argument that

@@ -22,7 +22,7 @@ import (
 // mid-submission is usually retried with freshly signed URLs, and its journal
 // note must still be found.
 func requestFingerprint(baseURL string, req client.VideoRequest, triggers map[string]string) string {
-	req.Metadata = unsignedMedia(req.Metadata)
+	req.Metadata = req.Metadata.Unsigned()
 	return journal.Fingerprint(baseURL, req, triggers)
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/videogen/terraform-provider-videogen/internal/framework/planmodifiers"
+	"github.com/videogen/terraform-provider-videogen/internal/validators"
 )
 
 // Write-only reference media (Terraform and OpenTofu 1.11 or later) reach the
@@ -72,7 +73,7 @@ func writeOnlyMediaVersionAttribute() schema.Int64Attribute {
 // themselves, and moves an existing clip to write-only media that name the same
 // media in place. Its twins are read from the table at init, since the table's own
 // version row holds it.
-var writeOnlyVersion = &planmodifiers.WriteOnlyVersion{Same: sameMedia, ImportedWithout: path.Root("model")}
+var writeOnlyVersion = &planmodifiers.WriteOnlyVersion{Same: validators.SameMediaLists, ImportedWithout: path.Root("model")}
 
 func init() {
 	for _, a := range clipArguments {
