@@ -116,12 +116,7 @@ func (d *modelsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest,
 }
 
 func (d *modelsDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	data, err := configuredData(req.ProviderData)
-	if err != nil {
-		resp.Diagnostics.AddError("Unexpected Provider Data", err.Error())
-		return
-	}
-	d.data = data
+	d.data = configuredData(req.ProviderData, &resp.Diagnostics)
 }
 
 func (d *modelsDataSource) Read(ctx context.Context, _ datasource.ReadRequest, resp *datasource.ReadResponse) {

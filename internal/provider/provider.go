@@ -424,13 +424,11 @@ func requireConfigured(data *providerData, diags *diag.Diagnostics, summary stri
 
 // configuredData extracts the provider data handed to a resource or data source.
 // It is nil while the provider configuration is still unknown during plan.
-func configuredData(data any) (*providerData, error) {
-	if data == nil {
-		return nil, nil
-	}
+func configuredData(data any, diags *diag.Diagnostics) *providerData {
 	pd, ok := data.(*providerData)
-	if !ok {
-		return nil, fmt.Errorf("expected *providerData, got %T; this is a bug in the provider, please report it", data)
+	if !ok && data != nil {
+		diags.AddError("Unexpected Provider Data",
+			fmt.Sprintf("expected *providerData, got %T; this is a bug in the provider, please report it", data))
 	}
-	return pd, nil
+	return pd
 }

@@ -69,12 +69,7 @@ func echoedAttribute(a clipArgument) schema.Attribute {
 }
 
 func (d *videoDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	data, err := configuredData(req.ProviderData)
-	if err != nil {
-		resp.Diagnostics.AddError("Unexpected Provider Data", err.Error())
-		return
-	}
-	d.data = data
+	d.data = configuredData(req.ProviderData, &resp.Diagnostics)
 }
 
 // Read records the task's outcome and, one by one from the table of clip

@@ -199,12 +199,7 @@ func (r *videoFileResource) Schema(ctx context.Context, _ resource.SchemaRequest
 }
 
 func (r *videoFileResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	data, err := configuredData(req.ProviderData)
-	if err != nil {
-		resp.Diagnostics.AddError("Unexpected Provider Data", err.Error())
-		return
-	}
-	r.data = data
+	r.data = configuredData(req.ProviderData, &resp.Diagnostics)
 }
 
 // ModifyPlan refuses, at plan, a path that could not receive the file, so that

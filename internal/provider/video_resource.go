@@ -132,12 +132,7 @@ func (r *videoResource) Schema(ctx context.Context, _ resource.SchemaRequest, re
 }
 
 func (r *videoResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	data, err := configuredData(req.ProviderData)
-	if err != nil {
-		resp.Diagnostics.AddError("Unexpected Provider Data", err.Error())
-		return
-	}
-	r.data = data
+	r.data = configuredData(req.ProviderData, &resp.Diagnostics)
 }
 
 // ValidateConfig checks the rules that span attributes; it never calls the API.

@@ -60,12 +60,7 @@ func (e *videoURLEphemeralResource) Schema(_ context.Context, _ ephemeral.Schema
 }
 
 func (e *videoURLEphemeralResource) Configure(_ context.Context, req ephemeral.ConfigureRequest, resp *ephemeral.ConfigureResponse) {
-	data, err := configuredData(req.ProviderData)
-	if err != nil {
-		resp.Diagnostics.AddError("Unexpected Provider Data", err.Error())
-		return
-	}
-	e.data = data
+	e.data = configuredData(req.ProviderData, &resp.Diagnostics)
 }
 
 func (e *videoURLEphemeralResource) Open(ctx context.Context, req ephemeral.OpenRequest, resp *ephemeral.OpenResponse) {
