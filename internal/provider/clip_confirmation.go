@@ -4,13 +4,13 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/videogen/terraform-provider-videogen/internal/client"
+	"github.com/videogen/terraform-provider-videogen/internal/tally"
 )
 
 // A clip is generated from what the service receives, which is not always what
@@ -78,61 +78,31 @@ func shown(v attr.Value) string {
 // counts them instead of one warning per clip: Terraform shows every diagnostic of
 // every resource. The calls that run together are counted in and out, and the
 // last one out says what all of them found. Its zero value is ready to use.
-type confirmationReport struct {
-	mu       sync.Mutex
-	inFlight int
-	clips    int
-	lines    map[string]int // line -> clips it concerns
-	order    []string
-	taskIDs  []string
-}
+type confirmationReport struct{ tally tally.Tally }
 
 // begin counts a call in; every begin is followed by one end.
-func (c *confirmationReport) begin() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.inFlight++
-}
+func (c *confirmationReport) begin() { c.tally.Begin() }
 
 // end counts a call out with what its clip's answer left unconfirmed (nothing for
 // a call that saw no finished clip), and adds the warning for every clip gathered
 // so far when no other call is in flight.
 func (c *confirmationReport) end(taskID string, lines []string, diags *diag.Diagnostics) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.inFlight--
-	if len(lines) > 0 {
-		if c.lines == nil {
-			c.lines = map[string]int{}
-		}
-		for _, l := range lines {
-			if c.lines[l] == 0 {
-				c.order = append(c.order, l)
-			}
-			c.lines[l]++
-		}
-		c.clips++
-		c.taskIDs = append(c.taskIDs, taskID)
+	if found, ok := c.tally.End(taskID, lines); ok {
+		addUnconfirmedParamsWarning(diags, found)
 	}
-	if c.inFlight > 0 || c.clips == 0 {
-		return
-	}
-	addUnconfirmedParamsWarning(diags, c.clips, c.order, c.lines, c.taskIDs)
-	c.clips, c.lines, c.order, c.taskIDs = 0, nil, nil, nil
 }
 
 // maxNamedTasks bounds the task IDs a warning lists; a batch of hundreds would
 // bury the advice.
 const maxNamedTasks = 10
 
-func addUnconfirmedParamsWarning(diags *diag.Diagnostics, clips int, order []string, lines map[string]int,
-	taskIDs []string,
-) {
+func addUnconfirmedParamsWarning(diags *diag.Diagnostics, found tally.Found) {
+	clips, taskIDs := found.Sources, found.IDs
 	var b strings.Builder
-	for _, l := range order {
+	for _, l := range found.Order {
 		b.WriteString("  - " + l)
 		if clips > 1 {
-			fmt.Fprintf(&b, " (%s)", plural(lines[l], "clip"))
+			fmt.Fprintf(&b, " (%s)", plural(found.Count[l], "clip"))
 		}
 		b.WriteString("\n")
 	}
