@@ -2,6 +2,7 @@ package provider
 
 import (
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -104,24 +105,16 @@ func (b *newClipBudget) count(diags *diag.Diagnostics) {
 func (b *newClipBudget) see(clip videoResourceModel) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	for _, r := range b.seen {
-		if r.clip.TaskID.Equal(clip.TaskID) {
-			return
-		}
+	if !slices.ContainsFunc(b.seen, func(r resumable) bool { return r.clip.TaskID.Equal(clip.TaskID) }) {
+		b.seen = append(b.seen, resumable{clip: clip})
 	}
-	b.seen = append(b.seen, resumable{clip: clip})
 }
 
 // unsee forgets a clip registered by see: it is kept, not replaced.
 func (b *newClipBudget) unsee(taskID string) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	for i, r := range b.seen {
-		if r.clip.TaskID.ValueString() == taskID {
-			b.seen = append(b.seen[:i], b.seen[i+1:]...)
-			return
-		}
-	}
+	b.seen = slices.DeleteFunc(b.seen, func(r resumable) bool { return r.clip.TaskID.ValueString() == taskID })
 }
 
 // promise registers, at apply, the clip of a Delete whose replacement the plan
@@ -137,11 +130,9 @@ func (b *newClipBudget) promise(clip videoResourceModel) {
 func (b *newClipBudget) plan(p videoResourceModel) resumption {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	for _, c := range b.promised {
-		if sameClip(p, c) {
-			// Its own Delete ran first; an equal clip planned as either may match too.
-			return plannedResume
-		}
+	if slices.ContainsFunc(b.promised, func(c videoResourceModel) bool { return sameClip(p, c) }) {
+		// Its own Delete ran first; an equal clip planned as either may match too.
+		return plannedResume
 	}
 	contested := false
 	for i := range b.seen {
@@ -149,7 +140,7 @@ func (b *newClipBudget) plan(p videoResourceModel) resumption {
 		if !sameClip(p, r.clip) {
 			continue
 		}
-		if r.taken || b.plannedNewLike(r.clip) {
+		if r.taken || slices.ContainsFunc(b.newClips, func(n videoResourceModel) bool { return sameClip(n, r.clip) }) {
 			contested = true
 			continue
 		}
@@ -161,13 +152,4 @@ func (b *newClipBudget) plan(p videoResourceModel) resumption {
 	}
 	b.newClips = append(b.newClips, p)
 	return plannedNew
-}
-
-func (b *newClipBudget) plannedNewLike(clip videoResourceModel) bool {
-	for _, p := range b.newClips {
-		if sameClip(p, clip) {
-			return true
-		}
-	}
-	return false
 }

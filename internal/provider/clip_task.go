@@ -45,8 +45,10 @@ func (r *videoResource) takeOverOrSubmit(ctx context.Context, plan videoResource
 	if !r.data.sayUnconfirmedSubmissions(ctx, fingerprint, diags) {
 		return nil
 	}
-	ticket, ok := r.data.journalSending(ctx, fingerprint, diags)
-	if !ok {
+	// Noted before it is sent (see journal.Sending): a journal_url database that
+	// cannot note it stops the submission.
+	ticket, err := r.data.journal.Sending(ctx, fingerprint, time.Now())
+	if r.data.journalProblem(ctx, err, diags) {
 		return nil
 	}
 	submitted, err := r.data.client.SubmitVideo(ctx, request)
@@ -58,8 +60,10 @@ func (r *videoResource) takeOverOrSubmit(ctx context.Context, plan videoResource
 	// Claimed before it is journaled: an identical clip planned beside this one
 	// must submit its own task, not adopt this one.
 	r.data.handover.claim(submitted.TaskID)
-	r.data.journalSent(ctx, ticket, journal.Entry{TaskID: submitted.TaskID, Fingerprint: fingerprint,
-		SubmittedAt: time.Now()}, diags)
+	// The note of the submission becomes its task's, kept until a state is
+	// proven to hold it.
+	r.data.taskNotNoted(ctx, submitted.TaskID, r.data.journal.Sent(ctx, ticket, journal.Entry{TaskID: submitted.TaskID,
+		Fingerprint: fingerprint, SubmittedAt: time.Now()}), diags)
 	if len(submitted.UncertainAttempts) > 0 {
 		addUncertainAttemptsWarning(diags, submitted)
 	}
@@ -80,8 +84,8 @@ func (r *videoResource) adoptUnfinished(ctx context.Context, plan videoResourceM
 			return v, true
 		}
 	}
-	matches, ok := r.data.journalMatching(ctx, fingerprint, diags)
-	if !ok {
+	matches, err := r.data.journal.Matching(ctx, fingerprint)
+	if r.data.journalProblem(ctx, err, diags) {
 		return nil, false
 	}
 	for _, m := range matches {
@@ -92,7 +96,7 @@ func (r *videoResource) adoptUnfinished(ctx context.Context, plan videoResourceM
 			tflog.Info(ctx, "adopting a task that a run which died submitted before a state recorded it",
 				map[string]any{"task_id": m.TaskID, "journal": r.data.journal.Where(), "process": m.Process})
 			// Ours now: if this run dies too, the next one adopts it again.
-			r.data.journalClaim(ctx, m.Entry, diags)
+			r.data.taskNotNoted(ctx, m.TaskID, r.data.journal.Claim(ctx, m.Entry), diags)
 			return v, true
 		}
 		r.data.handover.release(m.TaskID)
@@ -124,7 +128,12 @@ func (r *videoResource) adoptable(ctx context.Context, taskID string) *client.Vi
 // next apply of the same request says so before it submits again.
 func (r *videoResource) addSubmitError(ctx context.Context, diags *diag.Diagnostics, err error, ticket journal.Ticket) {
 	if !client.IsAmbiguousSubmit(err) {
-		r.data.journalNotSent(ctx, ticket)
+		// It provably created nothing. A note that cannot be dropped is only
+		// logged, whatever the journal: it errs on the safe side, since the next
+		// plan of the same request says a doubt that is none ("Clip May Be Billed
+		// Twice", and its billing) before anything is sent, and the user finds no
+		// such task in the service's console.
+		r.data.journalProblem(ctx, r.data.journal.NotSent(ctx, ticket), nil)
 	}
 	op := opSubmit
 	if client.IsNotFound(err) && r.data.models.VerifyService(ctx) != nil {

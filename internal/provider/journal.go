@@ -93,45 +93,14 @@ func (d *providerData) journalRemove(ctx context.Context, taskID string, diags *
 			taskID, d.journal.Where(), taskID, taskID, err))
 }
 
-// journalMatching lists the journal's tasks for this very request and state;
-// false when a journal_url database failed, which diags then says.
-func (d *providerData) journalMatching(ctx context.Context, fingerprint string, diags *diag.Diagnostics) ([]journal.Match, bool) {
-	matches, err := d.journal.Matching(ctx, fingerprint)
-	if err != nil {
-		return nil, !d.journalProblem(ctx, err, diags)
-	}
-	return matches, true
-}
-
-// journalSending notes a submission about to be sent (see journal.Sending); false
-// when the submission must not be sent.
-func (d *providerData) journalSending(ctx context.Context, fingerprint string, diags *diag.Diagnostics) (journal.Ticket, bool) {
-	t, err := d.journal.Sending(ctx, fingerprint, time.Now())
-	if err != nil {
-		return "", !d.journalProblem(ctx, err, diags)
-	}
-	return t, true
-}
-
-// journalSent replaces the note of an answered submission with its task, which
-// the journal keeps until a state is proven to hold it.
-func (d *providerData) journalSent(ctx context.Context, t journal.Ticket, e journal.Entry, diags *diag.Diagnostics) {
-	if err := d.journal.Sent(ctx, t, e); err != nil {
-		d.taskNotNoted(ctx, e.TaskID, err, diags)
-	}
-}
-
-// journalClaim makes an adopted or handed-over task this run's.
-func (d *providerData) journalClaim(ctx context.Context, e journal.Entry, diags *diag.Diagnostics) {
-	if err := d.journal.Claim(ctx, e); err != nil {
-		d.taskNotNoted(ctx, e.TaskID, err, diags)
-	}
-}
-
 // taskNotNoted says that a task the service answered with, which this run
-// holds, could not be noted: a warning whatever the journal, since the task
-// exists and goes to state; only a kill before Terraform saves it would lose it.
+// holds, could not be noted (err, from noting it; nil says nothing): a warning
+// whatever the journal, since the task exists and goes to state; only a kill
+// before Terraform saves it would lose it.
 func (d *providerData) taskNotNoted(ctx context.Context, taskID string, err error, diags *diag.Diagnostics) {
+	if err == nil {
+		return
+	}
 	tflog.Warn(ctx, "the task journal is not usable", map[string]any{"journal": d.journal.Where(), "task_id": taskID,
 		"error": err.Error()})
 	diags.AddWarning("Task Not Noted in the Task Journal",
@@ -141,21 +110,13 @@ func (d *providerData) taskNotNoted(ctx context.Context, taskID string, err erro
 			"not in state.\n\nOriginal error: %s", taskID, d.journal.Where(), taskID, err))
 }
 
-// journalNotSent drops the note of a submission that provably created nothing.
-// A note that cannot be dropped is only logged, whatever the journal: it errs
-// on the safe side, since the next plan of the same request says a doubt that
-// is none ("Clip May Be Billed Twice", and its billing) before anything
-// is sent, and the user finds no such task in the service's console.
-func (d *providerData) journalNotSent(ctx context.Context, t journal.Ticket) {
-	if err := d.journal.NotSent(ctx, t); err != nil {
-		d.journalProblem(ctx, err, nil)
-	}
-}
-
-// journalProblem logs a journal error and, with diags, says it: an error for a
-// journal_url database (it reports true: stop before submitting), once a
-// warning for a journal_path file.
+// journalProblem logs a journal error (nil says nothing) and, with diags, says
+// it: an error for a journal_url database (it reports true: stop before
+// submitting), once a warning for a journal_path file.
 func (d *providerData) journalProblem(ctx context.Context, err error, diags *diag.Diagnostics) bool {
+	if err == nil {
+		return false
+	}
 	tflog.Warn(ctx, "the task journal is not usable", map[string]any{"journal": d.journal.Where(), "error": err.Error()})
 	if diags == nil {
 		return false
@@ -196,8 +157,8 @@ func (r *videoResource) planFromJournal(ctx context.Context, plan videoResourceM
 	if fpDiags.HasError() {
 		return types.StringValue(billingNewClip)
 	}
-	matches, ok := r.data.journalMatching(ctx, fingerprint, diags)
-	if !ok {
+	matches, err := r.data.journal.Matching(ctx, fingerprint)
+	if r.data.journalProblem(ctx, err, diags) {
 		return types.StringUnknown()
 	}
 	var adopt, alive []journal.Match
@@ -301,6 +262,6 @@ func (r *videoResource) noteHandedOver(ctx context.Context, state videoResourceM
 		r.data.taskNotNoted(ctx, state.TaskID.ValueString(), diagsError(reqDiags), diags)
 		return
 	}
-	r.data.journalClaim(ctx, journal.Entry{TaskID: state.TaskID.ValueString(),
-		Fingerprint: fingerprint, SubmittedAt: time.Now()}, diags)
+	r.data.taskNotNoted(ctx, state.TaskID.ValueString(), r.data.journal.Claim(ctx, journal.Entry{
+		TaskID: state.TaskID.ValueString(), Fingerprint: fingerprint, SubmittedAt: time.Now()}), diags)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -382,13 +383,9 @@ func (r *videoResource) checkModel(ctx context.Context, model types.String, diag
 		r.data.models.reportOnce(ctx, err, diags)
 		return
 	}
-	want := model.ValueString()
-	for _, id := range ids {
-		if id == want {
-			return
-		}
+	if want := model.ValueString(); !slices.Contains(ids, want) {
+		diags.AddAttributeError(path.Root("model"), "Unknown Model", unknownModelDetail(want, ids))
 	}
-	diags.AddAttributeError(path.Root("model"), "Unknown Model", unknownModelDetail(want, ids))
 }
 
 func unknownModelDetail(want string, ids []string) string {
