@@ -29,7 +29,6 @@ const defaultWaitTimeout = 30 * time.Minute
 var (
 	_ resource.ResourceWithConfigure        = (*videoResource)(nil)
 	_ resource.ResourceWithModifyPlan       = (*videoResource)(nil)
-	_ resource.ResourceWithValidateConfig   = (*videoResource)(nil)
 	_ resource.ResourceWithConfigValidators = (*videoResource)(nil)
 )
 
@@ -136,33 +135,12 @@ func (r *videoResource) Configure(_ context.Context, req resource.ConfigureReque
 	r.data = configuredData(req.ProviderData, &resp.Diagnostics)
 }
 
-// ValidateConfig checks the rules that span attributes; it never calls the API.
-func (r *videoResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
-	var cfg videoResourceModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
-	imageList, imagesAttr := cfg.citedImages()
-	if resp.Diagnostics.HasError() || cfg.Prompt.IsUnknown() || cfg.Prompt.IsNull() || imageList.IsUnknown() {
-		return
-	}
-	images := len(imageList.Elements())
-	// Only a word of its own is a citation: "me@image1.com" is an address.
-	for _, c := range validators.ImageCitations(cfg.Prompt.ValueString()) {
-		switch {
-		case c.N == 0:
-			resp.Diagnostics.AddAttributeError(path.Root("prompt"), "Invalid Image Citation",
-				fmt.Sprintf("The prompt cites %s, but image citations start at @image1 (the first element of %s).", c.Text, imagesAttr))
-		case c.N > images:
-			resp.Diagnostics.AddAttributeError(path.Root("prompt"), "Invalid Image Citation",
-				fmt.Sprintf("The prompt cites %s, but %s has %d element(s); @imageN refers to the Nth element. "+
-					"Add the image to %s or fix the citation.", c.Text, imagesAttr, images, imagesAttr))
-		}
-	}
-}
-
 // ConfigValidators holds the checks that need no API call and are not about a
 // single argument's shape.
 func (r *videoResource) ConfigValidators(context.Context) []resource.ConfigValidator {
-	return []resource.ConfigValidator{validators.PositiveTimeouts{"create", "update"}, frameMode}
+	return []resource.ConfigValidator{validators.PositiveTimeouts{"create", "update"}, frameMode,
+		// @imageN cites the write-only list when it is set: only one of the two is.
+		validators.PromptCitations{Prompt: "prompt", Images: []string{"reference_images_wo", "reference_images"}}}
 }
 
 // ModifyPlan says what each clip of the plan costs and counts the new ones, checks

@@ -120,11 +120,3 @@ func writeOnlyMedia(ctx context.Context, config tfsdk.Config) (map[string]types.
 	}
 	return lists, diags
 }
-
-// citedImages returns the list that @imageN cites and its name.
-func (m *videoResourceModel) citedImages() (types.List, string) {
-	if !m.ReferenceImagesWO.IsNull() {
-		return m.ReferenceImagesWO, "reference_images_wo"
-	}
-	return m.ReferenceImages, "reference_images"
-}
