@@ -43,10 +43,7 @@ var clipArguments = []clipArgument{
 			Required:   true,
 			Validators: []validator.String{notBlank},
 		},
-		request: perAPI{
-			apiVideoGenerations: stringMember("model", func(r *client.VideoRequest) *string { return &r.Model }),
-			apiOpenAIVideos:     stringMember("model", func(r *client.VideoRequest) *string { return &r.Model }),
-		},
+		request:         everyAPI(stringMember("model", func(r *client.VideoRequest) *string { return &r.Model })),
 		same:            sameExact,
 		adoptedOnImport: true,
 	},
@@ -58,10 +55,7 @@ var clipArguments = []clipArgument{
 			Required:   true,
 			Validators: []validator.String{notBlank},
 		},
-		request: perAPI{
-			apiVideoGenerations: stringMember("prompt", func(r *client.VideoRequest) *string { return &r.Prompt }),
-			apiOpenAIVideos:     stringMember("prompt", func(r *client.VideoRequest) *string { return &r.Prompt }),
-		},
+		request:         everyAPI(stringMember("prompt", func(r *client.VideoRequest) *string { return &r.Prompt })),
 		same:            sameExact,
 		adoptedOnImport: true,
 	},
@@ -73,10 +67,7 @@ var clipArguments = []clipArgument{
 				"largest 32-bit integer) is rejected. When unset the service's default applies. Changing this forces a new clip.",
 			Validators: []validator.String{validators.Seconds()},
 		},
-		request: perAPI{
-			apiVideoGenerations: stringMember("seconds", func(r *client.VideoRequest) *string { return &r.Seconds }),
-			apiOpenAIVideos:     stringMember("seconds", func(r *client.VideoRequest) *string { return &r.Seconds }),
-		},
+		request:         everyAPI(stringMember("seconds", func(r *client.VideoRequest) *string { return &r.Seconds })),
 		made:            func(m *client.MadeParams) attr.Value { return stringOrNull(m.Seconds) },
 		same:            sameExact,
 		adoptedOnImport: true,
@@ -248,6 +239,11 @@ const (
 )
 
 type perAPI map[apiShape]requestField
+
+// everyAPI is a field that every API shape carries alike.
+func everyAPI(field requestField) perAPI {
+	return perAPI{apiVideoGenerations: field, apiOpenAIVideos: field}
+}
 
 // requestField is where an argument lives in one API shape's submission.
 type requestField struct {

@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -19,21 +18,23 @@ type modelsDataSource struct {
 func NewModelsDataSource() datasource.DataSource { return &modelsDataSource{} }
 
 type modelsDataSourceModel struct {
-	IDs    types.List `tfsdk:"ids"`
-	Models types.List `tfsdk:"models"`
+	IDs    []string      `tfsdk:"ids"`
+	Models []modelRecord `tfsdk:"models"`
 }
 
-var modelObjectType = types.ObjectType{AttrTypes: map[string]attr.Type{
-	"id":             types.StringType,
-	"owned_by":       types.StringType,
-	"created":        types.Int64Type,
-	"max_seconds":    types.Int64Type,
-	"seconds":        types.ListType{ElemType: types.Int64Type},
-	"resolutions":    types.ListType{ElemType: types.StringType},
-	"ratios":         types.ListType{ElemType: types.StringType},
-	"supports_audio": types.BoolType,
-	"raw_json":       types.StringType,
-}}
+// modelRecord is one element of models. A nil list or pointer is null: a record
+// that does not state a limit is not a limit that allows nothing.
+type modelRecord struct {
+	ID            string       `tfsdk:"id"`
+	OwnedBy       types.String `tfsdk:"owned_by"`
+	Created       types.Int64  `tfsdk:"created"`
+	MaxSeconds    types.Int64  `tfsdk:"max_seconds"`
+	Seconds       []int64      `tfsdk:"seconds"`
+	Resolutions   []string     `tfsdk:"resolutions"`
+	Ratios        []string     `tfsdk:"ratios"`
+	SupportsAudio *bool        `tfsdk:"supports_audio"`
+	RawJSON       string       `tfsdk:"raw_json"`
+}
 
 func (d *modelsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_models"
@@ -129,46 +130,25 @@ func (d *modelsDataSource) Read(ctx context.Context, _ datasource.ReadRequest, r
 		addAPIError(&resp.Diagnostics, summary, opListModels, err)
 		return
 	}
-	ids := make([]attr.Value, 0, len(models))
-	objects := make([]attr.Value, 0, len(models))
+	state := modelsDataSourceModel{IDs: make([]string, 0, len(models)), Models: make([]modelRecord, 0, len(models))}
 	for _, m := range models {
-		ids = append(ids, types.StringValue(m.ID))
-		created := types.Int64Null()
+		record := modelRecord{ID: m.ID, OwnedBy: stringOrNull(m.OwnedBy), Created: types.Int64Null(),
+			MaxSeconds: types.Int64Null(), Seconds: nilIfEmpty(m.Limits.Seconds), Resolutions: nilIfEmpty(m.Limits.Resolutions),
+			Ratios: nilIfEmpty(m.Limits.Ratios), SupportsAudio: m.Limits.Audio, RawJSON: string(m.Raw)}
 		if m.Created != 0 {
-			created = types.Int64Value(m.Created)
+			record.Created = types.Int64Value(m.Created)
 		}
-		maxSeconds := types.Int64Null()
 		if m.Limits.MaxSeconds > 0 {
-			maxSeconds = types.Int64Value(m.Limits.MaxSeconds)
+			record.MaxSeconds = types.Int64Value(m.Limits.MaxSeconds)
 		}
-		obj, diags := types.ObjectValue(modelObjectType.AttrTypes, map[string]attr.Value{
-			"id": types.StringValue(m.ID), "owned_by": stringOrNull(m.OwnedBy), "created": created,
-			"max_seconds":    maxSeconds,
-			"seconds":        listOrNull(types.Int64Type, m.Limits.Seconds, func(n int64) attr.Value { return types.Int64Value(n) }),
-			"resolutions":    listOrNull(types.StringType, m.Limits.Resolutions, func(s string) attr.Value { return types.StringValue(s) }),
-			"ratios":         listOrNull(types.StringType, m.Limits.Ratios, func(s string) attr.Value { return types.StringValue(s) }),
-			"supports_audio": types.BoolPointerValue(m.Limits.Audio),
-			"raw_json":       types.StringValue(string(m.Raw)),
-		})
-		resp.Diagnostics.Append(diags...)
-		objects = append(objects, obj)
-	}
-	state := modelsDataSourceModel{
-		IDs:    types.ListValueMust(types.StringType, ids),
-		Models: types.ListValueMust(modelObjectType, objects),
+		state.IDs, state.Models = append(state.IDs, m.ID), append(state.Models, record)
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 
-// listOrNull is a list of the values, or null when there are none: a record that
-// does not state a limit is not a limit that allows nothing.
-func listOrNull[T any](elem attr.Type, values []T, conv func(T) attr.Value) types.List {
+func nilIfEmpty[T any](values []T) []T {
 	if len(values) == 0 {
-		return types.ListNull(elem)
+		return nil
 	}
-	out := make([]attr.Value, len(values))
-	for i, v := range values {
-		out[i] = conv(v)
-	}
-	return types.ListValueMust(elem, out)
+	return values
 }
