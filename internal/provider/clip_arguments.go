@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -495,8 +496,11 @@ func (a clipArgument) schemaAttribute() schema.Attribute {
 		s.PlanModifiers = append(s.PlanModifiers, changeModifier(a, mapplanmodifier.RequiresReplace(), nil))
 		return s
 	case schema.Int64Attribute:
-		// Its own plan modifier (writeOnlyMediaVersion) plans the replacement.
+		// The write-only media's version: its own plan modifier (writeOnlyVersion)
+		// plans the replacement. It excludes the stored lists, found here rather than
+		// in its row, since the table that names them holds it.
 		s.Optional = true
+		s.Validators = append(s.Validators, int64validator.ConflictsWith(storedMediaPaths()...))
 		return s
 	}
 	panic(fmt.Sprintf("clip argument %s: no schema for %T", a.name, a.attribute))

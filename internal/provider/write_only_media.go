@@ -4,13 +4,11 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -65,7 +63,6 @@ func writeOnlyMediaVersionAttribute() schema.Int64Attribute {
 			"same media), which moves the clip to write-only media in place.",
 		Optional:      true,
 		PlanModifiers: []planmodifier.Int64{writeOnlyVersion},
-		Validators:    []validator.Int64{conflictsWithStoredMedia{}},
 	}
 }
 
@@ -81,26 +78,6 @@ func init() {
 			writeOnlyVersion.Twins = append(writeOnlyVersion.Twins, planmodifiers.Twin{WriteOnly: a.writeOnly.name, Stored: a.name})
 		}
 	}
-}
-
-// conflictsWithStoredMedia rejects the version beside a stored reference list.
-// It finds the lists when it runs: the table that names them holds it.
-type conflictsWithStoredMedia struct{}
-
-func (conflictsWithStoredMedia) validator() validator.Int64 {
-	return int64validator.ConflictsWith(storedMediaPaths()...)
-}
-
-func (v conflictsWithStoredMedia) Description(ctx context.Context) string {
-	return v.validator().Description(ctx)
-}
-
-func (v conflictsWithStoredMedia) MarkdownDescription(ctx context.Context) string {
-	return v.validator().MarkdownDescription(ctx)
-}
-
-func (v conflictsWithStoredMedia) ValidateInt64(ctx context.Context, req validator.Int64Request, resp *validator.Int64Response) {
-	v.validator().ValidateInt64(ctx, req, resp)
 }
 
 // writeOnlyMedia reads the write-only lists from the configuration, the only place
