@@ -24,6 +24,15 @@ const (
 // APIs lists the APIs a Client speaks, the default first.
 var APIs = []API{APIVideoGenerations, APIOpenAIVideos}
 
+// APINames are the names of APIs, as a user writes them, the default first.
+func APINames() []string {
+	names := make([]string, len(APIs))
+	for i, a := range APIs {
+		names[i] = string(a)
+	}
+	return names
+}
+
 // ParseAPI reads an API name as a user writes it; the names are exact, so that a
 // typo is an error and not the default.
 func ParseAPI(name string) (API, error) {

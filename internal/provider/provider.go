@@ -132,7 +132,7 @@ func (p *videogenProvider) Schema(_ context.Context, _ provider.SchemaRequest, r
 					"change, refreshing a clip of the other API is an error that leaves state alone (use a second, aliased " +
 					"provider block for clips of both).",
 				Optional:   true,
-				Validators: []validator.String{stringvalidator.OneOf(apiNames()...)},
+				Validators: []validator.String{stringvalidator.OneOf(client.APINames()...)},
 			},
 			"delete_on_destroy": schema.BoolAttribute{
 				MarkdownDescription: "On `api = \"" + string(client.APIOpenAIVideos) + "\"`, whether destroying (or " +
@@ -265,7 +265,7 @@ func (p *videogenProvider) Configure(ctx context.Context, req provider.Configure
 		if api, err = client.ParseAPI(name); err != nil {
 			resp.Diagnostics.AddAttributeError(path.Root("api"), "Invalid API",
 				fmt.Sprintf("The %s environment variable must name the API the server speaks. Set it to one of %s, or "+
-					"unset it for the default.\n\nOriginal error: %s", envAPI, strings.Join(apiNames(), ", "), err))
+					"unset it for the default.\n\nOriginal error: %s", envAPI, strings.Join(client.APINames(), ", "), err))
 		}
 	}
 	if resp.Diagnostics.HasError() {
@@ -377,15 +377,6 @@ func (p *videogenProvider) DataSources(context.Context) []func() datasource.Data
 
 func (p *videogenProvider) EphemeralResources(context.Context) []func() ephemeral.EphemeralResource {
 	return []func() ephemeral.EphemeralResource{NewVideoURLEphemeralResource}
-}
-
-// apiNames are the values api accepts.
-func apiNames() []string {
-	names := make([]string, len(client.APIs))
-	for i, a := range client.APIs {
-		names[i] = string(a)
-	}
-	return names
 }
 
 func stringOrEnv(v types.String, env string) string {

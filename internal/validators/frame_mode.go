@@ -33,15 +33,8 @@ func (v FrameMode) MarkdownDescription(ctx context.Context) string {
 
 func (v FrameMode) ValidateResource(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var extra types.String
-	var images types.List
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root(v.ExtraMetadata), &extra)...)
-	imagesAttr := ""
-	for _, name := range v.Images {
-		if images.IsNull() {
-			imagesAttr = name
-			resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root(name), &images)...)
-		}
-	}
+	images, imagesAttr := firstSetList(ctx, req.Config, v.Images, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() || images.IsNull() || images.IsUnknown() || len(images.Elements()) == 0 {
 		return
 	}

@@ -32,15 +32,8 @@ func (v PromptCitations) MarkdownDescription(ctx context.Context) string {
 
 func (v PromptCitations) ValidateResource(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var prompt types.String
-	var images types.List
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root(v.Prompt), &prompt)...)
-	imagesAttr := ""
-	for _, name := range v.Images {
-		if images.IsNull() {
-			imagesAttr = name
-			resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root(name), &images)...)
-		}
-	}
+	images, imagesAttr := firstSetList(ctx, req.Config, v.Images, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() || prompt.IsUnknown() || prompt.IsNull() || images.IsUnknown() {
 		return
 	}
