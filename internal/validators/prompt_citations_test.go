@@ -15,16 +15,6 @@ func TestPromptCitations(t *testing.T) {
 	t.Parallel()
 	v := PromptCitations{Prompt: "prompt", Images: []string{"reference_images_wo", "reference_images"}}
 	list := tftypes.List{ElementType: tftypes.String}
-	images := func(urls ...string) tftypes.Value {
-		if urls == nil {
-			return tftypes.NewValue(list, nil)
-		}
-		var elems []tftypes.Value
-		for _, u := range urls {
-			elems = append(elems, tftypes.NewValue(tftypes.String, u))
-		}
-		return tftypes.NewValue(list, elems)
-	}
 	str := func(s string) tftypes.Value { return tftypes.NewValue(tftypes.String, s) }
 	for _, tc := range []struct {
 		name            string
@@ -32,16 +22,16 @@ func TestPromptCitations(t *testing.T) {
 		stored, written tftypes.Value
 		want            []string // fragments of the errors, in order; none when the configuration is valid
 	}{
-		{"cited and there", str("@image1 and @image2"), images("a", "b"), images(), nil},
-		{"beyond the list", str("@image1 meets @image3"), images("a", "b"), images(),
+		{"cited and there", str("@image1 and @image2"), testImages("a", "b"), testImages(), nil},
+		{"beyond the list", str("@image1 meets @image3"), testImages("a", "b"), testImages(),
 			[]string{"cites @image3, but reference_images has 2 element(s)"}},
-		{"write-only list preferred", str("@image2"), images("a", "b"), images("a"),
+		{"write-only list preferred", str("@image2"), testImages("a", "b"), testImages("a"),
 			[]string{"cites @image2, but reference_images_wo has 1 element(s)"}},
-		{"no list", str("see @image1"), images(), images(), []string{"cites @image1, but reference_images has 0 element(s)"}},
-		{"zero", str("@image0"), images("a"), images(), []string{"image citations start at @image1 (the first element of reference_images)"}},
-		{"an address", str("mail me@image1.com"), images(), images(), nil},
-		{"unknown prompt", tftypes.NewValue(tftypes.String, tftypes.UnknownValue), images(), images(), nil},
-		{"unknown list", str("@image4"), tftypes.NewValue(list, tftypes.UnknownValue), images(), nil},
+		{"no list", str("see @image1"), testImages(), testImages(), []string{"cites @image1, but reference_images has 0 element(s)"}},
+		{"zero", str("@image0"), testImages("a"), testImages(), []string{"image citations start at @image1 (the first element of reference_images)"}},
+		{"an address", str("mail me@image1.com"), testImages(), testImages(), nil},
+		{"unknown prompt", tftypes.NewValue(tftypes.String, tftypes.UnknownValue), testImages(), testImages(), nil},
+		{"unknown list", str("@image4"), tftypes.NewValue(list, tftypes.UnknownValue), testImages(), nil},
 	} {
 		config := testConfig(t, map[string]schema.Attribute{
 			"prompt":              schema.StringAttribute{Optional: true},
