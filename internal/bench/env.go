@@ -130,7 +130,10 @@ type TFRun struct {
 	Failed bool       `json:"failed"`           // the CLI exited non-zero
 	Errors []string   `json:"errors,omitempty"` // error diagnostics: summary and detail
 	Mem    *MemResult `json:"memory,omitempty"`
-	Events []Event    `json:"-"`
+	// CPU is the CPU time of the CLI and the providers it started (see
+	// childrenCPU): meaningful only when no other apply overlapped it.
+	CPU    Duration `json:"cpu,omitempty"`
+	Events []Event  `json:"-"`
 }
 
 // Completed returns when the CLI reported each resource address complete.
@@ -189,9 +192,11 @@ func (e *Env) Apply(ctx context.Context, w *acctest.Workdir, o ApplyOptions) (*T
 	if o.SampleMem {
 		sampler = SampleMemory(e.Provider, w.Dir, 50*time.Millisecond)
 	}
+	cpu := childrenCPU()
 	run := &TFRun{Start: time.Now()}
 	err := w.TF.ApplyJSON(ctx, &out, opts...)
 	run.Wall = Duration(time.Since(run.Start))
+	run.CPU = Duration(childrenCPU() - cpu)
 	if sampler != nil {
 		mem := sampler.Stop()
 		run.Mem = &mem

@@ -367,6 +367,15 @@ func bigApplyRows(a *BigApplyResult) []Row {
 		rows = append(rows, Row{Case: c, Figure: "Provider CPU, all its processes (pprof samples)", Unit: "s", Target: "—",
 			Provider: pr.CPU.Seconds()}.withNote("%d processes; top functions in %s/*.top.txt", len(pr.Files), "profiles"))
 	}
+	if a.ProviderCLICPU > 0 && a.BaselineCPU > 0 {
+		cli := Row{Case: c, Figure: "CPU of Terraform with its providers (the baseline's beside it)", Unit: "s", Target: "—",
+			Provider: a.ProviderCLICPU.Seconds(), Peer: ptr(a.BaselineCPU.Seconds()),
+			Ratio: ratioPtr(a.ProviderCLICPU.Seconds(), a.BaselineCPU.Seconds())}
+		if pr := a.Profile; pr != nil {
+			cli = cli.withNote("Terraform's own: %.2f s, the rest is the provider's profile", a.ProviderCLICPU.Seconds()-pr.CPU.Seconds())
+		}
+		rows = append(rows, cli)
+	}
 	return rows
 }
 
