@@ -3,12 +3,10 @@ package provider
 import (
 	"fmt"
 	"reflect"
-	"regexp"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
-	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -42,7 +40,7 @@ var clipArguments = []clipArgument{
 			MarkdownDescription: "Video model ID, exactly as listed by `GET /v1/models` (see the `videogen_models` data " +
 				"source). Checked against that list at plan time when it can be fetched. Changing this forces a new clip.",
 			Required:   true,
-			Validators: []validator.String{notBlank},
+			Validators: []validator.String{validators.NotBlank()},
 		},
 		request:         everyAPI(stringMember("model", func(r *client.VideoRequest) *string { return &r.Model })),
 		same:            sameExact,
@@ -54,7 +52,7 @@ var clipArguments = []clipArgument{
 			MarkdownDescription: "Text description of the clip. Cite reference images as `@image1` to `@imageN`, numbered " +
 				"in the order of `reference_images`. Must not be blank. Changing this forces a new clip.",
 			Required:   true,
-			Validators: []validator.String{notBlank},
+			Validators: []validator.String{validators.NotBlank()},
 		},
 		request:         everyAPI(stringMember("prompt", func(r *client.VideoRequest) *string { return &r.Prompt })),
 		same:            sameExact,
@@ -304,21 +302,13 @@ func referenceMedia(name, noun, contentType string, limit int, citation string) 
 				"Null while `reference_media_wo_version` is set, which it cannot be combined with.%[3]s",
 				limit, noun, citation, name+"_wo"),
 			ElementType: types.StringType,
-			Validators:  mediaValidators(limit),
+			Validators:  validators.ReferenceURLs(limit),
 		},
 		request:       request,
 		echoed:        true,
 		same:          validators.SameMediaLists,
 		nullWhenUnset: true,
 		writeOnly:     &writeOnlyTwin{name: name + "_wo", noun: noun, citation: citation, limit: limit},
-	}
-}
-
-func mediaValidators(limit int) []validator.List {
-	return []validator.List{
-		listvalidator.SizeAtMost(limit),
-		validators.NoNullElements(),
-		listvalidator.ValueStringsAre(validators.RequestURL()),
 	}
 }
 
@@ -520,8 +510,4 @@ func changeModifier[M any](a clipArgument, replace, unlessImported M) M {
 	return replace
 }
 
-var (
-	notBlankPattern = regexp.MustCompile(`\S`)
-	notBlank        = stringvalidator.RegexMatches(notBlankPattern, "must not be blank")
-	resolutions     = []string{"480p", "720p", "1080p"}
-)
+var resolutions = []string{"480p", "720p", "1080p"}

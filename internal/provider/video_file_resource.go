@@ -10,7 +10,6 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -104,7 +103,7 @@ func (r *videoFileResource) Schema(ctx context.Context, _ resource.SchemaRequest
 					"download. Changing this forces a new file.",
 				Required:      true,
 				PlanModifiers: replace,
-				Validators:    []validator.String{stringvalidator.RegexMatches(notBlankPattern, "must not be blank")},
+				Validators:    []validator.String{validators.NotBlank()},
 			},
 			"path": schema.StringAttribute{
 				MarkdownDescription: "Where the clip is written, such as `\"${path.module}/out/teaser.mp4\"`. A relative " +
@@ -117,7 +116,7 @@ func (r *videoFileResource) Schema(ctx context.Context, _ resource.SchemaRequest
 				CustomType:    fwtypes.FilePathType{},
 				Required:      true,
 				PlanModifiers: []planmodifier.String{planmodifiers.KeepPathSpelling{}, stringplanmodifier.RequiresReplace()},
-				Validators:    []validator.String{stringvalidator.RegexMatches(notBlankPattern, "must not be blank")},
+				Validators:    []validator.String{validators.NotBlank()},
 			},
 			"file_permission": schema.StringAttribute{
 				MarkdownDescription: "Permissions of the file, as an octal string such as `\"0640\"`; the owner must be able " +

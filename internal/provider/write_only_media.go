@@ -46,7 +46,7 @@ func writeOnlyMediaList(stored clipArgument) schema.ListAttribute {
 		ElementType: types.StringType,
 		Optional:    true,
 		WriteOnly:   true,
-		Validators: append(mediaValidators(k.limit),
+		Validators: append(validators.ReferenceURLs(k.limit),
 			listvalidator.ConflictsWith(storedMediaPaths()...),
 			listvalidator.AlsoRequires(path.MatchRoot(writeOnlyVersionAttr)),
 		),
