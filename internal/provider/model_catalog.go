@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -16,18 +15,6 @@ import (
 	"github.com/videogen/terraform-provider-videogen/internal/client"
 	"github.com/videogen/terraform-provider-videogen/internal/validators"
 )
-
-// modelCatalog is the provider instance's client.ModelCatalog, which reads the
-// model list once, and says a failure to read it once per provider process.
-type modelCatalog struct {
-	*client.ModelCatalog
-	client   *client.Client
-	reported sync.Once
-}
-
-func newModelCatalog(c *client.Client) *modelCatalog {
-	return &modelCatalog{ModelCatalog: client.NewModelCatalog(c), client: c}
-}
 
 // checkModelLimits checks a new clip against the limits its model's record in
 // GET /v1/models publishes (see client.ModelLimits), attaching each error to the
@@ -86,15 +73,15 @@ func joinInts(ns []int64) string {
 	return strings.Join(out, ", ")
 }
 
-// reportOnce turns a failure to fetch the model list at plan time into one
+// reportModelsFailure turns a failure to fetch the model list at plan time into one
 // diagnostic per provider process. It is an error whenever the apply could not
 // work either: a rejected key, a service that cannot be reached, an address that
 // answers but is not the service. A service that answers but will not give the
 // list (403, rate limits, server errors) may still take the submissions, so the
 // plan goes on with a warning. docs/index.md, "Plan-time checks", says the same
 // to users; keep the two in step.
-func (m *modelCatalog) reportOnce(_ context.Context, err error, diags *diag.Diagnostics) {
-	m.reported.Do(func() {
+func (p *providerData) reportModelsFailure(err error, diags *diag.Diagnostics) {
+	p.modelsReported.Do(func() {
 		var apiErr *client.APIError
 		var unreachable *client.UnreachableError
 		switch {
@@ -108,17 +95,17 @@ func (m *modelCatalog) reportOnce(_ context.Context, err error, diags *diag.Diag
 				"the model against its model list: %s. An apply could not submit anything either, so the plan stops here. "+
 				"Check the host and port in base_url (or %s), DNS, proxy settings (HTTPS_PROXY, NO_PROXY) and the "+
 				"service's TLS certificate, or whether the service is down. Nothing has been submitted.\n\n"+
-				"Original error: %s", m.client.BaseURL(), unreachable.Reason(), envBaseURL, err))
+				"Original error: %s", p.client.BaseURL(), unreachable.Reason(), envBaseURL, err))
 		case client.IsNotFound(err) || !errors.As(err, &apiErr):
 			diags.AddError("Wrong Base URL", fmt.Sprintf("The plan checked the model against %s/models: something answered "+
 				"there, but not with a model list, so base_url (or %s) most likely does not point at the video generation "+
 				"API: check its path (with or without the /v1 suffix, but without any other path the service does not "+
-				"have). Nothing has been submitted.\n\nOriginal error: %s", m.client.BaseURL(), envBaseURL, err))
+				"have). Nothing has been submitted.\n\nOriginal error: %s", p.client.BaseURL(), envBaseURL, err))
 		default:
 			diags.AddWarning("Model Not Checked", fmt.Sprintf("The service at %s answered, but not with its model list: %s. "+
 				"The plan goes on without checking the models and their limits; if one is wrong, the apply fails without "+
 				"billing anything. If this persists, check the key's permissions and the service's status.\n\n"+
-				"Original error: %s", m.client.BaseURL(), catalogFailure(err), err))
+				"Original error: %s", p.client.BaseURL(), catalogFailure(err), err))
 		}
 	})
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 
 	"github.com/videogen/terraform-provider-videogen/internal/acctest"
+	"github.com/videogen/terraform-provider-videogen/internal/client"
 	"github.com/videogen/terraform-provider-videogen/internal/mockapi"
 )
 
@@ -65,7 +66,7 @@ func TestCheckModelLimits(t *testing.T) {
 		"max_duration": `10`, "supported_resolutions": `["480p","720p"]`, "aspect_ratios": `["16:9","9:16"]`, "generate_audio": `false`,
 	}))
 	c := mock.Client(t)
-	data := &providerData{client: c, models: newModelCatalog(c)}
+	data := &providerData{client: c, models: client.NewModelCatalog(c)}
 	clip := func(model, seconds, resolution, ratio string, audio bool) *videoResourceModel {
 		m := &videoResourceModel{Model: types.StringValue(model), GenerateAudio: types.BoolValue(audio)}
 		m.Seconds, m.Resolution, m.Ratio = stringOrNull(seconds), stringOrNull(resolution), stringOrNull(ratio)

@@ -73,7 +73,10 @@ type providerModel struct {
 // providerData is what resources and data sources receive from Configure.
 type providerData struct {
 	client *client.Client
-	models *modelCatalog
+	// models reads the model list once per provider instance; modelsReported
+	// says once that it could not be read.
+	models         *client.ModelCatalog
+	modelsReported sync.Once
 	// handover, journal and budget exist once per provider process, which is what
 	// Terraform starts for one plan or one apply.
 	handover     *taskHandover
@@ -315,7 +318,7 @@ func (p *videogenProvider) Configure(ctx context.Context, req provider.Configure
 		maxNewClips = cfg.MaxNewClips.ValueInt64()
 	}
 	data := &providerData{
-		client: c, models: newModelCatalog(c), handover: newTaskHandover(),
+		client: c, models: client.NewModelCatalog(c), handover: newTaskHandover(),
 		journal: jnl, budget: newNewClipBudget(maxNewClips),
 		api: apiShape(api), deleteOnDestroy: cfg.DeleteOnDestroy.IsNull() || cfg.DeleteOnDestroy.ValueBool(),
 	}

@@ -358,7 +358,7 @@ func (r *videoResource) checkModel(ctx context.Context, model types.String, diag
 	}
 	ids, err := r.data.models.IDs(ctx)
 	if err != nil {
-		r.data.models.reportOnce(ctx, err, diags)
+		r.data.reportModelsFailure(err, diags)
 		return
 	}
 	if want := model.ValueString(); !slices.Contains(ids, want) {
