@@ -38,12 +38,7 @@ func (r *records) index() {
 // putEntry adds the entry, or replaces the one with its task ID.
 func (r *records) putEntry(e Entry) {
 	r.index()
-	if i, ok := r.entryAt[e.TaskID]; ok {
-		r.Entries[i] = e
-	} else {
-		r.entryAt[e.TaskID] = len(r.Entries)
-		r.Entries = append(r.Entries, e)
-	}
+	put(&r.Entries, r.entryAt, e.TaskID, e)
 	r.changes = append(r.changes, change{id: e.TaskID})
 }
 
@@ -51,15 +46,9 @@ func (r *records) putEntry(e Entry) {
 // The last entry takes its place: callers order what they read themselves.
 func (r *records) dropEntry(taskID string) bool {
 	r.index()
-	i, ok := r.entryAt[taskID]
-	if !ok {
+	if !drop(&r.Entries, r.entryAt, taskID, func(e Entry) string { return e.TaskID }) {
 		return false
 	}
-	last := len(r.Entries) - 1
-	r.Entries[i] = r.Entries[last]
-	r.entryAt[r.Entries[i].TaskID] = i
-	r.Entries = r.Entries[:last]
-	delete(r.entryAt, taskID)
 	r.changes = append(r.changes, change{id: taskID})
 	return true
 }
@@ -67,55 +56,65 @@ func (r *records) dropEntry(taskID string) bool {
 // putNote adds the note, or replaces the one with its ID.
 func (r *records) putNote(u Unconfirmed) {
 	r.index()
-	if i, ok := r.noteAt[u.ID]; ok {
-		r.Unconfirmed[i] = u
-	} else {
-		r.noteAt[u.ID] = len(r.Unconfirmed)
-		r.Unconfirmed = append(r.Unconfirmed, u)
-	}
+	put(&r.Unconfirmed, r.noteAt, u.ID, u)
 	r.changes = append(r.changes, change{note: true, id: u.ID})
 }
 
 // dropNote removes the note with the ID, and reports whether there was one.
 func (r *records) dropNote(id string) bool {
 	r.index()
-	i, ok := r.noteAt[id]
-	if !ok {
+	if !drop(&r.Unconfirmed, r.noteAt, id, func(u Unconfirmed) string { return u.ID }) {
 		return false
 	}
-	last := len(r.Unconfirmed) - 1
-	r.Unconfirmed[i] = r.Unconfirmed[last]
-	r.noteAt[r.Unconfirmed[i].ID] = i
-	r.Unconfirmed = r.Unconfirmed[:last]
-	delete(r.noteAt, id)
 	r.changes = append(r.changes, change{note: true, id: id})
 	return true
 }
 
 // dropEntriesIf removes the entries drop reports, and reports whether it removed any.
 func (r *records) dropEntriesIf(drop func(Entry) bool) bool {
-	var ids []string
-	for _, e := range r.Entries {
-		if drop(e) {
-			ids = append(ids, e.TaskID)
-		}
-	}
-	for _, id := range ids {
-		r.dropEntry(id)
-	}
-	return len(ids) > 0
+	return dropIf(r.Entries, drop, func(e Entry) string { return e.TaskID }, r.dropEntry)
 }
 
 // dropNotesIf removes the notes drop reports, and reports whether it removed any.
 func (r *records) dropNotesIf(drop func(Unconfirmed) bool) bool {
+	return dropIf(r.Unconfirmed, drop, func(u Unconfirmed) string { return u.ID }, r.dropNote)
+}
+
+// put sets the item of id in items, whose index is at.
+func put[T any](items *[]T, at map[string]int, id string, v T) {
+	if i, ok := at[id]; ok {
+		(*items)[i] = v
+		return
+	}
+	at[id] = len(*items)
+	*items = append(*items, v)
+}
+
+// drop removes the item of id from items, moving the last into its place.
+func drop[T any](items *[]T, at map[string]int, id string, key func(T) string) bool {
+	i, ok := at[id]
+	if !ok {
+		return false
+	}
+	last := len(*items) - 1
+	(*items)[i] = (*items)[last]
+	at[key((*items)[i])] = i
+	*items = (*items)[:last]
+	delete(at, id)
+	return true
+}
+
+// dropIf removes, through remove, the items that match, and reports whether
+// there were any.
+func dropIf[T any](items []T, match func(T) bool, key func(T) string, remove func(string) bool) bool {
 	var ids []string
-	for _, u := range r.Unconfirmed {
-		if drop(u) {
-			ids = append(ids, u.ID)
+	for _, v := range items {
+		if match(v) {
+			ids = append(ids, key(v))
 		}
 	}
 	for _, id := range ids {
-		r.dropNote(id)
+		remove(id)
 	}
 	return len(ids) > 0
 }
