@@ -468,7 +468,8 @@ func (a clipArgument) schemaAttribute() schema.Attribute {
 	switch s := a.attribute.(type) {
 	case schema.StringAttribute:
 		s.Optional, s.Computed, s.MarkdownDescription = !s.Required, a.echoed, s.MarkdownDescription+note
-		s.PlanModifiers = append(s.PlanModifiers, changeModifier(a, stringplanmodifier.RequiresReplace(), replaceUnlessAdopting()))
+		s.PlanModifiers = append(s.PlanModifiers, changeModifier(a, stringplanmodifier.RequiresReplace(),
+			planmodifiers.RequiresReplaceUnlessImported(importedWithout)))
 		return s
 	case schema.BoolAttribute:
 		s.Optional, s.Computed, s.MarkdownDescription = true, a.echoed, s.MarkdownDescription+note
@@ -502,7 +503,7 @@ func (a clipArgument) schemaAttribute() schema.Attribute {
 func changeModifier[M any](a clipArgument, replace, unlessImported M) M {
 	switch {
 	case a.echoed:
-		m, _ := any(planmodifiers.Echoed{Same: a.same, ImportedWithout: path.Root("model")}).(M)
+		m, _ := any(planmodifiers.Echoed{Same: a.same, ImportedWithout: importedWithout}).(M)
 		return m
 	case a.adoptedOnImport:
 		return unlessImported
@@ -511,3 +512,8 @@ func changeModifier[M any](a clipArgument, replace, unlessImported M) M {
 }
 
 var resolutions = []string{"480p", "720p", "1080p"}
+
+// importedWithout is the attribute that an import leaves null and every create
+// sets: the model, which the service never echoes. While state holds it null, a
+// clip was just imported and adopts what the plan modifiers would otherwise replace.
+var importedWithout = path.Root("model")

@@ -653,21 +653,6 @@ func (r *videoResource) wait(ctx context.Context, m *videoResourceModel, timeout
 	return video
 }
 
-// replaceUnlessAdopting forces replacement on change, except while a freshly imported
-// task adopts the values that the API never echoes (model, prompt, seconds) from
-// configuration. A state with no model is exactly that case: Create always sets it.
-func replaceUnlessAdopting() planmodifier.String {
-	return stringplanmodifier.RequiresReplaceIf(
-		func(ctx context.Context, req planmodifier.StringRequest, resp *stringplanmodifier.RequiresReplaceIfFuncResponse) {
-			var model types.String
-			resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("model"), &model)...)
-			resp.RequiresReplace = !model.IsNull()
-		},
-		"Changing this forces a new clip, except after an import, when the value is adopted from configuration in place.",
-		"Changing this forces a new clip, except after an import, when the value is adopted from configuration in place.",
-	)
-}
-
 // toRequest builds the submission from the plan, and the write-only reference media
 // from config, where alone they exist. Unset arguments, and echoed ones the service
 // chooses (unknown until it echoes them), are not sent.

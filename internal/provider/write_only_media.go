@@ -70,7 +70,7 @@ func writeOnlyMediaVersionAttribute() schema.Int64Attribute {
 // themselves, and moves an existing clip to write-only media that name the same
 // media in place. Its twins are read from the table at init, since the table's own
 // version row holds it.
-var writeOnlyVersion = &planmodifiers.WriteOnlyVersion{Same: validators.SameMediaLists, ImportedWithout: path.Root("model")}
+var writeOnlyVersion = &planmodifiers.WriteOnlyVersion{Same: validators.SameMediaLists, ImportedWithout: importedWithout}
 
 func init() {
 	for _, a := range clipArguments {
