@@ -121,6 +121,11 @@ func (s *fileStore) commit(ctx context.Context, own *queuedChange, batch []*queu
 // apply makes the changes on the view, read again where other processes
 // changed the files, and writes them. Callers hold viewMu and the journal's lock.
 func (s *fileStore) apply(batch []*queuedChange) error {
+	defer func() {
+		if s.view != nil {
+			s.view.close()
+		}
+	}()
 	if s.view == nil || !s.view.current() {
 		s.forget()
 		v, err := loadView(s.path)

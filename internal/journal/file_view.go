@@ -2,6 +2,7 @@ package journal
 
 import (
 	"bytes"
+	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -23,8 +24,11 @@ import (
 // syncs the file before it returns; a record that a killed process wrote only
 // in part has no line end, is never read, and the next writer cuts it off.
 // Once the log holds many more records than the journal, a change rewrites it
-// whole (compaction), atomically (through localfile.Write), and the other
-// processes, which find another file at the log's path, read it again.
+// whole (compaction), atomically (through localfile.Write), under a header
+// with a new random generation: the other processes, which find another
+// generation in the header, read it again. The log is open only while the
+// journal's lock is held, so that a compaction can replace it on Windows too,
+// where a file another process holds open cannot be replaced.
 type fileView struct {
 	path, logPath string
 	recs          records
@@ -35,9 +39,12 @@ type fileView struct {
 	// writes them to a log, and then the file at path (migration).
 	legacy bool
 
-	// log is open to read and append; nil when there is no log.
-	log   *os.File
-	logID fs.FileInfo
+	// hasLog says that the log was there; generation is its header's.
+	hasLog     bool
+	generation string
+	// log is the log, open to read and append while the journal's lock is
+	// held; nil otherwise.
+	log *os.File
 	// offset is where the log's last whole record ends, size where the log
 	// ended when last looked at: between them is a record written in part.
 	offset, size int64
@@ -61,6 +68,8 @@ type file struct {
 // logHeader is the first line of a log.
 type logHeader struct {
 	Version int `json:"version"`
+	// Generation is new at every compaction.
+	Generation string `json:"generation"`
 }
 
 // logRecord is one line of a log after its header: exactly one field is set.
@@ -100,21 +109,30 @@ func loadView(path string) (*fileView, error) {
 			return nil, newerVersion(path, f.Version)
 		}
 	}
-	log, err := os.OpenFile(v.logPath, os.O_RDWR|os.O_APPEND, 0)
+	size, err := v.openLog()
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return v, nil
 	case err != nil:
 		return nil, fmt.Errorf("reading the task journal %s: %w", v.logPath, err)
 	}
-	v.log = log
-	if v.logID, err = log.Stat(); err != nil {
-		v.close()
-		return nil, fmt.Errorf("reading the task journal %s: %w", v.logPath, err)
-	}
-	v.size = v.logID.Size()
-	v.recs.index()
+	v.hasLog, v.size = true, size
 	return v, nil
+}
+
+// openLog opens the log and returns its size. Callers hold the journal's lock.
+func (v *fileView) openLog() (int64, error) {
+	log, err := os.OpenFile(v.logPath, os.O_RDWR|os.O_APPEND, 0)
+	if err != nil {
+		return 0, err
+	}
+	info, err := log.Stat()
+	if err != nil {
+		_ = log.Close()
+		return 0, err
+	}
+	v.log = log
+	return info.Size(), nil
 }
 
 func readWithInfo(path string) ([]byte, fs.FileInfo, error) {
@@ -137,9 +155,9 @@ func newerVersion(path string, version int) error {
 }
 
 // current reports whether the files are those the view was read from, the log
-// grown at most, and notes the log's size for readLog. A process that
-// compacted the log or migrated the journal replaced a file: the view is read
-// again. Callers hold the journal's lock.
+// grown at most, and opens the log and notes its size for readLog. A process
+// that compacted the log or migrated the journal replaced a file: the view is
+// read again. Callers hold the journal's lock.
 func (v *fileView) current() bool {
 	stub, err := os.Stat(v.path)
 	switch {
@@ -155,14 +173,26 @@ func (v *fileView) current() bool {
 	if v.legacy {
 		return true
 	}
-	log, err := os.Stat(v.logPath)
+	size, err := v.openLog()
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return v.log == nil
-	case err != nil, v.log == nil, !os.SameFile(log, v.logID), log.Size() < v.offset:
+		return !v.hasLog
+	case err != nil, !v.hasLog, size < v.offset:
 		return false
 	}
-	v.size = log.Size()
+	// The header line is short: a generation this view did not read means the
+	// log was compacted since.
+	head := make([]byte, 256)
+	n, err := v.log.ReadAt(head, 0)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return false
+	}
+	end := bytes.IndexByte(head[:n], '\n')
+	var h logHeader
+	if end < 0 || json.Unmarshal(head[:end], &h) != nil || h.Generation != v.generation || h.Version != fileVersion {
+		return false
+	}
+	v.size = size
 	return true
 }
 
@@ -205,6 +235,7 @@ func (v *fileView) apply(line []byte) error {
 		if h.Version != fileVersion {
 			return newerVersion(v.logPath, h.Version)
 		}
+		v.generation = h.Generation
 		return nil
 	}
 	var r logRecord
@@ -292,7 +323,8 @@ func (v *fileView) compact() error {
 	v.recs.changes = nil
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
-	if err := enc.Encode(logHeader{Version: fileVersion}); err != nil {
+	generation := rand.Text()
+	if err := enc.Encode(logHeader{Version: fileVersion, Generation: generation}); err != nil {
 		return err
 	}
 	for i := range v.recs.Entries {
@@ -305,21 +337,14 @@ func (v *fileView) compact() error {
 			return err
 		}
 	}
+	v.close()
 	if _, err := localfile.Write(v.logPath, 0o600, 0o700, func(f *localfile.File) error {
 		_, err := f.Write(buf.Bytes())
 		return err
 	}); err != nil {
 		return err
 	}
-	v.close()
-	log, err := os.OpenFile(v.logPath, os.O_RDWR|os.O_APPEND, 0)
-	if err != nil {
-		return err
-	}
-	v.log = log
-	if v.logID, err = log.Stat(); err != nil {
-		return err
-	}
+	v.hasLog, v.generation = true, generation
 	v.offset, v.size = int64(buf.Len()), int64(buf.Len())
 	v.lines = len(v.recs.Entries) + len(v.recs.Unconfirmed)
 	if v.stub == nil || v.legacy {
@@ -347,6 +372,7 @@ func (v *fileView) writeStub() error {
 	return err
 }
 
+// close closes the log, before the journal's lock is released.
 func (v *fileView) close() {
 	if v.log != nil {
 		_ = v.log.Close()

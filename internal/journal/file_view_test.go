@@ -2,6 +2,7 @@ package journal
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -72,10 +73,7 @@ func TestJournalCompactedByAnotherProcess(t *testing.T) {
 	if _, err := other.Matching(t.Context(), "fp"); err != nil {
 		t.Fatal(err)
 	}
-	old, err := os.Stat(path + ".log")
-	if err != nil {
-		t.Fatal(err)
-	}
+	old := logGeneration(t, path)
 	defer func(n int) { compactAfter = n }(compactAfter)
 	compactAfter = 2
 	for _, id := range []string{"c1", "c2", "c3"} {
@@ -85,8 +83,8 @@ func TestJournalCompactedByAnotherProcess(t *testing.T) {
 		t.Fatal(err)
 	}
 	compactAfter = 1 << 30
-	if now, err := os.Stat(path + ".log"); err != nil || os.SameFile(old, now) {
-		t.Fatalf("the log was not compacted (%v)", err)
+	if logGeneration(t, path) == old {
+		t.Fatal("the log was not compacted")
 	}
 	got, err := other.Matching(t.Context(), "fp")
 	if err != nil || len(got) != 3 {
@@ -96,6 +94,21 @@ func TestJournalCompactedByAnotherProcess(t *testing.T) {
 	if got := taskIDs(readFile(t, path)); !slices.Equal(got, []string{"after", "c2", "c3", "first"}) {
 		t.Errorf("tasks %v, want after, c2, c3 and first", got)
 	}
+}
+
+// logGeneration reads the generation in the log's header.
+func logGeneration(t *testing.T, path string) string {
+	t.Helper()
+	data, err := os.ReadFile(path + ".log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	line, _, _ := bytes.Cut(data, []byte("\n"))
+	var h logHeader
+	if err := json.Unmarshal(line, &h); err != nil || h.Generation == "" {
+		t.Fatalf("header %s: %v", line, err)
+	}
+	return h.Generation
 }
 
 // A process killed while it appended leaves a record without its line end,
@@ -178,7 +191,7 @@ func TestJournalNewerLogIsRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	newer := strings.Replace(string(data), `{"version":3}`, `{"version":4}`, 1)
+	newer := strings.Replace(string(data), `{"version":3,`, `{"version":4,`, 1)
 	if newer == string(data) {
 		t.Fatalf("no version 3 header in\n%s", data)
 	}
@@ -228,5 +241,30 @@ func TestJournalChangesWaitingTogetherAreWrittenTogether(t *testing.T) {
 	}
 	if f := readFile(t, path); len(f.Unconfirmed) != waiting {
 		t.Errorf("the journal holds %d notes, want %d", len(f.Unconfirmed), waiting)
+	}
+}
+
+// Between changes the log is not open, so that a compaction by another process
+// can replace it on Windows, where a file held open cannot be replaced.
+func TestJournalLogIsClosedBetweenChanges(t *testing.T) {
+	t.Parallel()
+	if _, err := os.Stat("/proc/self/fd"); err != nil {
+		t.Skip("no /proc/self/fd to list the open files")
+	}
+	path := filepath.Join(t.TempDir(), "j.json")
+	j := New(path, "s", time.Hour)
+	addTask(t, j, "a")
+	addTask(t, j, "b")
+	if _, err := j.Matching(t.Context(), "fp"); err != nil {
+		t.Fatal(err)
+	}
+	fds, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, fd := range fds {
+		if target, err := os.Readlink(filepath.Join("/proc/self/fd", fd.Name())); err == nil && target == path+".log" {
+			t.Fatalf("the log is open (descriptor %s) between changes", fd.Name())
+		}
 	}
 }
