@@ -2,17 +2,23 @@ package provider
 
 import (
 	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/hashicorp/go-version"
 	"github.com/hashicorp/terraform-exec/tfexec"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/videogen/terraform-provider-videogen/internal/acctest"
 	"github.com/videogen/terraform-provider-videogen/internal/journal"
@@ -448,5 +454,142 @@ func TestAccJournal_destroyWithUnwritableJournalSaysSo(t *testing.T) {
 	}
 	if n := mock.Submissions(); n != 1 {
 		t.Fatalf("the ledger shows %d submissions, want 1", n)
+	}
+}
+
+// TestAccJournal_handedOverTaskSurvivesAKill: the replacement of a clip whose
+// wait was cut short takes its task over. Once Delete has removed the tainted
+// clip, no state holds the task until the replacement is saved, so Delete notes
+// it in the journal first: a run killed while the replacement waits leaves it
+// to the next apply, which adopts it. 1 billed for 1 clip.
+func TestAccJournal_handedOverTaskSurvivesAKill(t *testing.T) {
+	requireAcc(t)
+	t.Parallel()
+	ctx := t.Context()
+	mock := acctest.NewMock(t)
+	wd := cliWorkdir(t, mock, cliVideo("a dawn handed over [mock:hold]"))
+	run, taskIDs := startHeldApply(t, mock, wd, 1)
+	taskID := taskIDs[0]
+	if err := run.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := run.Wait(); err == nil {
+		t.Fatalf("the interrupted apply succeeded:\n%s", out)
+	}
+	task, _ := mock.Ledger().Task(taskID)
+	// The plan's refresh reads the task, then the replacement's take-over, then its wait.
+	run = wd.Start(ctx, "apply", "-auto-approve", "-input=false", "-no-color")
+	if err := mock.AwaitGets(ctx, taskID, task.GetCount+3); err != nil {
+		out, _ := run.Wait()
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if !strings.Contains(run.Output(), "Destruction complete") {
+		t.Fatalf("the tainted clip was not destroyed before the replacement waited:\n%s", run.Output())
+	}
+	killGroup(t, run)
+	if got := stateTasks(t, wd); len(got) != 0 {
+		t.Fatalf("the state holds %v after the kill; the test needs the task in no state", got)
+	}
+	if !mock.FinishTask(taskID) {
+		t.Fatalf("task %s was not pending any more", taskID)
+	}
+	go func() {
+		// A clip submitted again is held too: finish it, so that the test fails
+		// on the count instead of waiting.
+		if mock.AwaitTasks(ctx, 2) == nil {
+			mock.FinishTask(mock.Ledger().Tasks[1].TaskID)
+		}
+	}()
+	out := applyOutput(t, wd)
+	if n := mock.Submissions(); n != 1 {
+		t.Fatalf("the ledger shows %d submissions for 1 clip, want 1:\n%s", n, out)
+	}
+	if got := stateTasks(t, wd)["videogen_video.clip"]; got != taskID {
+		t.Fatalf("the state holds task %q, want the handed-over %s", got, taskID)
+	}
+}
+
+// TestAccJournal_noteFailingAfterTheAnswerWarns: the journal noted the
+// submission, but cannot note the task the service answered with. The task
+// exists and goes to state, so the apply warns, naming the task, and goes on:
+// no error, nothing submitted twice.
+func TestAccJournal_noteFailingAfterTheAnswerWarns(t *testing.T) {
+	requireAcc(t)
+	t.Parallel()
+	mock := acctest.NewMock(t)
+	p := filepath.Join(t.TempDir(), "pending-tasks.json")
+	target, err := url.Parse(mock.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	forward := httputil.NewSingleHostReverseProxy(target)
+	// In front of the mock: the submission arrives after its note was written,
+	// and the journal is unwritable from then on.
+	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost {
+			_ = os.Remove(p)
+			_ = os.Mkdir(p, 0o700)
+		}
+		forward.ServeHTTP(w, r)
+	}))
+	t.Cleanup(front.Close)
+	wd := cliWorkdir(t, mock, cliVideo("noted before the answer, not after"), "journal_path = "+strconv.Quote(p),
+		"base_url = "+strconv.Quote(front.URL))
+	out := applyOutput(t, wd)
+	taskID := ledgerTask(t, mock, 0).TaskID
+	if !wrapped("Task Not Noted in the Task Journal", "Task "+taskID+" exists and this apply records it in state",
+		"look for task "+taskID).MatchString(out) {
+		t.Fatalf("the apply does not say that task %s was not noted:\n%s", taskID, out)
+	}
+	if n := mock.Submissions(); n != 1 {
+		t.Fatalf("the ledger shows %d submissions, want 1", n)
+	}
+	if got := stateTasks(t, wd)["videogen_video.clip"]; got != taskID {
+		t.Fatalf("the state holds task %q, want %s", got, taskID)
+	}
+}
+
+// A task the service answered with, or one handed over, that the journal
+// cannot note is a warning naming it, never an error: it exists, and this run
+// records it in state. A shared journal_url database is no exception.
+func TestTaskNotNotedIsAWarning(t *testing.T) {
+	t.Parallel()
+	refused, err := mockapi.RefusedURL(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	shared := journal.NewPostgres(strings.Replace(refused, "http://", "postgres://videogen@", 1)+"/terraform?sslmode=disable",
+		"state", journal.DefaultMaxAge)
+	for _, j := range []*journal.Journal{shared, unwritableJournal(t)} {
+		d := &providerData{journal: j, handover: newTaskHandover()}
+		var diags diag.Diagnostics
+		d.taskNotNoted(t.Context(), "task_answered",
+			j.Sent(t.Context(), "", journal.Entry{TaskID: "task_answered", Fingerprint: "f"}), &diags)
+		d.taskNotNoted(t.Context(), "task_adopted", j.Claim(t.Context(), journal.Entry{TaskID: "task_adopted", Fingerprint: "f"}), &diags)
+		if diags.HasError() || len(diags) != 2 {
+			t.Fatalf("%s: want two warnings, got %v", j.Where(), diags)
+		}
+		for i, task := range []string{"task_answered", "task_adopted"} {
+			if diags[i].Summary() != "Task Not Noted in the Task Journal" || !strings.Contains(diags[i].Detail(), task) {
+				t.Errorf("%s: %s: %s", j.Where(), diags[i].Summary(), diags[i].Detail())
+			}
+		}
+	}
+}
+
+// A tainted clip whose request cannot be built from its state (here: an
+// argument the provider's api cannot carry) cannot be noted before Delete hands
+// its task over: that is said, naming the task, since until the replacement is
+// saved the task is in no state and no journal.
+func TestNoteHandedOverWithoutARequest(t *testing.T) {
+	t.Parallel()
+	r := &videoResource{data: &providerData{api: apiOpenAIVideos, journal: unwritableJournal(t), handover: newTaskHandover()}}
+	state := videoResourceModel{TaskID: types.StringValue("task_handed"), Model: types.StringValue("sora-2"),
+		Prompt: types.StringValue("p"), CallbackURL: types.StringValue("https://hooks.example/done")}
+	var diags diag.Diagnostics
+	r.noteHandedOver(t.Context(), state, &diags)
+	if diags.HasError() || len(diags) != 1 || diags[0].Summary() != "Task Not Noted in the Task Journal" ||
+		!wrapped("Task task_handed exists", "callback_url").MatchString(diags[0].Detail()) {
+		t.Fatalf("want one warning naming task_handed and why, got %v", diags)
 	}
 }
