@@ -195,7 +195,7 @@ func TestJournalNewerLogIsRefused(t *testing.T) {
 	if newer == string(data) {
 		t.Fatalf("no version 3 header in\n%s", data)
 	}
-	if err := os.WriteFile(path+".log", []byte(newer), 0o600); err != nil {
+	if err := os.WriteFile(path+".log", []byte(newer), 0o600); err != nil { //nolint:gosec // G703: a file in t.TempDir()
 		t.Fatal(err)
 	}
 	if _, err := New(path, "s", time.Hour).Matching(t.Context(), "fp"); err == nil || !strings.Contains(err.Error(), "upgrade the provider") {
@@ -210,7 +210,10 @@ func TestJournalChangesWaitingTogetherAreWrittenTogether(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "j.json")
 	j := New(path, "s", time.Hour)
 	addTask(t, j, "first")
-	s := j.store.(*fileStore)
+	s, ok := j.store.(*fileStore)
+	if !ok {
+		t.Fatalf("the journal's store is a %T", j.store)
+	}
 	appends := s.view.appends
 	const waiting = 20
 	s.viewMu.Lock()
