@@ -42,8 +42,12 @@ func TestMain(m *testing.M) {
 	// summary of `make test` shows a passing package's output to no one.
 	if _, err := os.Stat(".terraform"); err == nil && !hadDataDir {
 		fmt.Fprintln(os.Stderr, "a test left internal/provider/.terraform behind (removed now): give its provider block a journal_path in t.TempDir()")
-		if left, err := os.ReadFile(filepath.Join(".terraform", "videogen", "pending-tasks.json")); err == nil {
-			fmt.Fprintf(os.Stderr, "its journal holds: %s\n", left)
+		// The journal is its header file and the log of records beside it.
+		files, _ := filepath.Glob(filepath.Join(".terraform", "videogen", "pending-tasks.json*"))
+		for _, f := range files {
+			if left, err := os.ReadFile(f); err == nil {
+				fmt.Fprintf(os.Stderr, "its journal file %s holds: %s\n", f, left)
+			}
 		}
 		_ = os.RemoveAll(".terraform")
 		code = max(code, 1)
