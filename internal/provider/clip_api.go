@@ -2,10 +2,11 @@ package provider
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+
+	"github.com/videogen/terraform-provider-videogen/internal/framework/privatestate"
 )
 
 // A task ID names a task only on the API that made it: after the provider's api
@@ -17,22 +18,16 @@ import (
 
 // privateKeyAPI holds the API shape a clip was made or imported through. Clips
 // made before it was recorded were made through the only API there was.
-const privateKeyAPI = "api"
-
-// privateWriter is private state as responses carry it.
-type privateWriter interface {
-	SetKey(context.Context, string, []byte) diag.Diagnostics
-}
+const privateKeyAPI privatestate.String = "api"
 
 // recordClipAPI notes the provider's API in a clip's private state.
-func (d *providerData) recordClipAPI(ctx context.Context, p privateWriter) diag.Diagnostics {
-	v, _ := json.Marshal(string(d.api)) //nolint:errchkjson // a string always marshals
-	return p.SetKey(ctx, privateKeyAPI, v)
+func (d *providerData) recordClipAPI(ctx context.Context, p privatestate.Setter) diag.Diagnostics {
+	return privateKeyAPI.Set(ctx, p, string(d.api))
 }
 
 // clipAPI is the API a clip was made or imported through.
-func clipAPI(ctx context.Context, p privateState) apiShape {
-	shape, diags := privateString(ctx, p, privateKeyAPI)
+func clipAPI(ctx context.Context, p privatestate.Getter) apiShape {
+	shape, diags := privateKeyAPI.Get(ctx, p)
 	if diags.HasError() || shape == "" {
 		return apiVideoGenerations
 	}
@@ -42,7 +37,7 @@ func clipAPI(ctx context.Context, p privateState) apiShape {
 // checkClipAPI reports whether the clip of taskID belongs to the provider's API,
 // and adds an error naming the provider's api when it does not (a diagnostic of
 // the resource: api is not one of its attributes).
-func (d *providerData) checkClipAPI(ctx context.Context, p privateState, taskID string, diags *diag.Diagnostics) bool {
+func (d *providerData) checkClipAPI(ctx context.Context, p privatestate.Getter, taskID string, diags *diag.Diagnostics) bool {
 	made := clipAPI(ctx, p)
 	if made == d.api {
 		return true

@@ -2,7 +2,6 @@ package provider
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -26,6 +25,7 @@ import (
 	"github.com/videogen/terraform-provider-videogen/internal/client"
 	"github.com/videogen/terraform-provider-videogen/internal/framework/fwtypes"
 	"github.com/videogen/terraform-provider-videogen/internal/framework/planmodifiers"
+	"github.com/videogen/terraform-provider-videogen/internal/framework/privatestate"
 	"github.com/videogen/terraform-provider-videogen/internal/localfile"
 	"github.com/videogen/terraform-provider-videogen/internal/validators"
 )
@@ -39,7 +39,7 @@ const (
 	defaultFileWaitTimeout = 30 * time.Minute
 	// privateKeyFileDrift holds, between a refresh and the plan, why the file at
 	// path is no longer the clip this resource wrote.
-	privateKeyFileDrift = "file_drift"
+	privateKeyFileDrift privatestate.String = "file_drift"
 )
 
 var (
@@ -231,7 +231,7 @@ func (r *videoFileResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 		}
 		r.data.claimPath(p, plan.TaskID, &resp.Diagnostics)
 		// What Read found wrong with the file at path, if anything.
-		drift, diags := privateString(ctx, req.Private, privateKeyFileDrift)
+		drift, diags := privateKeyFileDrift.Get(ctx, req.Private)
 		resp.Diagnostics.Append(diags...)
 		switch {
 		case drift == "":
@@ -417,12 +417,11 @@ func (r *videoFileResource) Read(ctx context.Context, req resource.ReadRequest, 
 		// Anything at the path that is not the clip stays in state with the reason
 		// kept for the plan, which refuses to replace it without overwrite.
 		tflog.Warn(ctx, "video file "+found.Drift, map[string]any{"path": p, "task_id": state.TaskID.ValueString()})
-		reason, _ := json.Marshal(found.Drift)
-		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKeyFileDrift, reason)...)
+		resp.Diagnostics.Append(privateKeyFileDrift.Set(ctx, resp.Private, found.Drift)...)
 		resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 		return
 	}
-	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKeyFileDrift, nil)...)
+	resp.Diagnostics.Append(privateKeyFileDrift.Set(ctx, resp.Private, "")...)
 	if mode, err := validators.ParseFileMode(state.FilePermission.ValueString()); err != nil || mode != found.Mode {
 		state.FilePermission = types.StringValue(fmt.Sprintf("%04o", found.Mode))
 	}
@@ -500,7 +499,7 @@ func (r *videoFileResource) Update(ctx context.Context, req resource.UpdateReque
 				return
 			}
 		}
-		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKeyFileDrift, nil)...)
+		resp.Diagnostics.Append(privateKeyFileDrift.Set(ctx, resp.Private, "")...)
 	}
 	if !redownload && !plan.FilePermission.Equal(state.FilePermission) {
 		if err := localfile.SetMode(target.path, target.fileMode); err != nil {

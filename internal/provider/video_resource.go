@@ -2,7 +2,6 @@ package provider
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -21,6 +20,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/videogen/terraform-provider-videogen/internal/client"
+	"github.com/videogen/terraform-provider-videogen/internal/framework/privatestate"
 	"github.com/videogen/terraform-provider-videogen/internal/validators"
 )
 
@@ -168,7 +168,7 @@ func (r *videoResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 		return
 	}
 	status := client.Status(state.Status.ValueString())
-	if waitCutShort(ctx, req.Private) && r.data != nil {
+	if privateKeyWaitCutShort.Get(ctx, req.Private) && r.data != nil {
 		// A tainted clip is planned with no prior state; this one was untainted, so a
 		// replacement (-replace, a changed argument) is a new clip, not a resume.
 		r.data.budget.unsee(state.TaskID.ValueString())
@@ -279,13 +279,13 @@ func (r *videoResource) planCreate(ctx context.Context, req resource.ModifyPlanR
 			billing = types.StringValue(billingResumes)
 			// Terraform hands this planned private state to the Delete of the tainted
 			// clip, not the clip's own: it tells Delete that the plan resumes its task.
-			resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKeyResumes, []byte(`true`))...)
+			resp.Diagnostics.Append(privateKeyResumes.Set(ctx, resp.Private, true)...)
 		case plannedEither:
 			r.data.budget.count(&resp.Diagnostics)
 		case plannedNew:
 			// It tells the Delete of a tainted clip replaced by this one that the plan,
 			// knowing its task, lets it go (see privateKeyResumes).
-			resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKeyPlannedNew, []byte(`true`))...)
+			resp.Diagnostics.Append(privateKeyPlannedNew.Set(ctx, resp.Private, true)...)
 			billing = r.planFromJournal(ctx, plan, req.Config, &resp.Diagnostics)
 			r.data.budget.count(&resp.Diagnostics)
 		}
@@ -296,38 +296,12 @@ func (r *videoResource) planCreate(ctx context.Context, req resource.ModifyPlanR
 // privateKeyResumes marks, in the planned private state of a tainted clip's
 // replacement, that the plan resumes the clip's task. Terraform hands the Delete of
 // the tainted clip that planned private state, not the clip's own.
-const privateKeyResumes = "resumes_task"
-
-func planResumes(ctx context.Context, p privateState) bool {
-	return privateFlag(ctx, p, privateKeyResumes)
-}
+const privateKeyResumes privatestate.Flag = "resumes_task"
 
 // privateKeyPlannedNew marks, in the same planned private state, a replacement that
 // the plan, having refreshed the tainted clip's task, calls a new clip: the task
 // is let go, and the Delete of the tainted clip says so on that clip.
-const privateKeyPlannedNew = "plans_new_clip"
-
-// privateState is private state as requests and responses carry it.
-type privateState interface {
-	GetKey(context.Context, string) ([]byte, diag.Diagnostics)
-}
-
-// privateFlag reports a key set to true in private state.
-func privateFlag(ctx context.Context, p privateState, key string) bool {
-	v, diags := p.GetKey(ctx, key)
-	return !diags.HasError() && string(v) == "true"
-}
-
-// privateString reads a key that holds a JSON string in private state; "" when
-// it is unset or holds something else.
-func privateString(ctx context.Context, p privateState, key string) (string, diag.Diagnostics) {
-	raw, diags := p.GetKey(ctx, key)
-	var s string
-	if len(raw) > 0 && json.Unmarshal(raw, &s) != nil {
-		s = ""
-	}
-	return s, diags
-}
+const privateKeyPlannedNew privatestate.Flag = "plans_new_clip"
 
 // planDestroy warns, for each clip a plan destroys, that it stays billed: the
 // service has no delete. Terraform shows warnings of the same summary as one, with
@@ -436,7 +410,7 @@ func (r *videoResource) Create(ctx context.Context, req resource.CreateRequest, 
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 	if !client.Status(plan.Status.ValueString()).Final() {
-		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKeyWaitCutShort, []byte(`true`))...)
+		resp.Diagnostics.Append(privateKeyWaitCutShort.Set(ctx, resp.Private, true)...)
 	}
 }
 
@@ -445,11 +419,7 @@ func (r *videoResource) Create(ctx context.Context, req resource.CreateRequest, 
 // to Read but not to the Delete of its replacement, so Read records the mark in
 // billing (billingCutShort): Delete then knows the task is unfinished business, not
 // a clip the user asked to regenerate (-replace, taint).
-const privateKeyWaitCutShort = "wait_cut_short"
-
-func waitCutShort(ctx context.Context, p privateState) bool {
-	return privateFlag(ctx, p, privateKeyWaitCutShort)
-}
+const privateKeyWaitCutShort privatestate.Flag = "wait_cut_short"
 
 func (r *videoResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state videoResourceModel
@@ -503,7 +473,7 @@ func (r *videoResource) Read(ctx context.Context, req resource.ReadRequest, resp
 	unconfirmed = r.firstSeenFinished(ctx, state, video, req.Private)
 	state.applyVideo(video)
 	state.Billing = types.StringValue(billingOf(video.Status))
-	if waitCutShort(ctx, req.Private) && (!video.Status.Final() || video.Status.Usable()) {
+	if privateKeyWaitCutShort.Get(ctx, req.Private) && (!video.Status.Final() || video.Status.Usable()) {
 		// Terraform taints a clip whose wait was cut short and plans its replacement
 		// with no prior state: the budget tells that plan the task can be resumed,
 		// and the mark in state tells Delete to hand the task over.
@@ -520,10 +490,10 @@ func (r *videoResource) Read(ctx context.Context, req resource.ReadRequest, resp
 // create wait was cut short is left to the apply that resumes it, and an imported
 // clip (no model in state yet) asked for nothing that state can tell.
 func (r *videoResource) firstSeenFinished(ctx context.Context, state videoResourceModel, video *client.Video,
-	private privateState,
+	private privatestate.Getter,
 ) []string {
 	prior := client.Status(state.Status.ValueString())
-	if state.Model.IsNull() || prior == "" || prior.Final() || !video.Status.Usable() || waitCutShort(ctx, private) {
+	if state.Model.IsNull() || prior == "" || prior.Final() || !video.Status.Usable() || privateKeyWaitCutShort.Get(ctx, private) {
 		return nil
 	}
 	request, diags := state.toRequest(ctx, tfsdk.Config{}, r.data.api)
@@ -568,7 +538,7 @@ func (r *videoResource) Update(ctx context.Context, req resource.UpdateRequest, 
 		plan.Billing = types.StringValue(billingOf(client.Status(plan.Status.ValueString())))
 	}
 	if client.Status(plan.Status.ValueString()).Final() {
-		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKeyWaitCutShort, nil)...)
+		resp.Diagnostics.Append(privateKeyWaitCutShort.Set(ctx, resp.Private, false)...)
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
@@ -587,9 +557,9 @@ func (r *videoResource) Delete(ctx context.Context, req resource.DeleteRequest, 
 		return
 	}
 	taskID := state.TaskID.ValueString()
-	resumed := planResumes(ctx, req.Private)
+	resumed := privateKeyResumes.Get(ctx, req.Private)
 	unfinished := !client.Status(state.Status.ValueString()).Final() || state.Billing.ValueString() == billingCutShort
-	if unfinished && !resumed && r.data != nil && privateFlag(ctx, req.Private, privateKeyPlannedNew) {
+	if unfinished && !resumed && r.data != nil && privateKeyPlannedNew.Get(ctx, req.Private) {
 		// The replacement's plan knew this task and asks for another clip.
 		r.data.journalRemove(ctx, taskID, nil)
 		addAbandonedTaskWarning(&resp.Diagnostics, state)
