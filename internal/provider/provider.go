@@ -26,6 +26,7 @@ import (
 
 	"github.com/videogen/terraform-provider-videogen/internal/client"
 	"github.com/videogen/terraform-provider-videogen/internal/journal"
+	"github.com/videogen/terraform-provider-videogen/internal/localfile"
 	"github.com/videogen/terraform-provider-videogen/internal/validators"
 )
 
@@ -83,7 +84,7 @@ type providerData struct {
 	journal      *journal.Journal
 	journalError sync.Once
 	budget       *newClipBudget
-	clips        knownClips
+	clips        localfile.Known
 	// planned holds the file each videogen_video_file plans to hold (claimPath).
 	planned plannedPaths
 	// held holds the tasks the videogen_video resources read in this run hold.

@@ -223,7 +223,7 @@ func (r *videoFileResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 		if resp.Diagnostics.HasError() {
 			return
 		}
-		rememberClip(r.data, &state, true)
+		r.data.knownClips().Remember(state.Path.ValueString(), state.clip(), true)
 		if !state.Path.Equal(plan.Path) || !state.TaskID.Equal(plan.TaskID) {
 			// A replacement: Terraform plans its new half again without prior
 			// state, and that plan checks the path.
@@ -245,9 +245,8 @@ func (r *videoFileResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 				return
 			}
 			// Download the clip again over the changed file, in place.
-			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("sha256"), types.StringUnknown())...)
-			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("size_bytes"), types.Int64Unknown())...)
-			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("source_url"), types.StringUnknown())...)
+			plan.SHA256, plan.SizeBytes, plan.SourceURL = types.StringUnknown(), types.Int64Unknown(), types.StringUnknown()
+			resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 		}
 		return
 	}
@@ -256,27 +255,21 @@ func (r *videoFileResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	occ, ok := occupant(p, &resp.Diagnostics)
-	if !ok || occ == localfile.Nothing {
-		return
-	}
-	if occ == localfile.RegularFile && r.data != nil {
-		if known, ok := r.data.clips.atPath(p); ok && known.holds(p) {
-			// The file of the resource this one replaces (tainted, or given a new
-			// task), which is deleted before this one is written.
-			return
-		}
-		if known, ok := r.data.clips.ofTask(plan.TaskID.ValueString()); ok && !plan.TaskID.IsUnknown() && known.holds(p) {
-			// The clip, already at the new path: adopted without downloading,
-			// which the plan shows by a known checksum.
-			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("sha256"), known.sha256)...)
-			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("size_bytes"), known.size)...)
-			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("source_url"), known.sourceURL)...)
-			return
-		}
-	}
-	if !overwrite {
-		addOccupiedError(&resp.Diagnostics, p, occ, plan.TaskID)
+	place, err := r.data.knownClips().Place(p, plan.TaskID.ValueString())
+	switch {
+	case err != nil:
+		addPathError(&resp.Diagnostics, p, err)
+	case place.Occupant == localfile.Nothing, place.Predecessor:
+		// Nothing in the way, or the file of the resource this one replaces
+		// (tainted, or given a new task), which is deleted before this one is
+		// written.
+	case place.Copy != nil:
+		// The clip, already at the new path: adopted without downloading,
+		// which the plan shows by a known checksum.
+		plan.setClip(*place.Copy)
+		resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+	case !overwrite:
+		addOccupiedError(&resp.Diagnostics, p, place.Occupant, plan.TaskID)
 	}
 }
 
@@ -298,13 +291,14 @@ func (r *videoFileResource) Create(ctx context.Context, req resource.CreateReque
 	}
 	// Checked again here for a path that was unknown at plan, and for what
 	// changed on the disk since, before waiting for or downloading anything.
-	occ, ok := occupant(target.path, &resp.Diagnostics)
-	if !ok {
+	occ, err := localfile.InspectTarget(target.path)
+	if err != nil {
+		addPathError(&resp.Diagnostics, target.path, err)
 		return
 	}
 	if occ != localfile.Nothing && !plan.SHA256.IsUnknown() {
 		// The plan adopts the file that holds this clip already.
-		if holds, _ := localfile.Holds(target.path, plan.SHA256.ValueString(), plan.SizeBytes.ValueInt64()); holds {
+		if plan.clip().At(target.path) {
 			if err := localfile.SetMode(target.path, target.fileMode); err != nil {
 				addPermissionError(&resp.Diagnostics, target, err)
 				return
@@ -361,23 +355,8 @@ func (r *videoFileResource) fetch(ctx context.Context, m *videoFileResourceModel
 		return false
 	}
 	tflog.Info(ctx, "video file written", map[string]any{"task_id": video.TaskID, "path": target.path, "bytes": sum.Size})
-	m.SHA256, m.SizeBytes, m.SourceURL = types.StringValue(sum.SHA256), types.Int64Value(sum.Size), types.StringValue(dl.URL)
+	m.setClip(localfile.Clip{SHA256: sum.SHA256, Size: sum.Size, SourceURL: dl.URL})
 	return true
-}
-
-// occupant checks that the file at p can be written and says what is there now;
-// false when it cannot be written, which diags says.
-func occupant(p string, diags *diag.Diagnostics) (localfile.Occupant, bool) {
-	occ := localfile.Nothing
-	err := localfile.CheckTarget(p)
-	if err == nil {
-		occ, _, err = localfile.Inspect(p)
-	}
-	if err != nil {
-		addPathError(diags, p, err)
-		return occ, false
-	}
-	return occ, true
 }
 
 // Read checks the file against state. A file that is missing or differs is
@@ -396,7 +375,7 @@ func (r *videoFileResource) Read(ctx context.Context, req resource.ReadRequest, 
 		}
 		return
 	}
-	rememberClip(r.data, &state, false)
+	r.data.knownClips().Remember(state.Path.ValueString(), state.clip(), false)
 	p, size := state.Path.ValueString(), int64(-1)
 	if !state.SizeBytes.IsNull() {
 		size = state.SizeBytes.ValueInt64()
@@ -460,9 +439,7 @@ func (r *videoFileResource) adoptImported(ctx context.Context, state *videoFileR
 			"regenerating it.\n\nOriginal error: %v", p, err))
 		return
 	}
-	state.SHA256 = types.StringValue(sum.SHA256)
-	state.SizeBytes = types.Int64Value(sum.Size)
-	state.SourceURL = types.StringValue(video.URL)
+	state.setClip(localfile.Clip{SHA256: sum.SHA256, Size: sum.Size, SourceURL: video.URL})
 	state.FilePermission = types.StringValue(fmt.Sprintf("%04o", mode))
 }
 
@@ -486,7 +463,7 @@ func (r *videoFileResource) Update(ctx context.Context, req resource.UpdateReque
 		return
 	}
 	if redownload {
-		if holds, _ := localfile.Holds(target.path, state.SHA256.ValueString(), state.SizeBytes.ValueInt64()); !holds {
+		if !state.clip().At(target.path) {
 			const summary = "Unable to Download Video File"
 			if !requireConfigured(r.data, &resp.Diagnostics, summary) {
 				return
@@ -523,7 +500,7 @@ func (r *videoFileResource) Delete(ctx context.Context, req resource.DeleteReque
 	// The apply plans the new half of a replacement again, after this Delete and
 	// without prior state: it learns the clip from here, as the plan did from
 	// ModifyPlan.
-	rememberClip(r.data, &state, true)
+	r.data.knownClips().Remember(state.Path.ValueString(), state.clip(), true)
 	p := state.Path.ValueString()
 	left, err := localfile.RemoveClip(p, state.SHA256.ValueString(), state.SizeBytes.ValueInt64())
 	switch {
@@ -563,4 +540,15 @@ func (m *videoFileResourceModel) target() (fileTarget, diag.Diagnostics) {
 		diags.AddAttributeError(path.Root("directory_permission"), "Invalid Permission", fmt.Sprintf("directory_permission %s.", err))
 	}
 	return t, diags
+}
+
+// clip is the clip that m says its file holds.
+func (m *videoFileResourceModel) clip() localfile.Clip {
+	return localfile.Clip{Task: m.TaskID.ValueString(), SHA256: m.SHA256.ValueString(), Size: m.SizeBytes.ValueInt64(),
+		SourceURL: m.SourceURL.ValueString()}
+}
+
+// setClip records in m the clip its file holds.
+func (m *videoFileResourceModel) setClip(c localfile.Clip) {
+	m.SHA256, m.SizeBytes, m.SourceURL = types.StringValue(c.SHA256), types.Int64Value(c.Size), types.StringValue(c.SourceURL)
 }
