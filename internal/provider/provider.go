@@ -86,7 +86,7 @@ type providerData struct {
 	budget       *newClipBudget
 	clips        localfile.Known
 	// planned holds the file each videogen_video_file plans to hold (claimPath).
-	planned plannedPaths
+	planned localfile.Claims
 	// held holds the tasks the videogen_video resources read in this run hold.
 	held heldTasks
 	// api is the request shape of the API the client speaks, and

@@ -40,6 +40,8 @@ const (
 	// privateKeyFileDrift holds, between a refresh and the plan, why the file at
 	// path is no longer the clip this resource wrote.
 	privateKeyFileDrift privatestate.String = "file_drift"
+	// downloadSummary is the summary of a download that failed.
+	downloadSummary = "Unable to Download Video File"
 )
 
 var (
@@ -274,12 +276,11 @@ func (r *videoFileResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 }
 
 func (r *videoFileResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	const summary = "Unable to Download Video File"
 	var plan videoFileResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	// Task and path are known at apply: every way Create ends has this identity.
 	resp.Diagnostics.Append(r.setIdentity(ctx, resp.Identity, plan)...)
-	if resp.Diagnostics.HasError() || !requireConfigured(r.data, &resp.Diagnostics, summary) {
+	if resp.Diagnostics.HasError() || !requireConfigured(r.data, &resp.Diagnostics, downloadSummary) {
 		return
 	}
 	target, diags := plan.target()
@@ -289,36 +290,23 @@ func (r *videoFileResource) Create(ctx context.Context, req resource.CreateReque
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	// Checked again here for a path that was unknown at plan, and for what
-	// changed on the disk since, before waiting for or downloading anything.
+	// The plan adopts a file at path that held this clip already (fetch says
+	// why the path is unusable, if it is).
 	occ, err := localfile.InspectTarget(target.path)
-	if err != nil {
-		addPathError(&resp.Diagnostics, target.path, err)
-		return
-	}
-	if occ != localfile.Nothing && !plan.SHA256.IsUnknown() {
-		// The plan adopts the file that holds this clip already.
-		if plan.clip().At(target.path) {
-			if err := localfile.SetMode(target.path, target.fileMode); err != nil {
-				addPermissionError(&resp.Diagnostics, target, err)
-				return
-			}
-			tflog.Info(ctx, "video file adopted without downloading: it holds the clip", map[string]any{"path": target.path})
-			plan.ID = types.StringValue(plan.Path.ValueString())
-			resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-			return
-		}
+	adopt := err == nil && occ != localfile.Nothing && !plan.SHA256.IsUnknown()
+	switch {
+	case adopt && !plan.clip().At(target.path):
 		resp.Diagnostics.AddAttributeError(path.Root("path"), "Video File Changed Since Plan", fmt.Sprintf("The plan "+
 			"adopted the file at %s because it held the clip of task %s, but it no longer does, so nothing was "+
 			"downloaded or replaced. Run terraform plan again.", target.path, plan.TaskID.ValueString()))
 		return
-	}
-	overwrite := plan.Overwrite.ValueBool()
-	if occ != localfile.Nothing && !overwrite {
-		addOccupiedError(&resp.Diagnostics, target.path, occ, plan.TaskID)
-		return
-	}
-	if !r.fetch(ctx, &plan, target, overwrite, timeout, summary, &resp.Diagnostics) {
+	case adopt:
+		if err := localfile.SetMode(target.path, target.fileMode); err != nil {
+			addPermissionError(&resp.Diagnostics, target, err)
+			return
+		}
+		tflog.Info(ctx, "video file adopted without downloading: it holds the clip", map[string]any{"path": target.path})
+	case !r.fetch(ctx, &plan, target, plan.Overwrite.ValueBool(), timeout, &resp.Diagnostics):
 		return
 	}
 	plan.ID = types.StringValue(plan.Path.ValueString())
@@ -327,11 +315,25 @@ func (r *videoFileResource) Create(ctx context.Context, req resource.CreateReque
 
 // fetch waits for the task of m to finish, up to timeout, and writes its clip to
 // the target, recording the file in m. Unless replace is set, it leaves alone
-// anything that appears at the path while the clip downloads.
+// anything at the path, before and while the clip downloads.
 func (r *videoFileResource) fetch(ctx context.Context, m *videoFileResourceModel, target fileTarget, replace bool,
-	timeout time.Duration, summary string, diags *diag.Diagnostics,
+	timeout time.Duration, diags *diag.Diagnostics,
 ) bool {
-	video, ok := r.finishedVideo(ctx, m.TaskID.ValueString(), timeout, summary, diags)
+	if !requireConfigured(r.data, diags, downloadSummary) {
+		return false
+	}
+	// Checked again here for a path that was unknown at plan, and for what
+	// changed on the disk since, before waiting for or downloading anything.
+	occ, err := localfile.InspectTarget(target.path)
+	switch {
+	case err != nil:
+		addPathError(diags, target.path, err)
+		return false
+	case occ != localfile.Nothing && !replace:
+		addOccupiedError(diags, target.path, occ, m.TaskID)
+		return false
+	}
+	video, ok := r.finishedVideo(ctx, m.TaskID.ValueString(), timeout, downloadSummary, diags)
 	if !ok {
 		return false
 	}
@@ -463,18 +465,8 @@ func (r *videoFileResource) Update(ctx context.Context, req resource.UpdateReque
 		return
 	}
 	if redownload {
-		if !state.clip().At(target.path) {
-			const summary = "Unable to Download Video File"
-			if !requireConfigured(r.data, &resp.Diagnostics, summary) {
-				return
-			}
-			if err := localfile.CheckTarget(target.path); err != nil {
-				addPathError(&resp.Diagnostics, target.path, err)
-				return
-			}
-			if !r.fetch(ctx, &plan, target, true, defaultFileWaitTimeout, summary, &resp.Diagnostics) {
-				return
-			}
+		if !state.clip().At(target.path) && !r.fetch(ctx, &plan, target, true, defaultFileWaitTimeout, &resp.Diagnostics) {
+			return
 		}
 		resp.Diagnostics.Append(privateKeyFileDrift.Set(ctx, resp.Private, "")...)
 	}

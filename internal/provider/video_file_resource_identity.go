@@ -52,22 +52,16 @@ func (r *videoFileResource) setIdentity(ctx context.Context, identity *tfsdk.Res
 	return identity.Set(ctx, videoFileIdentityModel{TaskID: m.TaskID, Path: m.Path.StringValue})
 }
 
-// importID is the "<task_id>,<path>" that ImportState parses: the import ID as
-// given, or one made from an import block's identity.
-func (r *videoFileResource) importID(ctx context.Context, req resource.ImportStateRequest) (string, diag.Diagnostics) {
-	if req.ID != "" || req.Identity == nil {
-		return req.ID, nil
-	}
-	var identity videoFileIdentityModel
-	diags := req.Identity.Get(ctx, &identity)
-	return identity.TaskID.ValueString() + "," + identity.Path.ValueString(), diags
-}
-
-// ImportState takes "<task_id>,<path>", with the path in any spelling; the first
-// Read then adopts the file. A task ID never holds a comma, while a path may.
+// ImportState takes "<task_id>,<path>", with the path in any spelling, or an
+// import block's identity, read as the same pair; the first Read then adopts the
+// file. A task ID never holds a comma, while a path may.
 func (r *videoFileResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	id, diags := r.importID(ctx, req)
-	resp.Diagnostics.Append(diags...)
+	id := req.ID
+	if id == "" && req.Identity != nil {
+		var identity videoFileIdentityModel
+		resp.Diagnostics.Append(req.Identity.Get(ctx, &identity)...)
+		id = identity.TaskID.ValueString() + "," + identity.Path.ValueString()
+	}
 	taskID, p, ok := strings.Cut(id, ",")
 	taskID = strings.TrimSpace(taskID)
 	if !ok || taskID == "" || p == "" {

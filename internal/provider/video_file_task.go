@@ -53,32 +53,28 @@ func (r *videoFileResource) finishedVideo(ctx context.Context, taskID string, ti
 
 // checkDownloadable insists that a finished task succeeded with a URL.
 func checkDownloadable(video *client.Video, diags *diag.Diagnostics) bool {
+	var detail string
 	switch {
 	case video.Status == client.StatusFailed:
 		reason := video.FailureReason
 		if reason == "" {
 			reason = "the service gave no reason"
 		}
-		diags.AddAttributeError(path.Root("task_id"), "Video Not Downloadable",
-			fmt.Sprintf("Task %s has the status \"failed\" (%s), so it has no clip to download. Failed tasks are not "+
-				"billed. Regenerate the video (the videogen_video resource replaces a failed task on the next apply), "+
-				"then apply again.", video.TaskID, reason))
-		return false
+		detail = fmt.Sprintf("Task %s has the status \"failed\" (%s), so it has no clip to download. Failed tasks are "+
+			"not billed. Regenerate the video (the videogen_video resource replaces a failed task on the next apply), "+
+			"then apply again.", video.TaskID, reason)
 	case video.Status.Gone():
-		diags.AddAttributeError(path.Root("task_id"), "Video Not Downloadable",
-			fmt.Sprintf("Task %s has no clip any more: %s. The videogen_video resource plans a replacement for it on "+
-				"the next plan, which generates and bills a new clip.", video.TaskID, video.FailureReason))
-		return false
+		detail = fmt.Sprintf("Task %s has no clip any more: %s. The videogen_video resource plans a replacement for it "+
+			"on the next plan, which generates and bills a new clip.", video.TaskID, video.FailureReason)
 	case video.Status != client.StatusSucceeded:
-		diags.AddAttributeError(path.Root("task_id"), "Video Not Downloadable",
-			fmt.Sprintf("Task %s has the status %q; only a succeeded task has a clip to download. Apply again when the "+
-				"task has succeeded.", video.TaskID, video.RawStatus))
-		return false
+		detail = fmt.Sprintf("Task %s has the status %q; only a succeeded task has a clip to download. Apply again "+
+			"when the task has succeeded.", video.TaskID, video.RawStatus)
 	case video.URL == "":
-		diags.AddAttributeError(path.Root("task_id"), "Video Not Downloadable",
-			fmt.Sprintf("Task %s has succeeded, but the service reported no download URL for it. Apply again later; if "+
-				"it persists, ask the service about the task.", video.TaskID))
-		return false
+		detail = fmt.Sprintf("Task %s has succeeded, but the service reported no download URL for it. Apply again "+
+			"later; if it persists, ask the service about the task.", video.TaskID)
+	default:
+		return true
 	}
-	return true
+	diags.AddAttributeError(path.Root("task_id"), "Video Not Downloadable", detail)
+	return false
 }
