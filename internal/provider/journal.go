@@ -230,16 +230,10 @@ func addRunningTaskWarning(diags *diag.Diagnostics, matches []journal.Match, whe
 // so the task of a run whose provider ended (but whose Terraform may have been
 // killed before it saved the state) is adopted only when no resource of the
 // state holds it. A state without a model is a fresh import, not saved yet.
-func (r *videoResource) heldByPriorState(ctx context.Context, state tfsdk.State) {
-	if r.data == nil || state.Raw.IsNull() {
-		return
+func (r *videoResource) heldByPriorState(ctx context.Context, state videoResourceModel) {
+	if r.data != nil && !state.Model.IsNull() && !state.TaskID.IsNull() {
+		r.data.journalRemove(ctx, state.TaskID.ValueString(), nil)
 	}
-	var taskID, model types.String
-	if state.GetAttribute(ctx, path.Root("task_id"), &taskID).HasError() ||
-		state.GetAttribute(ctx, path.Root("model"), &model).HasError() || model.IsNull() || taskID.IsNull() {
-		return
-	}
-	r.data.journalRemove(ctx, taskID.ValueString(), nil)
 }
 
 // noteHandedOver notes, as this run's, the task of a tainted clip that Delete

@@ -147,24 +147,24 @@ func (r *videoResource) ConfigValidators(context.Context) []resource.ConfigValid
 // the model against the service's list, and plans the in-place update that resumes
 // an unfinished wait or the replacement of a task that ended without a clip.
 func (r *videoResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	r.heldByPriorState(ctx, req.State)
-	if req.Plan.Raw.IsNull() {
-		r.planDestroy(ctx, req, resp)
-		return
+	var plan, state videoResourceModel
+	if !req.State.Raw.IsNull() {
+		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	}
-	var plan videoResourceModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if !req.Plan.Raw.IsNull() {
+		resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	}
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if req.State.Raw.IsNull() {
+	r.heldByPriorState(ctx, state)
+	switch {
+	case req.Plan.Raw.IsNull():
+		r.planDestroy(state, &resp.Diagnostics)
+		return
+	case req.State.Raw.IsNull():
 		// Terraform plans every new clip, a replacement included, with no prior state.
 		r.planCreate(ctx, req, resp, plan)
-		return
-	}
-	var state videoResourceModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
 		return
 	}
 	status := client.Status(state.Status.ValueString())
@@ -258,14 +258,10 @@ func (r *videoResource) planCreate(ctx context.Context, req resource.ModifyPlanR
 	}
 	for _, a := range clipArguments {
 		if a.nullWhenUnset && cfg.arg(a.name).IsNull() {
-			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root(a.name), cfg.arg(a.name))...)
+			plan.setArg(a.name, cfg.arg(a.name))
 		}
 	}
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	resp.Diagnostics.Append(resp.Plan.Get(ctx, &plan)...)
-	billing := types.StringUnknown()
+	plan.Billing = types.StringUnknown()
 	switch {
 	case r.data == nil || !req.Config.Raw.IsFullyKnown():
 		// Which task the apply takes over may depend on values known only then: count
@@ -276,7 +272,7 @@ func (r *videoResource) planCreate(ctx context.Context, req resource.ModifyPlanR
 	default:
 		switch r.data.budget.plan(plan) {
 		case plannedResume:
-			billing = types.StringValue(billingResumes)
+			plan.Billing = types.StringValue(billingResumes)
 			// Terraform hands this planned private state to the Delete of the tainted
 			// clip, not the clip's own: it tells Delete that the plan resumes its task.
 			resp.Diagnostics.Append(privateKeyResumes.Set(ctx, resp.Private, true)...)
@@ -286,11 +282,13 @@ func (r *videoResource) planCreate(ctx context.Context, req resource.ModifyPlanR
 			// It tells the Delete of a tainted clip replaced by this one that the plan,
 			// knowing its task, lets it go (see privateKeyResumes).
 			resp.Diagnostics.Append(privateKeyPlannedNew.Set(ctx, resp.Private, true)...)
-			billing = r.planFromJournal(ctx, plan, req.Config, &resp.Diagnostics)
+			plan.Billing = r.planFromJournal(ctx, plan, req.Config, &resp.Diagnostics)
 			r.data.budget.count(&resp.Diagnostics)
 		}
 	}
-	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("billing"), billing)...)
+	// One write of the whole plan: the framework's reflection per call is what a
+	// plan of thousands of clips spends its time on.
+	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 }
 
 // privateKeyResumes marks, in the planned private state of a tainted clip's
@@ -306,18 +304,13 @@ const privateKeyPlannedNew privatestate.Flag = "plans_new_clip"
 // planDestroy warns, for each clip a plan destroys, that it stays billed: the
 // service has no delete. Terraform shows warnings of the same summary as one, with
 // the number of others, so a large destroy stays readable.
-func (r *videoResource) planDestroy(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	var state videoResourceModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
+func (r *videoResource) planDestroy(state videoResourceModel, diags *diag.Diagnostics) {
 	taskID, status := state.TaskID.ValueString(), client.Status(state.Status.ValueString())
 	if status == client.StatusFailed {
 		// Not billed, and nothing to lose whether it is deleted or forgotten.
 		return
 	}
-	resp.Diagnostics.AddWarning("Destroyed Clip Stays Billed",
+	diags.AddWarning("Destroyed Clip Stays Billed",
 		fmt.Sprintf("If this plan is applied, %s. If that is not what you want, do not apply it.", r.data.removal(taskID, status)))
 }
 
@@ -653,15 +646,12 @@ func (m *videoResourceModel) toRequest(ctx context.Context, config tfsdk.Config,
 		}
 		diags.Append(field.set(v, &req, at)...)
 	}
-	if shape == apiOpenAIVideos {
-		if _, err := client.OpenAIVideoSize(req.Metadata.Ratio, req.Metadata.Resolution); err != nil {
-			at := path.Root("ratio")
-			if req.Metadata.Ratio == "" {
-				at = path.Root("resolution")
-			}
-			diags.AddAttributeError(at, "No Size for This Ratio and Resolution", fmt.Sprintf("OpenAI's video API (api = "+
-				"%q) takes ratio and resolution as one size in pixels, and ratio %q with resolution %q has none: %s. "+
-				"Nothing was submitted.", shape, req.Metadata.Ratio, req.Metadata.Resolution, err))
+	for _, e := range client.API(shape).Inexpressible(req) {
+		// The client knows which ratio and resolution make no size: it names the one to change.
+		if at := strings.TrimPrefix(e.Param, "metadata."); at == "ratio" || at == "resolution" {
+			diags.AddAttributeError(path.Root(at), "No Size for This Ratio and Resolution", fmt.Sprintf("OpenAI's video "+
+				"API (api = %q) takes ratio and resolution as one size in pixels, and ratio %q with resolution %q has "+
+				"none: %s. Nothing was submitted.", shape, req.Metadata.Ratio, req.Metadata.Resolution, e.Reason))
 		}
 	}
 	return req, diags
