@@ -286,8 +286,8 @@ func (r *videoResource) planCreate(ctx context.Context, req resource.ModifyPlanR
 			r.data.budget.count(&resp.Diagnostics)
 		}
 	}
-	// One write of the whole plan: the framework's reflection per call is what a
-	// plan of thousands of clips spends its time on.
+	// One write of the whole plan rather than one per attribute: each SetAttribute
+	// walks and rebuilds the plan's whole value.
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 }
 
