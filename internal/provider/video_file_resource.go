@@ -398,14 +398,12 @@ func (r *videoFileResource) Read(ctx context.Context, req resource.ReadRequest, 
 		// Anything at the path that is not the clip stays in state with the reason
 		// kept for the plan, which refuses to replace it without overwrite.
 		tflog.Warn(ctx, "video file "+found.Drift, map[string]any{"path": p, "task_id": state.TaskID.ValueString()})
-		resp.Diagnostics.Append(privateKeyFileDrift.Set(ctx, resp.Private, found.Drift)...)
-		resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
-		return
+	default:
+		if mode, err := validators.ParseFileMode(state.FilePermission.ValueString()); err != nil || mode != found.Mode {
+			state.FilePermission = types.StringValue(fmt.Sprintf("%04o", found.Mode))
+		}
 	}
-	resp.Diagnostics.Append(privateKeyFileDrift.Set(ctx, resp.Private, "")...)
-	if mode, err := validators.ParseFileMode(state.FilePermission.ValueString()); err != nil || mode != found.Mode {
-		state.FilePermission = types.StringValue(fmt.Sprintf("%04o", found.Mode))
-	}
+	resp.Diagnostics.Append(privateKeyFileDrift.Set(ctx, resp.Private, found.Drift)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 

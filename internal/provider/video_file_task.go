@@ -30,20 +30,17 @@ func (r *videoFileResource) finishedVideo(ctx context.Context, taskID string, ti
 		waitCtx, cancel := context.WithTimeout(ctx, timeout)
 		defer cancel()
 		waited, err := r.data.client.WaitForVideo(waitCtx, taskID)
-		var failed *client.TaskFailedError
 		switch {
-		case errors.As(err, &failed):
-			video = waited
 		case addVideoNotReady(diags, path.Root("task_id"), taskID, err, video.Status,
 			"timeouts.create of this videogen_video_file", timeout, "Nothing was downloaded, and no new clip was "+
 				"requested: apply again to keep waiting for the same task, or raise timeouts.create."):
 			return nil, false
-		case err != nil:
+		case err != nil && !errors.As(err, new(*client.TaskFailedError)):
+			// A failed task is said by checkDownloadable.
 			addAPIError(diags, summary, opGet, err)
 			return nil, false
-		default:
-			video = waited
 		}
+		video = waited
 	}
 	if !checkDownloadable(video, diags) {
 		return nil, false
