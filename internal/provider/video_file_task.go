@@ -2,13 +2,11 @@ package provider
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/videogen/terraform-provider-videogen/internal/client"
 )
@@ -19,33 +17,17 @@ import (
 // finishedVideo reads the task and, while it is unfinished, waits for it up to
 // timeout; it returns the task once it has a clip to download.
 func (r *videoFileResource) finishedVideo(ctx context.Context, taskID string, timeout time.Duration, summary string, diags *diag.Diagnostics) (*client.Video, bool) {
-	video, err := r.data.client.GetVideo(ctx, taskID)
-	if err != nil {
+	video, seen, err := r.data.client.FinishedVideo(ctx, taskID, timeout)
+	switch {
+	case addVideoNotReady(diags, path.Root("task_id"), taskID, err, seen,
+		"timeouts.create of this videogen_video_file", timeout, "Nothing was downloaded, and no new clip was "+
+			"requested: apply again to keep waiting for the same task, or raise timeouts.create."):
+		return nil, false
+	case err != nil:
 		addAPIError(diags, summary, opGet, err)
 		return nil, false
 	}
-	if !video.Status.Final() {
-		tflog.Info(ctx, "the task has not finished; waiting for it before downloading its clip",
-			map[string]any{"task_id": taskID, "status": string(video.Status), "timeout": timeout.String()})
-		waitCtx, cancel := context.WithTimeout(ctx, timeout)
-		defer cancel()
-		waited, err := r.data.client.WaitForVideo(waitCtx, taskID)
-		switch {
-		case addVideoNotReady(diags, path.Root("task_id"), taskID, err, video.Status,
-			"timeouts.create of this videogen_video_file", timeout, "Nothing was downloaded, and no new clip was "+
-				"requested: apply again to keep waiting for the same task, or raise timeouts.create."):
-			return nil, false
-		case err != nil && !errors.As(err, new(*client.TaskFailedError)):
-			// A failed task is said by checkDownloadable.
-			addAPIError(diags, summary, opGet, err)
-			return nil, false
-		}
-		video = waited
-	}
-	if !checkDownloadable(video, diags) {
-		return nil, false
-	}
-	return video, true
+	return video, checkDownloadable(video, diags)
 }
 
 // checkDownloadable insists that a finished task succeeded with a URL.
