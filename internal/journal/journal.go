@@ -43,65 +43,6 @@ import (
 // task older than that is no longer worth waiting for in place of a new one.
 const DefaultMaxAge = 7 * 24 * time.Hour
 
-// Entry is one submitted task that no state is known to hold yet.
-type Entry struct {
-	TaskID string `json:"task_id"`
-	// Fingerprint identifies the request (service address, arguments and
-	// triggers) that created the task; the journal never holds the request itself.
-	Fingerprint string    `json:"fingerprint"`
-	SubmittedAt time.Time `json:"submitted_at"`
-	// State identifies the Terraform state the task was created for (see
-	// CurrentState); empty in an entry an older provider wrote.
-	State string `json:"state,omitempty"`
-	// Run is the run that wrote or adopted the entry; empty in an entry an
-	// older provider wrote.
-	Run string `json:"run,omitempty"`
-	// Process says, for people, which process the run was: its ID and host.
-	Process string `json:"process,omitempty"`
-	// RunEnded is set when the run's provider ended normally: it answered the
-	// task to Terraform. That is not proof that Terraform saved it (it stops a
-	// provider once the provider's last resource is done, long before a remote
-	// backend receives the state), so the entry stays until a state is seen
-	// holding the task; it only says why a later run found it.
-	RunEnded bool `json:"run_ended,omitempty"`
-}
-
-// Unconfirmed is a submission that may have created a task although no task ID
-// came back: a gateway failed after forwarding it, the run was interrupted or
-// killed while it was in flight, or the answer held no task.
-type Unconfirmed struct {
-	// ID names the note (random), for the run that wrote it to settle it.
-	ID          string    `json:"id,omitempty"`
-	Fingerprint string    `json:"fingerprint"`
-	SubmittedAt time.Time `json:"submitted_at"`
-	State       string    `json:"state,omitempty"`
-	Run         string    `json:"run,omitempty"`
-	// SaidBy is the run that said the doubt before it submitted the request
-	// again; the note goes when that run ends normally, so that every plan of
-	// the run, and no later run, says it.
-	SaidBy string `json:"said_by,omitempty"`
-}
-
-// Ticket names a note written by Sending, for Sent or NotSent to settle it.
-// The zero Ticket names no note.
-type Ticket string
-
-// store keeps the records and the runs' liveness locks.
-type store interface {
-	// update calls change with the current records under a lock that every
-	// process sharing the store respects, and stores them when it reports a
-	// change. A read is an update that changes nothing.
-	update(ctx context.Context, change func(*records) bool) error
-	// hold takes run's liveness lock, for as long as the process lives or
-	// until release.
-	hold(ctx context.Context, run string) error
-	release(run string)
-	// alive reports whether the run holds its liveness lock.
-	alive(ctx context.Context, run string) (bool, error)
-	// where names the store for people: a file path, or a URL without its password.
-	where() string
-}
-
 // Journal is one run's view of a store: the records of the state it works on.
 // It is safe for concurrent use.
 type Journal struct {
@@ -247,32 +188,6 @@ func (j *Journal) Remove(ctx context.Context, taskID string) error {
 	})
 }
 
-// Why an entry matching a request is not adopted, or why it is.
-type Standing int
-
-const (
-	// Adoptable: the run that submitted it died before Terraform could save it.
-	Adoptable Standing = iota
-	// AdoptableEnded: the run that submitted it ended normally, yet no state
-	// was seen holding it: Terraform may have been killed before it saved the
-	// state. A plan cannot tell whether a resource it has yet to plan holds it,
-	// so only the apply, once the plan's every resource was planned (and every
-	// prior state that holds it has removed it), adopts it.
-	AdoptableEnded
-	// AdoptableOlder: an older provider wrote it, which recorded no run; it
-	// adopted such entries, and so does this one.
-	AdoptableOlder
-	// RunAlive: the run that submitted it still runs (another process, or an
-	// orphaned provider of a Terraform that was killed).
-	RunAlive
-)
-
-// Match is an entry for the request a plan or an apply creates, with its standing.
-type Match struct {
-	Entry
-	Standing Standing
-}
-
 // Matching returns the unexpired entries of this state with this fingerprint
 // that another run wrote, oldest first, each with its standing: the task of a
 // live run is not adopted.
@@ -402,37 +317,3 @@ func (j *Journal) update(ctx context.Context, change func(*records) bool) error 
 }
 
 func (j *Journal) expired(at time.Time) bool { return j.now().Sub(at) > j.maxAge }
-
-// runRegistry holds the journals of this process whose run holds its lock, for EndRuns.
-type runRegistry struct {
-	mu       sync.Mutex
-	journals []*Journal
-}
-
-var running runRegistry
-
-func (r *runRegistry) add(j *Journal) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.journals = append(r.journals, j)
-}
-
-// EndRuns ends every run of this process normally (see End). The provider's
-// main calls it once Terraform has shut the provider down: every task it
-// submitted was answered to Terraform by then.
-func EndRuns(ctx context.Context) error {
-	running.mu.Lock()
-	journals := running.journals
-	running.journals = nil
-	running.mu.Unlock()
-	var errs []error
-	for _, j := range journals {
-		if err := j.End(ctx); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	if len(errs) > 0 {
-		return fmt.Errorf("ending the task journal's runs: %v", errs)
-	}
-	return nil
-}
