@@ -374,18 +374,7 @@ func (c *Client) log(ctx context.Context, msg string, fields map[string]any) {
 	redact := c.redactor()
 	clean := make(map[string]any, len(fields))
 	for k, v := range fields {
-		switch v := v.(type) {
-		case string:
-			clean[k] = redact.String(v)
-		case map[string]string:
-			m := make(map[string]string, len(v))
-			for hk, hv := range v {
-				m[hk] = redact.String(hv)
-			}
-			clean[k] = m
-		default:
-			clean[k] = v
-		}
+		clean[k] = redact.logField(k, v)
 	}
 	c.logger.Debug(ctx, redact.String(msg), clean)
 }

@@ -742,7 +742,9 @@ func TestAPIRedirectIsReportedNotFollowed(t *testing.T) {
 }
 
 // TestLogTakesTheKeyOut: whatever a log line quotes, raw or escaped, in its
-// message, a field or a map of headers, the logger never receives the key.
+// message or a field of any type (text, a map of headers, an error, a list, a
+// Stringer, bytes), the logger never receives the key; a field named for a
+// credential is masked whatever it holds; numbers and bools stay as they are.
 func TestLogTakesTheKeyOut(t *testing.T) {
 	t.Parallel()
 	const key = "sk-live-0123456789abcdef"
@@ -750,19 +752,47 @@ func TestLogTakesTheKeyOut(t *testing.T) {
 	c := newTestClient(t, "https://api.example.com", WithLogger(logger))
 	c.apiKey = key
 	c.log(t.Context(), "quoted "+key, map[string]any{
-		"body":    `{"error":"Incorrect API key provided: sk-live-0123456789abcdef"}`,
-		"escaped": "key=sk%2Dlive%2D0123456789abcdef",
-		"headers": map[string]string{"X-Echo": key},
-		"status":  401,
+		"body":          `{"error":"Incorrect API key provided: sk-live-0123456789abcdef"}`,
+		"escaped":       "key=sk%2Dlive%2D0123456789abcdef",
+		"headers":       map[string]string{"X-Echo": key},
+		"error":         fmt.Errorf("POST /v1/video/generations: %w", errors.New("the service quoted "+key)),
+		"list":          []string{"a", key},
+		"stringer":      keyedStringer{key: key},
+		"bytes":         []byte("echo " + key),
+		"api_key":       "another-secret",
+		"Authorization": "Basic dXNlcjpwYXNzd29yZA==",
+		"status":        401,
+		"attempts":      int64(3),
+		"seconds":       1.5,
+		"keyed":         true,
 	})
 	entries := logger.all()
 	if len(entries) != 1 {
 		t.Fatalf("want one line, got %d", len(entries))
 	}
-	if line := fmt.Sprint(entries[0].msg, entries[0].fields); strings.Contains(line, "0123456789abcdef") {
+	fields := entries[0].fields
+	if line := fmt.Sprint(entries[0].msg, fields); strings.Contains(line, "0123456789abcdef") {
 		t.Errorf("the key reached the logger: %s", line)
 	}
-	if entries[0].fields["status"] != 401 {
-		t.Errorf("a field that is no string changed: %v", entries[0].fields["status"])
+	for _, name := range []string{"error", "list", "stringer", "bytes"} {
+		text, ok := fields[name].(string)
+		if !ok || strings.Contains(text, "0123456789abcdef") || !strings.Contains(text, "(redacted)") {
+			t.Errorf("field %q reached the logger as %#v, want text with the key redacted", name, fields[name])
+		}
+	}
+	for _, name := range []string{"api_key", "Authorization"} {
+		if fields[name] != "(redacted)" {
+			t.Errorf("credential field %q reached the logger as %#v, want it masked whole", name, fields[name])
+		}
+	}
+	for name, want := range map[string]any{"status": 401, "attempts": int64(3), "seconds": 1.5, "keyed": true} {
+		if fields[name] != want {
+			t.Errorf("field %q that cannot hold the key changed: %#v, want %#v", name, fields[name], want)
+		}
 	}
 }
+
+// keyedStringer is a value that logs as text holding the key.
+type keyedStringer struct{ key string }
+
+func (s keyedStringer) String() string { return "credentials " + s.key }

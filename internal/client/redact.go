@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"net/url"
 	"slices"
 	"strings"
@@ -250,6 +251,38 @@ type redactedError struct {
 
 func (e *redactedError) Error() string { return e.msg }
 func (e *redactedError) Unwrap() error { return e.err }
+
+// logField returns the value of the log field named name without the secret.
+// Numbers and bools cannot hold it and stay as they are; a map of headers keeps
+// its shape with each value redacted; bytes are read as the text they hold (a
+// logger would print their numbers or base64, where the key is not found); and
+// anything else (an error, a list, a Stringer, a struct) becomes the redacted
+// text fmt.Sprint makes of it. A field named for a credential (any case) is
+// masked whole whatever it holds: the key may not be the only secret in it.
+func (r *redactor) logField(name string, v any) any {
+	if slices.ContainsFunc(credentialFields, func(f string) bool { return strings.EqualFold(f, name) }) {
+		return redactedText
+	}
+	switch v := v.(type) {
+	case nil, bool, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64, float32, float64:
+		return v
+	case map[string]string:
+		m := make(map[string]string, len(v))
+		for k, hv := range v {
+			m[k] = r.String(hv)
+		}
+		return m
+	case []byte:
+		return r.String(string(v))
+	case json.RawMessage:
+		return r.String(string(v))
+	default:
+		return r.String(fmt.Sprint(v))
+	}
+}
+
+// credentialFields are the log fields whose value is a credential by name.
+var credentialFields = []string{"Authorization", "api_key"}
 
 // withoutSignatures returns text, a request or response body for the log, with the
 // value of every signing parameter of every URL in it replaced: a presigned
