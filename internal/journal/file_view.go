@@ -10,25 +10,33 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/videogen/terraform-provider-videogen/internal/localfile"
 )
 
 // The journal at path is two files. The file at path itself says the format's
-// version and where the log is: older providers read it and refuse a version
-// they do not know (version 1 and 2 files held every record in this one JSON
-// object, rewritten whole on every change). The log, <path>.log, holds one
-// JSON object a line: a header line with the version, then records, each the
-// new value of one entry or note, or its removal; the journal is the header's
-// records replayed in order. A change appends its records in one write and
-// syncs the file before it returns; a record that a killed process wrote only
-// in part has no line end, is never read, and the next writer cuts it off.
-// Once the log holds many more records than the journal, a change rewrites it
-// whole (compaction), atomically (through localfile.Write), under a header
-// with a new random generation: the other processes, which find another
-// generation in the header, read it again. The log is open only while the
-// journal's lock is held, so that a compaction can replace it on Windows too,
-// where a file another process holds open cannot be replaced.
+// version: older providers read it and refuse a version they do not know
+// (version 1 and 2 files held every record in this one JSON object, rewritten
+// whole on every change). The log is always <path>.log, named after the file
+// rather than named in it, so that a journal moved or copied with its log
+// under a new name reads its own log. It holds one JSON object a line: a
+// header line with the version, then records, each the new value of one entry
+// or note, or its removal, or a batch of such records; the journal is the
+// header's records replayed in order. A change appends its records as one line
+// in one write (a batch when there are several), puts before removals, and
+// syncs the file before it returns: a line that a killed process wrote only in
+// part has no line end, so an append is read whole or not at all, and the next
+// writer cuts such a line off. Once the log holds many more records than the
+// journal, a change rewrites it whole (compaction), atomically (through
+// localfile.Write), under a header with a new random generation: the other
+// processes, which find another generation in the header, read it again. The
+// log is open only while the journal's lock is held, so that a compaction can
+// replace it on Windows too, where a file another process holds open cannot be
+// replaced; and it is opened to read and write, never to append: on Windows a
+// file opened to append cannot be truncated, which cutting off a torn line
+// needs, so a change writes at the offset where the last whole line ends,
+// which is exact while the lock is held.
 type fileView struct {
 	path, logPath string
 	recs          records
@@ -57,12 +65,12 @@ type fileView struct {
 const fileVersion = 3
 
 // file is what the file at path holds: the whole journal in version 1 and 2
-// files, the log's name from version 3 on.
+// files, only the version from version 3 on. (The first version 3 files also
+// named the log in a "log" field, which is not read: the log is <path>.log.)
 type file struct {
 	Version     int           `json:"version"`
 	Entries     []Entry       `json:"entries,omitempty"`
 	Unconfirmed []Unconfirmed `json:"unconfirmed,omitempty"`
-	Log         string        `json:"log,omitempty"`
 }
 
 // logHeader is the first line of a log.
@@ -72,12 +80,16 @@ type logHeader struct {
 	Generation string `json:"generation"`
 }
 
-// logRecord is one line of a log after its header: exactly one field is set.
+// logRecord is one line of a log after its header, or one record of a batch:
+// exactly one field is set, and a batch holds no batch.
 type logRecord struct {
 	Entry         *Entry       `json:"entry,omitempty"`
 	Note          *Unconfirmed `json:"unconfirmed,omitempty"`
 	RemovedTask   string       `json:"removed_task,omitempty"`
 	RemovedNoteID string       `json:"removed_unconfirmed,omitempty"`
+	// Batch holds the records of one append that wrote several: on one line,
+	// so that a kill during the write leaves all of them or none.
+	Batch []logRecord `json:"batch,omitempty"`
 }
 
 // compactAfter is the number of records a log holds before a change may
@@ -111,6 +123,13 @@ func loadView(path string) (*fileView, error) {
 	}
 	size, err := v.openLog()
 	switch {
+	case errors.Is(err, fs.ErrNotExist) && v.stub != nil:
+		// The file says the tasks are in the log: reading none would forget
+		// every task and bill it again.
+		return nil, fmt.Errorf("the task journal %s is version %d, whose tasks are in the log %s, which is missing: "+
+			"restore %s beside it (a journal is moved or copied with its log, the log renamed with it); "+
+			"or, if no apply was cut off, remove %s to start an empty journal",
+			path, fileVersion, v.logPath, filepath.Base(v.logPath), filepath.Base(path))
 	case errors.Is(err, fs.ErrNotExist):
 		return v, nil
 	case err != nil:
@@ -122,7 +141,8 @@ func loadView(path string) (*fileView, error) {
 
 // openLog opens the log and returns its size. Callers hold the journal's lock.
 func (v *fileView) openLog() (int64, error) {
-	log, err := os.OpenFile(v.logPath, os.O_RDWR|os.O_APPEND, 0)
+	// Not O_APPEND: see fileView.
+	log, err := os.OpenFile(v.logPath, os.O_RDWR, 0)
 	if err != nil {
 		return 0, err
 	}
@@ -242,6 +262,25 @@ func (v *fileView) apply(line []byte) error {
 	if err := json.Unmarshal(line, &r); err != nil {
 		return err
 	}
+	if r.Batch != nil {
+		if r.Entry != nil || r.Note != nil || r.RemovedTask != "" || r.RemovedNoteID != "" {
+			return errors.New("a batch that is also a record")
+		}
+		for _, b := range r.Batch {
+			if b.Batch != nil {
+				return errors.New("a batch within a batch")
+			}
+			if err := v.replay(b); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return v.replay(r)
+}
+
+// replay applies one record, which is not a batch.
+func (v *fileView) replay(r logRecord) error {
 	switch {
 	case r.Entry != nil && r.Note == nil && r.RemovedTask == "" && r.RemovedNoteID == "":
 		v.recs.putEntry(*r.Entry)
@@ -266,41 +305,62 @@ func (v *fileView) commit() error {
 	if v.legacy || v.log == nil || v.offset == 0 || (v.lines >= compactAfter && v.lines > 2*live) {
 		return v.compact()
 	}
-	var buf bytes.Buffer
 	seen := make(map[change]bool, len(v.recs.changes))
-	n := 0
+	var puts, removals []logRecord
 	for _, c := range v.recs.changes {
 		if seen[c] {
 			continue
 		}
 		seen[c] = true
-		if err := json.NewEncoder(&buf).Encode(v.record(c)); err != nil {
-			return err
+		if r := v.record(c); r.Entry != nil || r.Note != nil {
+			puts = append(puts, r)
+		} else {
+			removals = append(removals, r)
 		}
-		n++
 	}
 	v.recs.changes = nil
+	// Puts first: a reader that got only part of the records (none does, the
+	// batch is one line) would sooner hold a task twice than neither.
+	batch := slices.Concat(puts, removals)
+	line := logRecord{Batch: batch}
+	if len(batch) == 1 {
+		line = batch[0]
+	}
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(line); err != nil {
+		return err
+	}
+	if v.stub == nil {
+		// Before the append, which then fails or succeeds alone: the log is
+		// there to name (a kill left it without the file at path).
+		if err := v.writeStub(); err != nil {
+			return err
+		}
+	}
 	if v.size > v.offset {
-		// A record a killed process wrote in part: the lock is ours, so its
+		// A line a killed process wrote in part: the lock is ours, so its
 		// writer is gone.
 		if err := v.log.Truncate(v.offset); err != nil {
 			return err
 		}
 	}
-	if _, err := v.log.Write(buf.Bytes()); err != nil {
+	_, err := v.log.WriteAt(buf.Bytes(), v.offset)
+	if err == nil {
+		err = syncLog(v.log)
+	}
+	if err != nil {
+		// The change returns an error: the records must not stay, for
+		// another process or the next change to read.
 		_ = v.log.Truncate(v.offset)
 		return err
 	}
-	if err := v.log.Sync(); err != nil {
-		return err
-	}
 	v.offset += int64(buf.Len())
-	v.size, v.lines, v.appends = v.offset, v.lines+n, v.appends+1
-	if v.stub == nil {
-		return v.writeStub()
-	}
+	v.size, v.lines, v.appends = v.offset, v.lines+len(batch), v.appends+1
 	return nil
 }
+
+// syncLog syncs the log after an append. Tests make it fail.
+var syncLog = (*os.File).Sync
 
 // record is the log's record of a change: the record's value, or its removal.
 func (v *fileView) record(c change) logRecord {
@@ -356,9 +416,9 @@ func (v *fileView) compact() error {
 	return nil
 }
 
-// writeStub writes the file at path: the version, and the log's name.
+// writeStub writes the file at path: the version.
 func (v *fileView) writeStub() error {
-	data, err := json.MarshalIndent(file{Version: fileVersion, Log: filepath.Base(v.logPath)}, "", "  ")
+	data, err := json.MarshalIndent(file{Version: fileVersion}, "", "  ")
 	if err != nil {
 		return err
 	}
