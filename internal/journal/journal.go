@@ -61,8 +61,13 @@ type Journal struct {
 	// and those this run added since, less those it removed: a plan of many
 	// clips asks to remove each, and only another run of this state (which the
 	// state lock keeps out) could add one. Nil until Remove reads the journal.
+	// It may name a task the journal does not hold, never the reverse: IDs are
+	// added in commit order (inside the change), and one leaves only after its
+	// removal was written and only if no change added it again since, which
+	// the value, the count of adds when it was added, tells.
 	knownMu sync.Mutex
-	known   map[string]bool
+	known   map[string]uint64
+	adds    uint64
 }
 
 func newJournal(s store, state string, maxAge time.Duration) *Journal {
@@ -122,21 +127,22 @@ func (j *Journal) Sending(ctx context.Context, fingerprint string, at time.Time)
 }
 
 // Sent replaces the note of a submission that was answered with its task, in
-// one write, so that no moment leaves neither on disk. The entry is recorded
-// as this run's, for the state it works on.
+// one append, which is read whole or not at all: no moment leaves neither on
+// disk. The entry is recorded as this run's, for the state it works on.
 func (j *Journal) Sent(ctx context.Context, t Ticket, e Entry) error {
 	if err := j.holdRun(ctx); err != nil {
 		return err
 	}
 	e.State, e.Run, e.Process, e.RunEnded = j.state, j.run, j.process, false
-	j.knownMu.Lock()
-	if j.known != nil {
-		j.known[e.TaskID] = true
-	}
-	j.knownMu.Unlock()
 	return j.update(ctx, func(r *records) bool {
 		dropNote(r, t)
 		r.putEntry(e)
+		j.knownMu.Lock()
+		if j.known != nil {
+			j.adds++
+			j.known[e.TaskID] = j.adds
+		}
+		j.knownMu.Unlock()
 		return true
 	})
 }
@@ -166,26 +172,37 @@ func dropNote(r *records, t Ticket) bool {
 // does not hold writes nothing.
 func (j *Journal) Remove(ctx context.Context, taskID string) error {
 	j.knownMu.Lock()
-	skip := j.known != nil && !j.known[taskID]
+	_, held := j.known[taskID]
+	skip := j.known != nil && !held
 	j.knownMu.Unlock()
 	if skip {
 		return nil
 	}
-	return j.update(ctx, func(r *records) bool {
-		dropped := r.dropEntry(taskID)
+	var added uint64
+	err := j.update(ctx, func(r *records) bool {
 		j.knownMu.Lock()
 		defer j.knownMu.Unlock()
 		if j.known == nil {
 			// Built once, so that a Remove costs the same however long the journal.
-			j.known = make(map[string]bool, len(r.Entries))
+			j.known = make(map[string]uint64, len(r.Entries))
 			for _, e := range r.Entries {
-				j.known[e.TaskID] = true
+				j.known[e.TaskID] = 0
 			}
-		} else {
-			delete(j.known, taskID)
 		}
-		return dropped
+		added = j.known[taskID]
+		return r.dropEntry(taskID)
 	})
+	if err != nil {
+		// The task may still be in the journal: it stays known, and the next
+		// Remove tries again.
+		return err
+	}
+	j.knownMu.Lock()
+	if a, ok := j.known[taskID]; ok && a == added {
+		delete(j.known, taskID)
+	}
+	j.knownMu.Unlock()
+	return nil
 }
 
 // Matching returns the unexpired entries of this state with this fingerprint

@@ -3,10 +3,12 @@ package journal
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -376,5 +378,71 @@ func TestJournalOfAnOlderProviderLoads(t *testing.T) {
 	}
 	if _, err := j.Matching(t.Context(), "fp"); err == nil || !strings.Contains(err.Error(), "upgrade the provider") {
 		t.Fatalf("a newer file: %v, want an error that says to upgrade", err)
+	}
+}
+
+// A Remove that failed to write leaves the task known: the next Remove of it
+// writes the removal instead of taking the task for gone (and a Delete would
+// skip its warning about a task left in the journal). Whether the first
+// Remove reads the journal or finds it read.
+func TestJournalRemoveAfterAFailedRemoveWrites(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "j.json")
+	j := New(path, "s", time.Hour)
+	for _, id := range []string{"a", "b", "c"} {
+		addTask(t, j, id)
+	}
+	defer func() { syncLog = (*os.File).Sync }()
+	for i, id := range []string{"a", "b"} {
+		syncLog = func(*os.File) error { return errors.New("injected sync failure") }
+		if err := j.Remove(t.Context(), id); err == nil {
+			t.Fatalf("Remove %s with a failing sync returned no error", id)
+		}
+		syncLog = (*os.File).Sync
+		if err := j.Remove(t.Context(), id); err != nil {
+			t.Fatal(err)
+		}
+		want := []string{"a", "b", "c"}[i+1:]
+		if got := taskIDs(readFile(t, path)); !slices.Equal(got, want) {
+			t.Fatalf("after Remove %s failed once and then returned nil, the journal holds %v, want %v", id, got, want)
+		}
+	}
+}
+
+// A task recorded in the same group commit as a Remove, after it, is known to
+// the Removes that follow: a new task while that Remove first reads the
+// journal, or the very task it removed, claimed again.
+func TestJournalRemoveKnowsATaskSentAfterItInOneCommit(t *testing.T) {
+	t.Parallel()
+	for _, claimed := range []string{"new", "first"} {
+		path := filepath.Join(t.TempDir(), "j.json")
+		j := New(path, "s", time.Hour)
+		addTask(t, j, "first")
+		s, ok := j.store.(*fileStore)
+		if !ok {
+			t.Fatalf("the journal's store is a %T", j.store)
+		}
+		errs := make(chan error, 2)
+		s.viewMu.Lock()
+		go func() { errs <- j.Remove(t.Context(), "first") }()
+		waitQueued(s, 1)
+		go func() {
+			errs <- j.Claim(t.Context(), Entry{TaskID: claimed, Fingerprint: "fp", SubmittedAt: time.Now()})
+		}()
+		waitQueued(s, 2)
+		s.viewMu.Unlock()
+		for range 2 {
+			if err := <-errs; err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got := taskIDs(readFile(t, path)); !slices.Equal(got, []string{claimed}) {
+			t.Fatalf("the journal holds %v, want %s", got, claimed)
+		}
+		if err := j.Remove(t.Context(), claimed); err != nil {
+			t.Fatal(err)
+		}
+		if got := taskIDs(readFile(t, path)); len(got) != 0 {
+			t.Errorf("after Remove %s the journal holds %v, want nothing", claimed, got)
+		}
 	}
 }
