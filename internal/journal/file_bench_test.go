@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -48,16 +47,6 @@ func BenchmarkJournal2000(b *testing.B) {
 			b.ReportMetric(float64((processCPU(b)-cpu).Nanoseconds())/float64(3*b.N), "cpu-ns/change")
 		})
 	}
-}
-
-// processCPU is the CPU time this process has used, user and system.
-func processCPU(b *testing.B) time.Duration {
-	b.Helper()
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		b.Fatal(err)
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // writeEntries writes a journal of held entries in the file format every
