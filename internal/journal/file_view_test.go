@@ -208,13 +208,7 @@ func TestJournalNewerLogIsRefused(t *testing.T) {
 // one append and one sync: a parallel apply does not wait for a sync per clip.
 func TestJournalChangesWaitingTogetherAreWrittenTogether(t *testing.T) {
 	t.Parallel()
-	path := filepath.Join(t.TempDir(), "j.json")
-	j := New(path, "s", time.Hour)
-	addTask(t, j, "first")
-	s, ok := j.store.(*fileStore)
-	if !ok {
-		t.Fatalf("the journal's store is a %T", j.store)
-	}
+	path, j, s := journalWithATask(t)
 	appends := s.view.appends
 	const waiting = 20
 	s.viewMu.Lock()
@@ -225,12 +219,7 @@ func TestJournalChangesWaitingTogetherAreWrittenTogether(t *testing.T) {
 			errs <- err
 		}()
 	}
-	for queued := 0; queued < waiting; {
-		runtime.Gosched()
-		s.queueMu.Lock()
-		queued = len(s.queue)
-		s.queueMu.Unlock()
-	}
+	waitQueued(s, waiting)
 	s.viewMu.Unlock()
 	for range waiting {
 		if err := <-errs; err != nil {
@@ -390,13 +379,7 @@ func TestJournalMissingLogIsAnError(t *testing.T) {
 // the error and none of them stays in the log, and the next change reads the
 // files again instead of trusting what the failed changes left in memory.
 func TestJournalFailedSyncLeavesNothing(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "j.json")
-	j := New(path, "s", time.Hour)
-	addTask(t, j, "first")
-	s, ok := j.store.(*fileStore)
-	if !ok {
-		t.Fatalf("the journal's store is a %T", j.store)
-	}
+	path, j, s := journalWithATask(t)
 	before := readLog(t, path)
 	failure := errors.New("injected sync failure")
 	defer func() { syncLog = (*os.File).Sync }()
@@ -431,6 +414,20 @@ func TestJournalFailedSyncLeavesNothing(t *testing.T) {
 	if f := readFile(t, path); !slices.Equal(taskIDs(f), []string{"first", "next"}) || len(f.Unconfirmed) != 0 {
 		t.Errorf("after the next change: tasks %v and %d notes, want first and next, no note", taskIDs(f), len(f.Unconfirmed))
 	}
+}
+
+// journalWithATask returns a new file journal that holds the task "first",
+// its path and its store.
+func journalWithATask(t *testing.T) (string, *Journal, *fileStore) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "j.json")
+	j := New(path, "s", time.Hour)
+	addTask(t, j, "first")
+	s, ok := j.store.(*fileStore)
+	if !ok {
+		t.Fatalf("the journal's store is a %T", j.store)
+	}
+	return path, j, s
 }
 
 // waitQueued waits until n changes wait in the store's queue.

@@ -414,13 +414,7 @@ func TestJournalRemoveAfterAFailedRemoveWrites(t *testing.T) {
 func TestJournalRemoveKnowsATaskSentAfterItInOneCommit(t *testing.T) {
 	t.Parallel()
 	for _, claimed := range []string{"new", "first"} {
-		path := filepath.Join(t.TempDir(), "j.json")
-		j := New(path, "s", time.Hour)
-		addTask(t, j, "first")
-		s, ok := j.store.(*fileStore)
-		if !ok {
-			t.Fatalf("the journal's store is a %T", j.store)
-		}
+		path, j, s := journalWithATask(t)
 		errs := make(chan error, 2)
 		s.viewMu.Lock()
 		go func() { errs <- j.Remove(t.Context(), "first") }()
