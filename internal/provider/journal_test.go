@@ -489,7 +489,7 @@ func TestAccJournal_handedOverTaskSurvivesAKill(t *testing.T) {
 	killGroup(t, run)
 	if got := stateTasks(t, wd); len(got) != 0 {
 		// The CLI may not have saved the tainted clip's destruction before the
-		// kill (Terraform 1.16.4 did not, in one CI run): the state still holds
+		// kill (OpenTofu 1.12.6 does not): the state still holds
 		// the task, and the next apply resumes it from there. Either way the
 		// task is billed once.
 		t.Logf("the CLI had not saved the destruction before the kill; the state still holds %v", got)
