@@ -96,10 +96,7 @@ func setup(ctx context.Context) (*Harness, error) {
 	if err != nil {
 		return nil, err
 	}
-	goBin := os.Getenv("GO")
-	if goBin == "" {
-		goBin = "go"
-	}
+	goBin := goBinary()
 	root, err := moduleRoot(ctx, goBin)
 	if err != nil {
 		return nil, err
@@ -125,6 +122,14 @@ func setup(ctx context.Context) (*Harness, error) {
 		return nil, err
 	}
 	return h, nil
+}
+
+// goBinary is the Go toolchain that builds: GO, else go on PATH.
+func goBinary() string {
+	if goBin := os.Getenv("GO"); goBin != "" {
+		return goBin
+	}
+	return "go"
 }
 
 // dirPrefix starts the name of each process's directory, followed by its

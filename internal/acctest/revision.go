@@ -48,10 +48,7 @@ func (h *Harness) InstallRevision(ctx context.Context, rev, version string) erro
 }
 
 func (h *Harness) installRevision(ctx context.Context, rev, version string) error {
-	goBin := os.Getenv("GO")
-	if goBin == "" {
-		goBin = "go"
-	}
+	goBin := goBinary()
 	root, err := moduleRoot(ctx, goBin)
 	if err != nil {
 		return err
@@ -82,6 +79,23 @@ func (h *Harness) installRevision(ctx context.Context, rev, version string) erro
 	}
 
 	return h.buildIntoMirror(ctx, goBin, src, version, "the provider at "+rev, "GOWORK=off", "GOFLAGS=-mod=readonly")
+}
+
+// InstallPackage builds the main package in dir, a directory of this module
+// relative to its root, and installs it into the mirror as version beside the
+// current build, as InstallRevision does: for a stand-in that serves the
+// provider's address, such as the bench's no-op provider. version must be
+// older than h.Version.
+func (h *Harness) InstallPackage(ctx context.Context, dir, version string) error {
+	if h == nil {
+		return errNoHarness
+	}
+	goBin := goBinary()
+	root, err := moduleRoot(ctx, goBin)
+	if err != nil {
+		return err
+	}
+	return h.buildIntoMirror(ctx, goBin, filepath.Join(root, filepath.FromSlash(dir)), version, dir)
 }
 
 // extractTar unpacks the directories and regular files of a git archive into

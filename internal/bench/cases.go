@@ -23,6 +23,7 @@ const (
 	toolPeer     = "peer"     // peer/peer.sh from terraform_data's local-exec, polling every 5 s
 	toolPeer1s   = "peer-1s"  // the same, polling every second: a fixed poller that notices a clip within 1 s
 	toolBaseline = "baseline" // terraform_data doing nothing: Terraform's own time
+	toolNoop     = "noop"     // videogen_video of the no-op provider: Terraform's own time for the clip's schema
 )
 
 // TaskSample is one task as the mock's ledger and the CLI's events saw it.
@@ -138,6 +139,8 @@ func (r *Runner) applyClips(ctx context.Context, m *acctest.Mock, tool, tag stri
 	switch tool {
 	case toolProvider:
 		hcl = ProviderConfig(prompts, settings...)
+	case toolNoop:
+		hcl = NoopConfig(prompts)
 	case toolPeer:
 		hcl = PeerConfig(prompts, r.Env.PeerScript, 5)
 	case toolPeer1s:

@@ -55,10 +55,26 @@ func Prompts(tag string, gens []time.Duration) []string {
 // ProviderConfig is n videogen_video resources, one per prompt, with each of
 // settings as a line of the provider block.
 func ProviderConfig(prompts []string, settings ...string) string {
+	return videoConfig("", prompts, settings)
+}
+
+// NoopConfig is ProviderConfig for the no-op provider (internal/bench/noop),
+// installed as version NoopVersion.
+func NoopConfig(prompts []string) string {
+	return videoConfig(NoopVersion, prompts, nil)
+}
+
+// videoConfig is n videogen_video resources of the provider at version, or of
+// the newest installed when version is empty.
+func videoConfig(version string, prompts, settings []string) string {
+	constraint := ""
+	if version != "" {
+		constraint = fmt.Sprintf("\n      version = %q", version)
+	}
 	return fmt.Sprintf(`terraform {
   required_providers {
     videogen = {
-      source = "videogen/videogen"
+      source = "videogen/videogen"%s
     }
   }
 }
@@ -75,7 +91,7 @@ resource "videogen_video" "clip" {
   model  = %q
   prompt = local.prompts[count.index]
 }
-`, providerSettings(settings), hclList(prompts), benchModel)
+`, constraint, providerSettings(settings), hclList(prompts), benchModel)
 }
 
 func providerSettings(lines []string) string {

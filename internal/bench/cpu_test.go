@@ -37,3 +37,38 @@ func TestBigApplyCPURow(t *testing.T) {
 	}
 	t.Error("no CPU row for the CLI")
 }
+
+// The floor of the clip's schema comes after the target's rows, as
+// information: its wall time and CPU beside the terraform_data floor's, and
+// no target of its own.
+func TestBigApplyNoopFloorRows(t *testing.T) {
+	t.Parallel()
+	a := &BigApplyResult{Clips: 2000, Parallelism: 200, Generation: Duration(2 * time.Second), Provider: &TaskStats{},
+		Baseline: Duration(30 * time.Second), Ideal: Duration(50 * time.Second), Target: Duration(60 * time.Second),
+		BaselineCPU: Duration(36 * time.Second), ProviderCLICPU: Duration(117 * time.Second),
+		NoopFloor: Duration(60 * time.Second), NoopFloorCPU: Duration(90 * time.Second)}
+	want := map[string][2]float64{
+		"Floor with the clip's schema (no-op provider): wall time":                           {60, 30},
+		"Floor with the clip's schema (no-op provider): CPU of Terraform with its providers": {90, 36},
+	}
+	for _, r := range bigApplyRows(a) {
+		w, ok := want[r.Figure]
+		if !ok {
+			continue
+		}
+		delete(want, r.Figure)
+		if r.Provider != w[0] || r.Peer == nil || *r.Peer != w[1] || r.Met != nil || !strings.Contains(r.Note, "2000 videogen_video") {
+			t.Errorf("row %+v, want %g s beside the terraform_data floor's %g s, no target, a note naming the resources",
+				r, w[0], w[1])
+		}
+	}
+	if len(want) > 0 {
+		t.Errorf("missing rows %v", want)
+	}
+	a.NoopFloor, a.NoopFloorCPU = 0, 0
+	for _, r := range bigApplyRows(a) {
+		if strings.HasPrefix(r.Figure, "Floor with the clip's schema") {
+			t.Errorf("row %q in a result without the no-op floor", r.Figure)
+		}
+	}
+}

@@ -29,6 +29,8 @@ type Env struct {
 	PeerScript string
 	Work       string
 	Log        io.Writer
+
+	noopInstalled bool
 }
 
 // NewEnv sets up the harness (building the provider once) and a work directory
@@ -54,6 +56,24 @@ func NewEnv(ctx context.Context, root string, log io.Writer) (*Env, error) {
 func (e *Env) Close() {
 	_ = os.RemoveAll(e.Work)
 	_ = acctest.Teardown()
+}
+
+// NoopVersion is the version the no-op provider (internal/bench/noop) is
+// installed as: older than any release, so that only NoopConfig, which asks
+// for exactly it, runs it.
+const NoopVersion = "0.0.1"
+
+// InstallNoop builds the no-op provider into the harness's mirror beside the
+// provider, once per Env.
+func (e *Env) InstallNoop(ctx context.Context) error {
+	if e.noopInstalled {
+		return nil
+	}
+	if err := e.H.InstallPackage(ctx, "internal/bench/noop", NoopVersion); err != nil {
+		return err
+	}
+	e.noopInstalled = true
+	return nil
 }
 
 // StartMock serves a mock with the default models and key: tasks take the time

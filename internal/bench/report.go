@@ -376,6 +376,26 @@ func bigApplyRows(a *BigApplyResult) []Row {
 		}
 		rows = append(rows, cli)
 	}
+	if a.NoopFloor > 0 {
+		rows = append(rows, noopFloorRows(c, a)...)
+	}
+	return rows
+}
+
+// noopFloorRows give the floor of resources of the clip's schema beside the
+// terraform_data floor: information, not a target.
+func noopFloorRows(c string, a *BigApplyResult) []Row {
+	what := fmt.Sprintf("%d videogen_video, the clip's schema and identity, of a provider that does no work; the "+
+		"terraform_data floor beside it", a.Clips)
+	rows := []Row{Row{Case: c, Figure: "Floor with the clip's schema (no-op provider): wall time", Unit: "s", Target: "—",
+		Provider: a.NoopFloor.Seconds(), Peer: ptr(a.Baseline.Seconds()),
+		Ratio: ratioPtr(a.NoopFloor.Seconds(), a.Baseline.Seconds())}.withNote("%s", what)}
+	if a.NoopFloorCPU > 0 && a.BaselineCPU > 0 {
+		rows = append(rows, Row{Case: c, Figure: "Floor with the clip's schema (no-op provider): CPU of Terraform with its providers",
+			Unit: "s", Target: "—", Provider: a.NoopFloorCPU.Seconds(), Peer: ptr(a.BaselineCPU.Seconds()),
+			Ratio: ratioPtr(a.NoopFloorCPU.Seconds(), a.BaselineCPU.Seconds())}.
+			withNote("%s; the no-op provider's processes included", what))
+	}
 	return rows
 }
 

@@ -286,13 +286,20 @@ type BigApplyResult struct {
 	// itself spent.
 	BaselineCPU    Duration `json:"baseline_cli_cpu,omitempty"`
 	ProviderCLICPU Duration `json:"provider_cli_cpu,omitempty"`
+	// NoopFloor and NoopFloorCPU are the same number of videogen_video of the
+	// no-op provider (internal/bench/noop): Terraform's own time and CPU for
+	// resources of the clip's schema, for information beside Baseline, which
+	// the target stays measured against.
+	NoopFloor    Duration `json:"noop_floor,omitempty"`
+	NoopFloorCPU Duration `json:"noop_floor_cli_cpu,omitempty"`
 }
 
 // bigApplyFactor bounds the provider's apply as a multiple of Ideal.
 const bigApplyFactor = 1.2
 
-// BigApply applies the baseline, then the clips with the provider profiling
-// its CPU into the results' profiles directory.
+// BigApply applies the baseline, then as many resources of the clip's schema
+// with the no-op provider, then the clips with the provider profiling its CPU
+// into the results' profiles directory.
 func (r *Runner) BigApply(ctx context.Context) (*BigApplyResult, error) {
 	s := r.Settings
 	gen := time.Duration(s.BigApplyGeneration)
@@ -311,7 +318,22 @@ func (r *Runner) BigApply(ctx context.Context) (*BigApplyResult, error) {
 	res.Baseline, res.BaselineBefore, res.BaselineCPU = run.Wall, Duration(run.FirstApplyStart()), run.CPU
 	res.Ideal = Duration(ApplyIdeal(s.BigApplyClips, s.BigApplyParallelism, gen, time.Duration(res.Baseline)))
 	res.Target = Duration(time.Duration(bigApplyFactor * float64(res.Ideal)))
-	r.logf("big apply: %d terraform_data %.1fs (load %.2f)", s.BigApplyClips, res.Baseline.Seconds(), LoadAvg())
+	r.logf("big apply: %d terraform_data %.1fs, CPU of the CLI %.1fs (load %.2f)", s.BigApplyClips, res.Baseline.Seconds(),
+		res.BaselineCPU.Seconds(), LoadAvg())
+	if err := r.Env.InstallNoop(ctx); err != nil {
+		return nil, err
+	}
+	if run, _, err = r.applyClips(ctx, m, toolNoop, "bigapply-noop", gens, o); err != nil {
+		return nil, err
+	}
+	for _, t := range m.Ledger().Tasks {
+		if promptIndex(t.Prompt, "bigapply-noop") >= 0 {
+			return nil, fmt.Errorf("bigapply-noop: the service got task %s: the real provider ran instead of the no-op one", t.TaskID)
+		}
+	}
+	res.NoopFloor, res.NoopFloorCPU = run.Wall, run.CPU
+	r.logf("big apply: %d videogen_video of the no-op provider %.1fs, CPU of the CLI %.1fs (load %.2f)", s.BigApplyClips,
+		res.NoopFloor.Seconds(), res.NoopFloorCPU.Seconds(), LoadAvg())
 	o, prefix, err := ProfileApply(o, filepath.Join(r.Out, "profiles"), "bigapply-provider.cpu")
 	if err != nil {
 		return nil, err
