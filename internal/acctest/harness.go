@@ -96,7 +96,7 @@ func setup(ctx context.Context) (*Harness, error) {
 	if err != nil {
 		return nil, err
 	}
-	goBin := goBinary()
+	goBin := GoBinary()
 	root, err := moduleRoot(ctx, goBin)
 	if err != nil {
 		return nil, err
@@ -124,8 +124,9 @@ func setup(ctx context.Context) (*Harness, error) {
 	return h, nil
 }
 
-// goBinary is the Go toolchain that builds: GO, else go on PATH.
-func goBinary() string {
+// GoBinary is the Go toolchain that builds: GO, else go on PATH. The bench
+// runs its tools (pprof) with the same one.
+func GoBinary() string {
 	if goBin := os.Getenv("GO"); goBin != "" {
 		return goBin
 	}

@@ -48,7 +48,7 @@ func (h *Harness) InstallRevision(ctx context.Context, rev, version string) erro
 }
 
 func (h *Harness) installRevision(ctx context.Context, rev, version string) error {
-	goBin := goBinary()
+	goBin := GoBinary()
 	root, err := moduleRoot(ctx, goBin)
 	if err != nil {
 		return err
@@ -90,7 +90,7 @@ func (h *Harness) InstallPackage(ctx context.Context, dir, version string) error
 	if h == nil {
 		return errNoHarness
 	}
-	goBin := goBinary()
+	goBin := GoBinary()
 	root, err := moduleRoot(ctx, goBin)
 	if err != nil {
 		return err

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/videogen/terraform-provider-videogen/internal/acctest"
 )
 
 // cpuProfileVariable is the provider's switch for its CPU profile (main.go's
@@ -88,10 +90,7 @@ func ReadProfiles(ctx context.Context, binary, prefix string) (*CPUProfile, erro
 }
 
 func pprofTop(ctx context.Context, binary string, files []string, flags ...string) ([]string, error) {
-	goBin := os.Getenv("GO")
-	if goBin == "" {
-		goBin = "go"
-	}
+	goBin := acctest.GoBinary()
 	args := append([]string{"tool", "pprof", "-top", "-nodecount=" + strconv.Itoa(profileNodes)}, flags...)
 	args = append(append(args, binary), files...)
 	var stderr bytes.Buffer
