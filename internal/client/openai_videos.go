@@ -277,11 +277,15 @@ func (c *Client) DeleteVideo(ctx context.Context, id string) error {
 	}
 	_, err := c.doRequest(ctx, http.MethodDelete, videoPath, c.endpoint("videos", id), nil, nil)
 	// DELETE is retried like a read: a 404 after an earlier attempt whose answer
-	// was lost (a timeout, a gateway's 5xx) is that attempt's work, not a server
-	// without the route.
+	// was lost (a timeout, a gateway's 5xx) may be that attempt's work. It may
+	// also be a server without the route behind a first attempt that deleted
+	// nothing (a refused connection, a 502), so the video is gone only when
+	// reading it answers 404 too; otherwise the 404 stands.
 	var apiErr *APIError
 	if IsNotFound(err) && errors.As(err, &apiErr) && apiErr.Attempts > 1 {
-		return nil
+		if _, gerr := c.GetVideo(ctx, id); IsNotFound(gerr) {
+			return nil
+		}
 	}
 	return err
 }

@@ -314,6 +314,36 @@ func TestDeleteVideoRetriedAfterALostAnswer(t *testing.T) {
 	}
 }
 
+// A server without the DELETE route behind a first attempt that deleted nothing
+// (a gateway's 502) answers the retry 404 while the video is still there: that
+// 404 is no proof of a delete, and DeleteVideo says not found.
+func TestDeleteVideoRetried404WhileTheVideoIsThere(t *testing.T) {
+	t.Parallel()
+	var deletes atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		switch {
+		case r.Method == http.MethodGet:
+			_, _ = io.WriteString(w, `{"id":"video_1","object":"video","status":"completed","progress":100}`)
+		case deletes.Add(1) == 1:
+			w.WriteHeader(http.StatusBadGateway)
+			_, _ = io.WriteString(w, `upstream timed out`)
+		default:
+			w.WriteHeader(http.StatusNotFound)
+			_, _ = io.WriteString(w, `{"error":{"message":"Invalid URL (DELETE /v1/videos/video_1)","type":"invalid_request_error"}}`)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	c, err := client.New(srv.URL, "sk-test", client.WithAPI(client.APIOpenAIVideos),
+		client.WithRetryWait(time.Millisecond, 5*time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.DeleteVideo(t.Context(), "video_1"); !client.IsNotFound(err) {
+		t.Errorf("DeleteVideo whose retry found no route while the video is there: %v, want not found", err)
+	}
+}
+
 // A failed video's reason reads as OpenAI's clients present its error: the
 // message, then its type and code; a code does not stand in for the type, and
 // an error without a message is named by its type and code alone.
