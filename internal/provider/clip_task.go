@@ -62,7 +62,7 @@ func (r *videoResource) takeOverOrSubmit(ctx context.Context, plan videoResource
 	r.data.handover.claim(submitted.TaskID)
 	// The note of the submission becomes its task's, kept until a state is
 	// proven to hold it.
-	r.data.taskNotNoted(ctx, submitted.TaskID, r.data.journal.Sent(ctx, ticket, journal.Entry{TaskID: submitted.TaskID,
+	r.data.taskNotNoted(ctx, submitted.TaskID, heldByThisApply, r.data.journal.Sent(ctx, ticket, journal.Entry{TaskID: submitted.TaskID,
 		Fingerprint: fingerprint, SubmittedAt: time.Now()}), diags)
 	if len(submitted.UncertainAttempts) > 0 {
 		addUncertainAttemptsWarning(diags, submitted)
@@ -96,7 +96,7 @@ func (r *videoResource) adoptUnfinished(ctx context.Context, plan videoResourceM
 			tflog.Info(ctx, "adopting a task that a run which died submitted before a state recorded it",
 				map[string]any{"task_id": m.TaskID, "journal": r.data.journal.Where(), "process": m.Process})
 			// Ours now: if this run dies too, the next one adopts it again.
-			r.data.taskNotNoted(ctx, m.TaskID, r.data.journal.Claim(ctx, m.Entry), diags)
+			r.data.taskNotNoted(ctx, m.TaskID, heldByThisApply, r.data.journal.Claim(ctx, m.Entry), diags)
 			return v, true
 		}
 		r.data.handover.release(m.TaskID)

@@ -93,21 +93,29 @@ func (d *providerData) journalRemove(ctx context.Context, taskID string, diags *
 			taskID, d.journal.Where(), taskID, taskID, err))
 }
 
+// What holds a task that the journal could not note, as taskNotNoted says it: a
+// handed-over task is in no state until the clip that replaces its own takes
+// it over, which a destroy without a replacement never does.
+const (
+	heldByThisApply   = "this apply records it in state"
+	heldByReplacement = "is handed to the clip that replaces this one, which records it in state if it takes the task over"
+)
+
 // taskNotNoted says that a task the service answered with, which this run
 // holds, could not be noted (err, from noting it; nil says nothing): a warning
-// whatever the journal, since the task exists and goes to state; only a kill
-// before Terraform saves it would lose it.
-func (d *providerData) taskNotNoted(ctx context.Context, taskID string, err error, diags *diag.Diagnostics) {
+// whatever the journal, since the task exists and goes to state (held says
+// how); only a kill before Terraform saves it would lose it.
+func (d *providerData) taskNotNoted(ctx context.Context, taskID, held string, err error, diags *diag.Diagnostics) {
 	if err == nil {
 		return
 	}
 	tflog.Warn(ctx, "the task journal is not usable", map[string]any{"journal": d.journal.Where(), "task_id": taskID,
 		"error": err.Error()})
 	diags.AddWarning("Task Not Noted in the Task Journal",
-		fmt.Sprintf("Task %s exists and this apply records it in state, but the task journal (%s) could not note it. "+
+		fmt.Sprintf("Task %s exists and %s, but the task journal (%s) could not note it. "+
 			"If this run is killed before Terraform saves the state, the next apply does not know the task and submits "+
 			"the clip again: look for task %s in the service's console before applying again, and import it if it is "+
-			"not in state.\n\nOriginal error: %s", taskID, d.journal.Where(), taskID, err))
+			"not in state.\n\nOriginal error: %s", taskID, held, d.journal.Where(), taskID, err))
 }
 
 // journalProblem logs a journal error (nil says nothing) and, with diags, says
@@ -253,9 +261,9 @@ func (r *videoResource) noteHandedOver(ctx context.Context, state videoResourceM
 	if reqDiags.HasError() {
 		// Not noted, the task is in no state and no journal until the replacement
 		// is saved: say so, as for any task the journal could not note.
-		r.data.taskNotNoted(ctx, state.TaskID.ValueString(), diagsError(reqDiags), diags)
+		r.data.taskNotNoted(ctx, state.TaskID.ValueString(), heldByReplacement, diagsError(reqDiags), diags)
 		return
 	}
-	r.data.taskNotNoted(ctx, state.TaskID.ValueString(), r.data.journal.Claim(ctx, journal.Entry{
+	r.data.taskNotNoted(ctx, state.TaskID.ValueString(), heldByReplacement, r.data.journal.Claim(ctx, journal.Entry{
 		TaskID: state.TaskID.ValueString(), Fingerprint: fingerprint, SubmittedAt: time.Now()}), diags)
 }

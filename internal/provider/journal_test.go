@@ -573,9 +573,9 @@ func TestTaskNotNotedIsAWarning(t *testing.T) {
 	for _, j := range []*journal.Journal{shared, unwritableJournal(t)} {
 		d := &providerData{journal: j, handover: newTaskHandover()}
 		var diags diag.Diagnostics
-		d.taskNotNoted(t.Context(), "task_answered",
+		d.taskNotNoted(t.Context(), "task_answered", heldByThisApply,
 			j.Sent(t.Context(), "", journal.Entry{TaskID: "task_answered", Fingerprint: "f"}), &diags)
-		d.taskNotNoted(t.Context(), "task_adopted", j.Claim(t.Context(), journal.Entry{TaskID: "task_adopted", Fingerprint: "f"}), &diags)
+		d.taskNotNoted(t.Context(), "task_adopted", heldByThisApply, j.Claim(t.Context(), journal.Entry{TaskID: "task_adopted", Fingerprint: "f"}), &diags)
 		if diags.HasError() || len(diags) != 2 {
 			t.Fatalf("%s: want two warnings, got %v", j.Where(), diags)
 		}
@@ -599,7 +599,7 @@ func TestNoteHandedOverWithoutARequest(t *testing.T) {
 	var diags diag.Diagnostics
 	r.noteHandedOver(t.Context(), state, &diags)
 	if diags.HasError() || len(diags) != 1 || diags[0].Summary() != "Task Not Noted in the Task Journal" ||
-		!wrapped("Task task_handed exists", "callback_url").MatchString(diags[0].Detail()) {
+		!wrapped("Task task_handed exists and is handed to the clip that replaces this one", "callback_url").MatchString(diags[0].Detail()) {
 		t.Fatalf("want one warning naming task_handed and why, got %v", diags)
 	}
 }
