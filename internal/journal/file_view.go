@@ -350,8 +350,11 @@ func (v *fileView) commit() error {
 	}
 	if err != nil {
 		// The change returns an error: the records must not stay, for
-		// another process or the next change to read.
-		_ = v.log.Truncate(v.offset)
+		// another process or the next change to read. When they cannot be
+		// cut, the error says they may have been written.
+		if terr := v.log.Truncate(v.offset); terr != nil {
+			return fmt.Errorf("%w; the records may stay in the log all the same (cutting them: %w)", err, terr)
+		}
 		return err
 	}
 	v.offset += int64(buf.Len())

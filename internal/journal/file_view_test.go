@@ -219,7 +219,7 @@ func TestJournalChangesWaitingTogetherAreWrittenTogether(t *testing.T) {
 			errs <- err
 		}()
 	}
-	waitQueued(s, waiting)
+	waitQueued(t, s, waiting)
 	s.viewMu.Unlock()
 	for range waiting {
 		if err := <-errs; err != nil {
@@ -392,7 +392,7 @@ func TestJournalFailedSyncLeavesNothing(t *testing.T) {
 			_, err := j.Sending(t.Context(), "fp-"+strconv.Itoa(i), time.Now())
 			errs <- err
 		}()
-		waitQueued(s, i+1)
+		waitQueued(t, s, i+1)
 	}
 	s.viewMu.Unlock()
 	for range waiting {
@@ -431,13 +431,20 @@ func journalWithATask(t *testing.T) (string, *Journal, *fileStore) {
 }
 
 // waitQueued waits until n changes wait in the store's queue.
-func waitQueued(s *fileStore, n int) {
+func waitQueued(t testing.TB, s *fileStore, n int) {
+	t.Helper()
+	// A change that never queues is a failure, not a hang until go test's
+	// timeout; the limit is far beyond any machine's load.
+	deadline := time.Now().Add(time.Minute)
 	for {
 		s.queueMu.Lock()
 		queued := len(s.queue)
 		s.queueMu.Unlock()
 		if queued >= n {
 			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d of %d changes queued for the journal's write", queued, n)
 		}
 		runtime.Gosched()
 	}

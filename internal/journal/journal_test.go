@@ -418,11 +418,11 @@ func TestJournalRemoveKnowsATaskSentAfterItInOneCommit(t *testing.T) {
 		errs := make(chan error, 2)
 		s.viewMu.Lock()
 		go func() { errs <- j.Remove(t.Context(), "first") }()
-		waitQueued(s, 1)
+		waitQueued(t, s, 1)
 		go func() {
 			errs <- j.Claim(t.Context(), Entry{TaskID: claimed, Fingerprint: "fp", SubmittedAt: time.Now()})
 		}()
-		waitQueued(s, 2)
+		waitQueued(t, s, 2)
 		s.viewMu.Unlock()
 		for range 2 {
 			if err := <-errs; err != nil {
