@@ -15,7 +15,7 @@ import (
 
 var revisions struct {
 	sync.Mutex
-	done map[string]error // by "<rev> <version>"
+	done map[string]error // by "<rev> <version>", or "package <dir> <version>"
 }
 
 // InstallRevision builds the provider as it was at rev, a commit of this
@@ -30,13 +30,18 @@ func (h *Harness) InstallRevision(ctx context.Context, rev, version string) erro
 	if h == nil {
 		return errNoHarness
 	}
+	return installOnce(ctx, rev+" "+version, func() error { return h.installRevision(ctx, rev, version) })
+}
+
+// installOnce runs install once per process for key, and returns its error to
+// every later call; an install cut short by its context is tried again.
+func installOnce(ctx context.Context, key string, install func() error) error {
 	revisions.Lock()
 	defer revisions.Unlock()
-	key := rev + " " + version
 	if err, ok := revisions.done[key]; ok {
 		return err
 	}
-	err := h.installRevision(ctx, rev, version)
+	err := install()
 	if err != nil && ctx.Err() != nil {
 		return err
 	}
@@ -85,17 +90,19 @@ func (h *Harness) installRevision(ctx context.Context, rev, version string) erro
 // relative to its root, and installs it into the mirror as version beside the
 // current build, as InstallRevision does: for a stand-in that serves the
 // provider's address, such as the bench's no-op provider. version must be
-// older than h.Version.
+// older than h.Version. Each dir and version is built once per process.
 func (h *Harness) InstallPackage(ctx context.Context, dir, version string) error {
 	if h == nil {
 		return errNoHarness
 	}
-	goBin := GoBinary()
-	root, err := moduleRoot(ctx, goBin)
-	if err != nil {
-		return err
-	}
-	return h.buildIntoMirror(ctx, goBin, filepath.Join(root, filepath.FromSlash(dir)), version, dir)
+	return installOnce(ctx, "package "+dir+" "+version, func() error {
+		goBin := GoBinary()
+		root, err := moduleRoot(ctx, goBin)
+		if err != nil {
+			return err
+		}
+		return h.buildIntoMirror(ctx, goBin, filepath.Join(root, filepath.FromSlash(dir)), version, dir)
+	})
 }
 
 // extractTar unpacks the directories and regular files of a git archive into

@@ -29,8 +29,6 @@ type Env struct {
 	PeerScript string
 	Work       string
 	Log        io.Writer
-
-	noopInstalled bool
 }
 
 // NewEnv sets up the harness (building the provider once) and a work directory
@@ -64,16 +62,9 @@ func (e *Env) Close() {
 const NoopVersion = "0.0.1"
 
 // InstallNoop builds the no-op provider into the harness's mirror beside the
-// provider, once per Env.
+// provider (once per process: see acctest.Harness.InstallPackage).
 func (e *Env) InstallNoop(ctx context.Context) error {
-	if e.noopInstalled {
-		return nil
-	}
-	if err := e.H.InstallPackage(ctx, "internal/bench/noop", NoopVersion); err != nil {
-		return err
-	}
-	e.noopInstalled = true
-	return nil
+	return e.H.InstallPackage(ctx, "internal/bench/noop", NoopVersion)
 }
 
 // StartMock serves a mock with the default models and key: tasks take the time
