@@ -761,6 +761,9 @@ func TestLogTakesTheKeyOut(t *testing.T) {
 		"bytes":         []byte("echo " + key),
 		"api_key":       "another-secret",
 		"Authorization": "Basic dXNlcjpwYXNzd29yZA==",
+		"X-Api-Key":     "a-third-secret",
+		"apiKey":        "a-fourth-secret",
+		"wait":          2 * time.Second,
 		"status":        401,
 		"attempts":      int64(3),
 		"seconds":       1.5,
@@ -780,12 +783,13 @@ func TestLogTakesTheKeyOut(t *testing.T) {
 			t.Errorf("field %q reached the logger as %#v, want text with the key redacted", name, fields[name])
 		}
 	}
-	for _, name := range []string{"api_key", "Authorization"} {
+	for _, name := range []string{"api_key", "Authorization", "X-Api-Key", "apiKey"} {
 		if fields[name] != "(redacted)" {
 			t.Errorf("credential field %q reached the logger as %#v, want it masked whole", name, fields[name])
 		}
 	}
-	for name, want := range map[string]any{"status": 401, "attempts": int64(3), "seconds": 1.5, "keyed": true} {
+	for name, want := range map[string]any{"status": 401, "attempts": int64(3), "seconds": 1.5, "keyed": true,
+		"wait": 2 * time.Second} {
 		if fields[name] != want {
 			t.Errorf("field %q that cannot hold the key changed: %#v, want %#v", name, fields[name], want)
 		}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"reflect"
 	"slices"
 	"strings"
 	"unicode/utf16"
@@ -260,11 +261,19 @@ func (e *redactedError) Unwrap() error { return e.err }
 // text fmt.Sprint makes of it. A field named for a credential (any case) is
 // masked whole whatever it holds: the key may not be the only secret in it.
 func (r *redactor) logField(name string, v any) any {
-	if slices.ContainsFunc(credentialFields, func(f string) bool { return strings.EqualFold(f, name) }) {
+	if slices.Contains(credentialFields, credentialName(name)) {
 		return redactedText
 	}
+	if v != nil {
+		switch reflect.TypeOf(v).Kind() {
+		case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64, reflect.Uint,
+			reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Float32, reflect.Float64:
+			// A number or bool of any named type (a time.Duration) keeps its type.
+			return v
+		}
+	}
 	switch v := v.(type) {
-	case nil, bool, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64, float32, float64:
+	case nil:
 		return v
 	case map[string]string:
 		m := make(map[string]string, len(v))
@@ -281,8 +290,14 @@ func (r *redactor) logField(name string, v any) any {
 	}
 }
 
-// credentialFields are the log fields whose value is a credential by name.
-var credentialFields = []string{"Authorization", "api_key"}
+// credentialFields are the log fields whose value is a credential by name, as
+// credentialName spells them: api_key, apiKey, X-Api-Key and the like.
+var credentialFields = []string{"authorization", "apikey", "xapikey", "token", "accesstoken", "password"}
+
+// credentialName folds a field name's case and drops its separators.
+func credentialName(name string) string {
+	return strings.NewReplacer("_", "", "-", "", ".", "").Replace(strings.ToLower(name))
+}
 
 // withoutSignatures returns text, a request or response body for the log, with the
 // value of every signing parameter of every URL in it replaced: a presigned
