@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/videogen/terraform-provider-videogen/internal/client"
+	"github.com/videogen/terraform-provider-videogen/internal/provider/apidiag"
 )
 
 // What destroying or replacing a clip does to its task on the server
@@ -65,7 +66,7 @@ func (d *providerData) deleteVideo(ctx context.Context, taskID string, diags *di
 				"\"Invalid URL\"), or the video is gone already. The clip was removed from Terraform state only; if the "+
 				"server still has it, it stays there, billed as before.\n\nOriginal error: %s", taskID, err))
 	default:
-		advice, _ := adviceFor(opDelete, err)
+		advice, _ := apidiag.Advice(apidiag.Delete, err, nil)
 		diags.AddError("Unable to Delete Video",
 			fmt.Sprintf("Task %s was not deleted and stays in Terraform state: destroy again, or set delete_on_destroy = "+
 				"false in the provider block to remove it from state only. %s\n\nOriginal error: %s", taskID, advice, err))

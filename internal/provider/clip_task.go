@@ -9,6 +9,7 @@ import (
 
 	"github.com/videogen/terraform-provider-videogen/internal/client"
 	"github.com/videogen/terraform-provider-videogen/internal/journal"
+	"github.com/videogen/terraform-provider-videogen/internal/provider/apidiag"
 )
 
 // clipTask is the task a Create goes on with: one an earlier run left for the
@@ -135,9 +136,9 @@ func (r *videoResource) addSubmitError(ctx context.Context, diags *diag.Diagnost
 		// such task in the service's console.
 		r.data.journalProblem(ctx, r.data.journal.NotSent(ctx, ticket), nil)
 	}
-	op := opSubmit
+	op := apidiag.Submit
 	if client.IsNotFound(err) && r.data.models.VerifyService(ctx) != nil {
-		op = opWrongAddress
+		op = apidiag.WrongAddress
 	}
 	addAPIError(diags, "Unable to Create Video", op, err)
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 
 	"github.com/videogen/terraform-provider-videogen/internal/client"
+	"github.com/videogen/terraform-provider-videogen/internal/provider/apidiag"
 )
 
 const distinctiveKey = "vg-live-SECRET-93f1c7"
@@ -28,48 +29,48 @@ func TestAddAPIError(t *testing.T) {
 	}
 	cases := []struct {
 		name string
-		op   operation
+		op   apidiag.Operation
 		err  error
 		attr string
 		want []string
 	}{
-		{"400_param", opSubmit, api(400, "invalid_request_error", "seconds 30 exceeds the maximum of 10 for model videogen-1", "seconds"),
+		{"400_param", apidiag.Submit, api(400, "invalid_request_error", "seconds 30 exceeds the maximum of 10 for model videogen-1", "seconds"),
 			"seconds", []string{"rejected the request as invalid: seconds 30 exceeds the maximum of 10", `concerns the "seconds" argument`, "not billed"}},
-		{"400_metadata_param", opSubmit, api(400, "invalid_request_error", "resolution 1080p is not supported", "metadata.resolution"),
+		{"400_metadata_param", apidiag.Submit, api(400, "invalid_request_error", "resolution 1080p is not supported", "metadata.resolution"),
 			"resolution", []string{`concerns the "resolution" argument`}},
-		{"400_content_param", opSubmit, api(400, "invalid_request_error", "too many image entries", "metadata.content"),
+		{"400_content_param", apidiag.Submit, api(400, "invalid_request_error", "too many image entries", "metadata.content"),
 			"reference_images", []string{`concerns the "reference_images" argument`}},
-		{"400_from_message", opSubmit, api(400, "", "callback_url must be inside metadata", ""),
+		{"400_from_message", apidiag.Submit, api(400, "", "callback_url must be inside metadata", ""),
 			"callback_url", []string{`concerns the "callback_url" argument`}},
-		{"400_word_inside_another", opSubmit, api(400, "invalid_request_error", "Your request was blocked by our moderation system.", ""),
+		{"400_word_inside_another", apidiag.Submit, api(400, "invalid_request_error", "Your request was blocked by our moderation system.", ""),
 			"", []string{"Check the arguments against the service's rules"}},
-		{"400_unplaceable", opSubmit, api(400, "", "malformed body", ""),
+		{"400_unplaceable", apidiag.Submit, api(400, "", "malformed body", ""),
 			"", []string{"Check the arguments against the service's rules"}},
-		{"401", opSubmit, api(401, "authentication_error", "Invalid API key", ""),
+		{"401", apidiag.Submit, api(401, "authentication_error", "Invalid API key", ""),
 			"", []string{"api_key", "VIDEOGEN_API_KEY", "revoked", "Invalid API key"}},
-		{"403_balance", opSubmit, api(403, "insufficient_quota", "insufficient balance: cost 5, balance 0", ""),
+		{"403_balance", apidiag.Submit, api(403, "insufficient_quota", "insufficient balance: cost 5, balance 0", ""),
 			"", []string{"balance is too low", "Top up"}},
-		{"403_model", opSubmit, api(403, "permission_error", "this API key may not use model videogen-2", ""),
+		{"403_model", apidiag.Submit, api(403, "permission_error", "this API key may not use model videogen-2", ""),
 			"", []string{"may not use the requested model", "videogen_models"}},
-		{"403_unknown", opSubmit, api(403, "", "forbidden", ""),
+		{"403_unknown", apidiag.Submit, api(403, "", "forbidden", ""),
 			"", []string{"balance is too low", "may not use the requested model"}},
-		{"404_model", opSubmit, api(404, "not_found_error", "model videogen-9 does not exist", "model"),
+		{"404_model", apidiag.Submit, api(404, "not_found_error", "model videogen-9 does not exist", "model"),
 			"model", []string{"does not know this model ID", "videogen_models"}},
-		{"503_model_not_found", opSubmit, &client.APIError{StatusCode: 503, Type: "new_api_error", Code: "model_not_found",
+		{"503_model_not_found", apidiag.Submit, &client.APIError{StatusCode: 503, Type: "new_api_error", Code: "model_not_found",
 			Message: "no available channel for model videogen-9", Attempts: 1},
 			"model", []string{"no model, or no channel serving it, by this ID", "videogen_models", "Nothing was submitted or billed",
 				"videogen-9"}},
-		{"interrupted_before_sending", opSubmit, fmt.Errorf("POST /video/generations: %w (%w)", client.ErrNotSubmitted, context.Canceled),
+		{"interrupted_before_sending", apidiag.Submit, fmt.Errorf("POST /video/generations: %w (%w)", client.ErrNotSubmitted, context.Canceled),
 			"", []string{"interrupted before the submission reached the service", "nothing was billed", "Apply again"}},
-		{"404_task", opGet, api(404, "not_found_error", "no task task_x", ""),
+		{"404_task", apidiag.Get, api(404, "not_found_error", "no task task_x", ""),
 			"", []string{"does not know this task ID"}},
-		{"404_models_endpoint", opListModels, api(404, "", "Not Found", ""),
+		{"404_models_endpoint", apidiag.ListModels, api(404, "", "Not Found", ""),
 			"", []string{"no /v1/models endpoint", "base_url"}},
-		{"429_exhausted", opSubmit, &client.APIError{StatusCode: 429, Message: "rate limit", Attempts: 7, Elapsed: 31 * time.Second},
+		{"429_exhausted", apidiag.Submit, &client.APIError{StatusCode: 429, Message: "rate limit", Attempts: 7, Elapsed: 31 * time.Second},
 			"", []string{"rate limit", "after 7 attempts over 31s", "-parallelism", "max_retries"}},
-		{"503_exhausted", opGet, &client.APIError{StatusCode: 503, Message: "Service Unavailable", Attempts: 4, Elapsed: 2500 * time.Millisecond},
+		{"503_exhausted", apidiag.Get, &client.APIError{StatusCode: 503, Message: "Service Unavailable", Attempts: 4, Elapsed: 2500 * time.Millisecond},
 			"", []string{"server error after 4 attempts over 2.5s", "transient"}},
-		{"unreachable", opSubmit, &client.TransportError{Method: "POST", Endpoint: "/video/generations", Attempts: 7,
+		{"unreachable", apidiag.Submit, &client.TransportError{Method: "POST", Endpoint: "/video/generations", Attempts: 7,
 			Elapsed: 9 * time.Second, Err: &net.OpError{Op: "dial", Err: errors.New("connection refused")}},
 			"", []string{"could not be reached after 7 attempts over 9s", "base_url"}},
 	}
@@ -136,7 +137,7 @@ func TestAddAPIErrorAmbiguousSubmission(t *testing.T) {
 		t.Fatalf("want an ambiguous submission error, got %v", err)
 	}
 	var diags diag.Diagnostics
-	addAPIError(&diags, "Unable to Create Video", opSubmit, err)
+	addAPIError(&diags, "Unable to Create Video", apidiag.Submit, err)
 	detail := diags[0].Detail()
 	for _, w := range []string{"A task may exist", "may already have reached the service", "service's console", "terraform import"} {
 		if !strings.Contains(detail, w) {
@@ -192,7 +193,7 @@ func TestAddAPIErrorGatewayDoubts(t *testing.T) {
 		Err:    &client.APIError{StatusCode: 504, Message: "Gateway Timeout", Method: "POST", Endpoint: "/video/generations", Attempts: 2},
 	}
 	var diags diag.Diagnostics
-	addAPIError(&diags, "Unable to Create Video", opSubmit, err)
+	addAPIError(&diags, "Unable to Create Video", apidiag.Submit, err)
 	detail := diags[0].Detail()
 	for _, w := range []string{"A task may exist", "attempt 1 was answered HTTP 504", "attempt 2", "terraform import"} {
 		if !strings.Contains(detail, w) {
@@ -207,7 +208,7 @@ func TestAddAPIErrorGatewayDoubts(t *testing.T) {
 func TestAddAPIErrorWrongAddress(t *testing.T) {
 	t.Parallel()
 	var diags diag.Diagnostics
-	addAPIError(&diags, "Unable to Read Video", opWrongAddress, &client.APIError{StatusCode: 404, Method: "GET",
+	addAPIError(&diags, "Unable to Read Video", apidiag.WrongAddress, &client.APIError{StatusCode: 404, Method: "GET",
 		Endpoint: "/video/generations/{task_id}", Message: "Not Found"})
 	detail := diags[0].Detail()
 	for _, w := range []string{"base_url", "VIDEOGEN_BASE_URL", "Nothing was removed from state"} {

@@ -6,6 +6,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/videogen/terraform-provider-videogen/internal/provider/apidiag"
 )
 
 var _ datasource.DataSourceWithConfigure = (*modelsDataSource)(nil)
@@ -127,7 +129,7 @@ func (d *modelsDataSource) Read(ctx context.Context, _ datasource.ReadRequest, r
 	}
 	models, err := d.data.client.ListModels(ctx)
 	if err != nil {
-		addAPIError(&resp.Diagnostics, summary, opListModels, err)
+		addAPIError(&resp.Diagnostics, summary, apidiag.ListModels, err)
 		return
 	}
 	state := modelsDataSourceModel{IDs: make([]string, 0, len(models)), Models: make([]modelRecord, 0, len(models))}

@@ -27,6 +27,7 @@ import (
 	"github.com/videogen/terraform-provider-videogen/internal/client"
 	"github.com/videogen/terraform-provider-videogen/internal/journal"
 	"github.com/videogen/terraform-provider-videogen/internal/localfile"
+	"github.com/videogen/terraform-provider-videogen/internal/provider/apidiag"
 	"github.com/videogen/terraform-provider-videogen/internal/validators"
 )
 
@@ -406,15 +407,10 @@ func (clientLogger) Debug(ctx context.Context, msg string, fields map[string]any
 	tflog.Debug(ctx, msg, fields)
 }
 
-// requireConfigured reports whether the provider handed over a client. It has not
-// when base_url or api_key were unknown while the provider was configured.
+// requireConfigured reports whether the provider handed over a client (see
+// apidiag.RequireConfigured).
 func requireConfigured(data *providerData, diags *diag.Diagnostics, summary string) bool {
-	if data == nil {
-		diags.AddError(summary, "The videogen provider is not configured: its base_url or api_key was unknown. "+
-			"Make sure the provider configuration does not depend on values that are only known after apply.")
-		return false
-	}
-	return true
+	return apidiag.RequireConfigured(data != nil, diags, summary)
 }
 
 // configuredData extracts the provider data handed to a resource or data source.

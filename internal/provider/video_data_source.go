@@ -10,6 +10,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/videogen/terraform-provider-videogen/internal/provider/apidiag"
 )
 
 var _ datasource.DataSourceWithConfigure = (*videoDataSource)(nil)
@@ -83,7 +85,7 @@ func (d *videoDataSource) Read(ctx context.Context, req datasource.ReadRequest, 
 	}
 	video, err := d.data.client.GetVideo(ctx, taskID.ValueString())
 	if err != nil {
-		addAPIError(&resp.Diagnostics, summary, opGet, err)
+		addAPIError(&resp.Diagnostics, summary, apidiag.Get, err)
 		return
 	}
 	status, url, format := taskOutcome(video)

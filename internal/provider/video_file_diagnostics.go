@@ -11,6 +11,7 @@ import (
 
 	"github.com/videogen/terraform-provider-videogen/internal/client"
 	"github.com/videogen/terraform-provider-videogen/internal/localfile"
+	"github.com/videogen/terraform-provider-videogen/internal/provider/apidiag"
 )
 
 // The diagnostics of videogen_video_file: each says what was left as it was on
@@ -112,7 +113,7 @@ func addDownloadError(diags *diag.Diagnostics, taskID string, t fileTarget, err 
 		case client.IsTransient(err):
 			advice = fmt.Sprintf("The clip host kept failing or could not be reached %s. Such errors are usually "+
 				"transient: apply again to retry (the video is not regenerated), or raise the provider's max_retries "+
-				"or request_timeout.", attemptsText(err))
+				"or request_timeout.", apidiag.AttemptsText(err))
 		}
 		diags.AddError("Unable to Download Video File",
 			fmt.Sprintf("The clip of task %s could not be downloaded to %s; no partial file was left behind. %s\n\n"+

@@ -27,6 +27,7 @@ import (
 	"github.com/videogen/terraform-provider-videogen/internal/framework/planmodifiers"
 	"github.com/videogen/terraform-provider-videogen/internal/framework/privatestate"
 	"github.com/videogen/terraform-provider-videogen/internal/localfile"
+	"github.com/videogen/terraform-provider-videogen/internal/provider/apidiag"
 	"github.com/videogen/terraform-provider-videogen/internal/validators"
 )
 
@@ -418,7 +419,7 @@ func (r *videoFileResource) adoptImported(ctx context.Context, state *videoFileR
 	taskID := state.TaskID.ValueString()
 	video, err := r.data.client.GetVideo(ctx, taskID)
 	if err != nil {
-		addAPIError(diags, summary, opGet, err)
+		addAPIError(diags, summary, apidiag.Get, err)
 		return
 	}
 	if !checkDownloadable(video, diags) {

@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 
 	"github.com/videogen/terraform-provider-videogen/internal/client"
+	"github.com/videogen/terraform-provider-videogen/internal/provider/apidiag"
 )
 
 // The task side of videogen_video_file: a clip is downloaded only from a task
@@ -19,12 +20,12 @@ import (
 func (r *videoFileResource) finishedVideo(ctx context.Context, taskID string, timeout time.Duration, summary string, diags *diag.Diagnostics) (*client.Video, bool) {
 	video, seen, err := r.data.client.FinishedVideo(ctx, taskID, timeout)
 	switch {
-	case addVideoNotReady(diags, path.Root("task_id"), taskID, err, seen,
+	case apidiag.AddVideoNotReady(diags, path.Root("task_id"), taskID, err, seen,
 		"timeouts.create of this videogen_video_file", timeout, "Nothing was downloaded, and no new clip was "+
 			"requested: apply again to keep waiting for the same task, or raise timeouts.create."):
 		return nil, false
 	case err != nil:
-		addAPIError(diags, summary, opGet, err)
+		addAPIError(diags, summary, apidiag.Get, err)
 		return nil, false
 	}
 	return video, checkDownloadable(video, diags)

@@ -21,6 +21,7 @@ import (
 
 	"github.com/videogen/terraform-provider-videogen/internal/client"
 	"github.com/videogen/terraform-provider-videogen/internal/framework/privatestate"
+	"github.com/videogen/terraform-provider-videogen/internal/provider/apidiag"
 	"github.com/videogen/terraform-provider-videogen/internal/validators"
 )
 
@@ -434,7 +435,7 @@ func (r *videoResource) Read(ctx context.Context, req resource.ReadRequest, resp
 		// A wrong base_url answers 404 for every task too: make sure the address is the
 		// service before anything leaves state, or every clip would be generated again.
 		if verr := r.data.models.VerifyService(ctx); verr != nil {
-			addAPIError(&resp.Diagnostics, "Unable to Read Video", opWrongAddress,
+			addAPIError(&resp.Diagnostics, "Unable to Read Video", apidiag.WrongAddress,
 				fmt.Errorf("%w; and %w", err, verr))
 			return
 		}
@@ -445,7 +446,7 @@ func (r *videoResource) Read(ctx context.Context, req resource.ReadRequest, resp
 		return
 	}
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "Unable to Read Video", opGet, err)
+		addAPIError(&resp.Diagnostics, "Unable to Read Video", apidiag.Get, err)
 		return
 	}
 	if !state.Model.IsNull() {

@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/videogen/terraform-provider-videogen/internal/client"
+	"github.com/videogen/terraform-provider-videogen/internal/provider/apidiag"
 )
 
 var _ ephemeral.EphemeralResourceWithConfigure = (*videoURLEphemeralResource)(nil)
@@ -73,7 +74,7 @@ func (e *videoURLEphemeralResource) Open(ctx context.Context, req ephemeral.Open
 	taskID := m.TaskID.ValueString()
 	video, err := e.data.client.GetVideo(ctx, taskID)
 	if err != nil {
-		addAPIError(&resp.Diagnostics, summary, opGet, err)
+		addAPIError(&resp.Diagnostics, summary, apidiag.Get, err)
 		return
 	}
 	if video.Status.Final() && (video.Status != client.StatusSucceeded || video.URL == "") {
