@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"syscall"
 	"time"
 
 	"github.com/videogen/terraform-provider-videogen/internal/acctest"
@@ -175,9 +174,7 @@ func (r *Runner) curlDownload(ctx context.Context, clipURL string, size int64) (
 		return 0, 0, 0, fmt.Errorf("curl -o: %w: %s", err, outText)
 	}
 	curlSeconds = time.Since(begin).Seconds()
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		rss = ru.Maxrss << 10 // kilobytes on Linux
-	}
+	rss = maxRSS(cmd.ProcessState)
 	begin = time.Now()
 	if outText, err := exec.CommandContext(ctx, "sync", out).CombinedOutput(); err != nil {
 		return 0, 0, 0, fmt.Errorf("sync %s: %w: %s", out, err, outText)

@@ -1,6 +1,10 @@
+//go:build unix
+
 package bench
 
 import (
+	"os"
+	"runtime"
 	"syscall"
 	"time"
 )
@@ -16,4 +20,17 @@ func childrenCPU() time.Duration {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// maxRSS is the peak resident memory of a process that ended, in bytes; zero
+// when the kernel does not say.
+func maxRSS(state *os.ProcessState) int64 {
+	ru, ok := state.SysUsage().(*syscall.Rusage)
+	switch {
+	case !ok:
+		return 0
+	case runtime.GOOS == "darwin":
+		return ru.Maxrss // bytes there; kilobytes on Linux and the BSDs
+	}
+	return ru.Maxrss << 10
 }
