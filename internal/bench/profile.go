@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -36,7 +37,7 @@ const profileNodes = 25
 
 // ProfileApply returns the options that make the provider processes of one
 // apply write their CPU profiles into dir under name, after removing those of
-// an earlier run. The path is made absolute: the providers run in the apply's
+// an earlier run; the options' other environment variables stay. The path is made absolute: the providers run in the apply's
 // working directory.
 func ProfileApply(o ApplyOptions, dir, name string) (ApplyOptions, string, error) {
 	dir, err := filepath.Abs(dir)
@@ -53,7 +54,13 @@ func ProfileApply(o ApplyOptions, dir, name string) (ApplyOptions, string, error
 			return o, "", err
 		}
 	}
-	o.Env = map[string]string{cpuProfileVariable: prefix}
+	// A copy: the caller's options may share their map with another apply.
+	env := maps.Clone(o.Env)
+	if env == nil {
+		env = map[string]string{}
+	}
+	env[cpuProfileVariable] = prefix
+	o.Env = env
 	return o, prefix, nil
 }
 

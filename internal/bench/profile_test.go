@@ -31,3 +31,20 @@ func TestProfileApplyIsAbsolute(t *testing.T) {
 		t.Fatalf("prefix %q, environment %v: want one absolute prefix", prefix, o.Env)
 	}
 }
+
+// The profile's variable joins the apply's other variables, and the caller's
+// map, which another apply may share, is left as it was.
+func TestProfileApplyKeepsTheOtherVariables(t *testing.T) {
+	t.Chdir(t.TempDir())
+	shared := map[string]string{"TF_LOG": "info"}
+	o, prefix, err := ProfileApply(ApplyOptions{Env: shared}, "results", "cpu")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Env["TF_LOG"] != "info" || o.Env[cpuProfileVariable] != prefix {
+		t.Errorf("environment %v: want TF_LOG kept beside the profile's prefix", o.Env)
+	}
+	if len(shared) != 1 {
+		t.Errorf("the caller's map became %v", shared)
+	}
+}
