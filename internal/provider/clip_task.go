@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -75,12 +76,17 @@ func (r *videoResource) takeOverOrSubmit(ctx context.Context, plan videoResource
 // exactly this request, if there is one that can still produce the clip: first one
 // handed over by the Delete of a tainted resource in this run, then one that a
 // run which died left in the journal for this state. Nil means submit a new
-// task; false, that the journal_url database failed and nothing may be submitted.
+// task; false, that nothing may be submitted (the journal_url database failed, or
+// a task's 404 came from an address not proven to be the service).
 func (r *videoResource) adoptUnfinished(ctx context.Context, plan videoResourceModel, fingerprint string,
 	diags *diag.Diagnostics,
 ) (*client.Video, bool) {
 	if taskID, ok := r.data.handover.take(plan); ok {
-		if v := r.adoptable(ctx, taskID); v != nil {
+		v, ok := r.adoptable(ctx, taskID, diags)
+		if !ok {
+			return nil, false
+		}
+		if v != nil {
 			tflog.Info(ctx, "resuming the wait for a task left unfinished by an earlier run", map[string]any{"task_id": taskID})
 			return v, true
 		}
@@ -93,7 +99,11 @@ func (r *videoResource) adoptUnfinished(ctx context.Context, plan videoResourceM
 		if m.Standing == journal.RunAlive || !r.data.handover.claim(m.TaskID) {
 			continue
 		}
-		if v := r.adoptable(ctx, m.TaskID); v != nil {
+		v, ok := r.adoptable(ctx, m.TaskID, diags)
+		if !ok {
+			return nil, false
+		}
+		if v != nil {
 			tflog.Info(ctx, "adopting a task that a run which died submitted before a state recorded it",
 				map[string]any{"task_id": m.TaskID, "journal": r.data.journal.Where(), "process": m.Process})
 			// Ours now: if this run dies too, the next one adopts it again.
@@ -106,21 +116,31 @@ func (r *videoResource) adoptUnfinished(ctx context.Context, plan videoResourceM
 }
 
 // adoptable reads a task that may be adopted; a task that is gone or ended without
-// a clip is dropped from the journal instead, and a new one is submitted.
-func (r *videoResource) adoptable(ctx context.Context, taskID string) *client.Video {
+// a clip is dropped from the journal instead, and nil says submit a new one. A
+// 404 is believed only from an address proven to be the service, as Read believes
+// it: a wrong base_url, or a gateway, answers 404 for every task, and dropping the
+// task then (after a handover, the journal is all that still holds it) would forget
+// it while the submission that follows fails or bills it twice. Such a 404 is an
+// error and false: the task stays in the journal, and nothing is submitted.
+func (r *videoResource) adoptable(ctx context.Context, taskID string, diags *diag.Diagnostics) (*client.Video, bool) {
 	v, err := r.data.client.GetVideo(ctx, taskID)
 	switch {
 	case err == nil && v.Status.Final() && !v.Status.Usable():
 	case err == nil:
-		return v
+		return v, true
 	case client.IsNotFound(err):
+		if verr := r.data.models.VerifyService(ctx); verr != nil {
+			addAPIError(diags, "Unable to Create Video", opWrongAddress, fmt.Errorf("reading task %s to take it over: %w; and %w",
+				taskID, err, verr))
+			return nil, false
+		}
 	default:
 		// The task was submitted for this very request; the wait copes with a service
 		// that is briefly unreachable, and submitting again would bill twice.
-		return &client.Video{TaskID: taskID, Status: client.StatusSubmitted}
+		return &client.Video{TaskID: taskID, Status: client.StatusSubmitted}, true
 	}
 	r.data.journalRemove(ctx, taskID, nil)
-	return nil
+	return nil, true
 }
 
 // addSubmitError explains a failed submission. A 404 means an unknown model only

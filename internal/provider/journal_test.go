@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -601,5 +602,82 @@ func TestNoteHandedOverWithoutARequest(t *testing.T) {
 	if diags.HasError() || len(diags) != 1 || diags[0].Summary() != "Task Not Noted in the Task Journal" ||
 		!wrapped("Task task_handed exists and is handed to the clip that replaces this one", "callback_url").MatchString(diags[0].Detail()) {
 		t.Fatalf("want one warning naming task_handed and why, got %v", diags)
+	}
+}
+
+// TestAccJournal_handedOverTaskKeptOnAnUnprovenNotFound: the replacement of a
+// clip whose wait was cut short reads the task it takes over. A gateway that
+// answers that read 404 and will not give the model list either proves
+// nothing: a wrong address answers 404 for every task. So the task is not
+// dropped (once Delete has removed the tainted clip, the journal is all that
+// holds it) and nothing is submitted; the apply fails naming base_url, and once
+// the gateway answers again the next apply adopts the task. 1 billed for 1 clip.
+func TestAccJournal_handedOverTaskKeptOnAnUnprovenNotFound(t *testing.T) {
+	requireAcc(t)
+	t.Parallel()
+	ctx := t.Context()
+	mock := acctest.NewMock(t)
+	target, err := url.Parse(mock.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	forward := httputil.NewSingleHostReverseProxy(target)
+	var lost atomic.Bool
+	gateway := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !lost.Load() {
+			forward.ServeHTTP(w, r)
+			return
+		}
+		// A gateway whose routes lost the service: the model list is refused, so
+		// the plan goes on with a warning, and every task is "not found".
+		w.Header().Set("Content-Type", "application/json")
+		if strings.HasSuffix(r.URL.Path, "/models") {
+			w.WriteHeader(http.StatusForbidden)
+			_, _ = w.Write([]byte(`{"error":{"message":"forbidden","type":"permission_error"}}`))
+			return
+		}
+		w.WriteHeader(http.StatusNotFound)
+		_, _ = w.Write([]byte(`{"error":{"message":"no route","type":"not_found_error"}}`))
+	}))
+	t.Cleanup(gateway.Close)
+	wd := cliWorkdir(t, mock, cliVideo("a dawn behind a gateway [mock:hold]"), "base_url = "+strconv.Quote(gateway.URL))
+	run, taskIDs := startHeldApply(t, mock, wd, 1)
+	taskID := taskIDs[0]
+	if err := run.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := run.Wait(); err == nil {
+		t.Fatalf("the interrupted apply succeeded:\n%s", out)
+	}
+	// Planned while the gateway works: the replacement resumes the task.
+	out, err := wd.Start(ctx, "plan", "-out=resume.tfplan", "-input=false", "-no-color").Wait()
+	if err != nil || !strings.Contains(out, billingResumes) {
+		t.Fatalf("the plan does not resume task %s (error %v):\n%s", taskID, err, out)
+	}
+	lost.Store(true)
+	out, err = wd.Start(ctx, "apply", "-input=false", "-no-color", "resume.tfplan").Wait()
+	if err == nil || !wrapped("Unable to Create Video", "base_url", "nothing was submitted").MatchString(out) {
+		t.Fatalf("want the apply to fail naming base_url before submitting (error %v):\n%s", err, out)
+	}
+	if n := mock.Ledger().Requests["POST /v1/video/generations"]; n != 1 {
+		t.Fatalf("the mock received %d submissions, want only the first apply's:\n%s", n, out)
+	}
+	lost.Store(false)
+	if !mock.FinishTask(taskID) {
+		t.Fatalf("task %s was not pending any more", taskID)
+	}
+	go func() {
+		// A clip submitted again is held too: finish it, so that the test fails
+		// on the count instead of waiting.
+		if mock.AwaitTasks(ctx, 2) == nil {
+			mock.FinishTask(mock.Ledger().Tasks[1].TaskID)
+		}
+	}()
+	out = applyOutput(t, wd)
+	if n := mock.Submissions(); n != 1 {
+		t.Fatalf("the ledger shows %d submissions for 1 clip, want 1:\n%s", n, out)
+	}
+	if got := stateTasks(t, wd)["videogen_video.clip"]; got != taskID {
+		t.Fatalf("the state holds task %q, want the handed-over %s:\n%s", got, taskID, out)
 	}
 }
