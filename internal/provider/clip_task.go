@@ -130,7 +130,7 @@ func (r *videoResource) adoptable(ctx context.Context, taskID string, diags *dia
 		return v, true
 	case client.IsNotFound(err):
 		if verr := r.data.models.VerifyService(ctx); verr != nil {
-			addAPIError(diags, "Unable to Create Video", opWrongAddress, fmt.Errorf("reading task %s to take it over: %w; and %w",
+			addAPIError(diags, "Unable to Create Video", apidiag.WrongAddress, fmt.Errorf("reading task %s to take it over: %w; and %w",
 				taskID, err, verr))
 			return nil, false
 		}
