@@ -91,17 +91,6 @@ resource "videogen_video" "test" {
 `, prompt+" [mock:hold]", timeout)
 }
 
-// wrapped matches words in order, across the line breaks with which Terraform
-// wraps diagnostics. A check that a phrase is absent uses it too: strings.Contains
-// misses a phrase that a line break splits, and so could never fail.
-func wrapped(parts ...string) *regexp.Regexp {
-	quoted := make([]string, len(parts))
-	for i, p := range parts {
-		quoted[i] = strings.Join(strings.Fields(regexp.QuoteMeta(p)), `\s+`)
-	}
-	return regexp.MustCompile(`(?s)` + strings.Join(quoted, ".*"))
-}
-
 // finishAllAfterNextGet finishes every task once each has been read again: the
 // resumed wait is then seen waiting for the task, not merely finding it done.
 func finishAllAfterNextGet(t *testing.T, mock *acctest.Mock) {

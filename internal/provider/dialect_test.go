@@ -44,7 +44,7 @@ func TestAccDialect_lifecycle(t *testing.T) {
 		t.Run(dialect, func(t *testing.T) {
 			mock := acctest.NewMock(t, mockapi.WithDialect(dialect))
 			clip := filepath.Join(t.TempDir(), "heron.mp4")
-			config := videoFileConfig(mock, "a heron lands on a pier", clip, "") + `
+			config := mock.VideoFileConfig("a heron lands on a pier", clip, "") + `
 data "videogen_video" "test" {
   task_id = videogen_video.test.task_id
 }
@@ -66,8 +66,8 @@ data "videogen_video" "test" {
 							statecheck.ExpectKnownValue(videoDataAddr, tfjsonpath.New("url"), clipURL(dialect)),
 						},
 						Check: resource.ComposeTestCheckFunc(
-							expectFileMatchesClip(t, clip, mock),
-							expectClipDownloads(mock, 1),
+							mock.ExpectFileMatchesClip(t, clip),
+							mock.ExpectClipDownloads(1),
 							mock.ExpectSubmissions(1),
 						),
 					},

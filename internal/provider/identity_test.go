@@ -19,7 +19,7 @@ import (
 func TestAccResourceIdentity_importBlocks(t *testing.T) {
 	mock := acctest.NewMock(t)
 	clip := filepath.Join(t.TempDir(), "teaser.mp4")
-	config := videoFileConfig(mock, "identify me", clip, "")
+	config := mock.VideoFileConfig("identify me", clip, "")
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_12_0)},
@@ -28,10 +28,10 @@ func TestAccResourceIdentity_importBlocks(t *testing.T) {
 				Config: config,
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectIdentityValueMatchesState(videoAddr, tfjsonpath.New("task_id")),
-					statecheck.ExpectIdentityValueMatchesState(fileAddr, tfjsonpath.New("task_id")),
-					statecheck.ExpectIdentityValueMatchesState(fileAddr, tfjsonpath.New("path")),
+					statecheck.ExpectIdentityValueMatchesState(acctest.VideoFileAddr, tfjsonpath.New("task_id")),
+					statecheck.ExpectIdentityValueMatchesState(acctest.VideoFileAddr, tfjsonpath.New("path")),
 				},
-				Check: resource.ComposeTestCheckFunc(mock.ExpectSubmissions(1), expectClipDownloads(mock, 1)),
+				Check: resource.ComposeTestCheckFunc(mock.ExpectSubmissions(1), mock.ExpectClipDownloads(1)),
 			},
 			{
 				ResourceName:    videoAddr,
@@ -44,14 +44,14 @@ func TestAccResourceIdentity_importBlocks(t *testing.T) {
 				}},
 			},
 			{
-				ResourceName:    fileAddr,
+				ResourceName:    acctest.VideoFileAddr,
 				ImportState:     true,
 				ImportStateKind: resource.ImportBlockWithResourceIdentity,
 			},
 			{
 				Config:           config,
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
-				Check:            resource.ComposeTestCheckFunc(mock.ExpectSubmissions(1), expectClipDownloads(mock, 1)),
+				Check:            resource.ComposeTestCheckFunc(mock.ExpectSubmissions(1), mock.ExpectClipDownloads(1)),
 			},
 		},
 	})

@@ -28,6 +28,7 @@ import (
 	"github.com/videogen/terraform-provider-videogen/internal/journal"
 	"github.com/videogen/terraform-provider-videogen/internal/localfile"
 	"github.com/videogen/terraform-provider-videogen/internal/provider/apidiag"
+	"github.com/videogen/terraform-provider-videogen/internal/provider/videofile"
 	"github.com/videogen/terraform-provider-videogen/internal/validators"
 )
 
@@ -43,6 +44,7 @@ var (
 	_ provider.Provider                       = (*videogenProvider)(nil)
 	_ provider.ProviderWithEphemeralResources = (*videogenProvider)(nil)
 	_ provider.ProviderWithConfigValidators   = (*videogenProvider)(nil)
+	_ videofile.Configured                    = (*providerData)(nil)
 )
 
 type videogenProvider struct {
@@ -85,8 +87,8 @@ type providerData struct {
 	journal      *journal.Journal
 	journalError sync.Once
 	budget       *newClipBudget
-	clips        localfile.Known
-	// planned holds the file each videogen_video_file plans to hold (claimPath).
+	// clips and planned are videogen_video_file's part (videofile.Configured).
+	clips   localfile.Known
 	planned localfile.Claims
 	// held holds the tasks the videogen_video resources read in this run hold.
 	held heldTasks
@@ -100,6 +102,14 @@ type providerData struct {
 	// one warning per run.
 	confirmations confirmationReport
 }
+
+// Client, KnownClips and PlannedPaths hand videogen_video_file what it takes
+// from the configured provider (videofile.Configured).
+func (d *providerData) Client() *client.Client { return d.client }
+
+func (d *providerData) KnownClips() *localfile.Known { return &d.clips }
+
+func (d *providerData) PlannedPaths() *localfile.Claims { return &d.planned }
 
 func (p *videogenProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
 	resp.TypeName = "videogen"
@@ -369,7 +379,7 @@ func openJournal(cfg providerModel, diags *diag.Diagnostics) *journal.Journal {
 func (p *videogenProvider) Resources(context.Context) []func() resource.Resource {
 	return []func() resource.Resource{
 		NewVideoResource,
-		NewVideoFileResource,
+		videofile.NewResource,
 	}
 }
 

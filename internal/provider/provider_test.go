@@ -2,8 +2,6 @@ package provider
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"regexp"
 	"testing"
 
@@ -24,36 +22,11 @@ var testAccProtoV6ProviderFactories = map[string]func() (tfprotov6.ProviderServe
 	"videogen": providerserver.NewProtocol6WithError(New("test")()),
 }
 
-// TestMain refuses to let CI pass with the acceptance tests silently skipped.
-func TestMain(m *testing.M) {
-	if os.Getenv("CI") != "" && os.Getenv("TF_ACC") == "" {
-		fmt.Fprintln(os.Stderr, "CI is set but TF_ACC is not: the acceptance tests would be skipped. Run `make test`.")
-		os.Exit(1)
-	}
-	acctest.SetupCLI() // TF_ACC_TERRAFORM_PATH, and OpenTofu's registry host when the CLI is OpenTofu
-	_, statErr := os.Stat(".terraform")
-	hadDataDir := statErr == nil
-	code := m.Run()
-	_ = acctest.Teardown() // the provider build of the tests that run the real CLI
-	// The provider served in-process runs here, in the source tree: a test
-	// whose provider block lacks a journal_path would leave its journal
-	// behind (acctest.Mock.ProviderBlock sets one). It is removed, said with
-	// what it holds so that the test can be found, and fails the run: the test
-	// summary of `make test` shows a passing package's output to no one.
-	if _, err := os.Stat(".terraform"); err == nil && !hadDataDir {
-		fmt.Fprintln(os.Stderr, "a test left internal/provider/.terraform behind (removed now): give its provider block a journal_path in t.TempDir()")
-		// The journal is its header file and the log of records beside it.
-		files, _ := filepath.Glob(filepath.Join(".terraform", "videogen", "pending-tasks.json*"))
-		for _, f := range files {
-			if left, err := os.ReadFile(f); err == nil {
-				fmt.Fprintf(os.Stderr, "its journal file %s holds: %s\n", f, left)
-			}
-		}
-		_ = os.RemoveAll(".terraform")
-		code = max(code, 1)
-	}
-	os.Exit(code)
-}
+// TestMain: see acctest.Main.
+func TestMain(m *testing.M) { acctest.Main(m) }
+
+// wrapped: see acctest.Wrapped.
+var wrapped = acctest.Wrapped
 
 func TestAccProvider_baseURLWithAndWithoutV1(t *testing.T) {
 	for name, suffix := range map[string]string{"without_v1": "", "with_v1": "/v1", "with_v1_slash": "/v1/"} {

@@ -1,4 +1,4 @@
-package provider
+package videofile
 
 import (
 	"context"
@@ -18,14 +18,14 @@ import (
 // finishedVideo reads the task and, while it is unfinished, waits for it up to
 // timeout; it returns the task once it has a clip to download.
 func (r *videoFileResource) finishedVideo(ctx context.Context, taskID string, timeout time.Duration, summary string, diags *diag.Diagnostics) (*client.Video, bool) {
-	video, seen, err := r.data.client.FinishedVideo(ctx, taskID, timeout)
+	video, seen, err := r.data.Client().FinishedVideo(ctx, taskID, timeout)
 	switch {
 	case apidiag.AddVideoNotReady(diags, path.Root("task_id"), taskID, err, seen,
 		"timeouts.create of this videogen_video_file", timeout, "Nothing was downloaded, and no new clip was "+
 			"requested: apply again to keep waiting for the same task, or raise timeouts.create."):
 		return nil, false
 	case err != nil:
-		addAPIError(diags, summary, apidiag.Get, err)
+		apidiag.Add(diags, summary, apidiag.Get, err, nil)
 		return nil, false
 	}
 	return video, checkDownloadable(video, diags)

@@ -1,10 +1,7 @@
-package provider
+package videofile_test
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -15,6 +12,8 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-testing/compare"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
@@ -26,89 +25,21 @@ import (
 
 	"github.com/videogen/terraform-provider-videogen/internal/acctest"
 	"github.com/videogen/terraform-provider-videogen/internal/mockapi"
+	"github.com/videogen/terraform-provider-videogen/internal/provider"
 )
 
 const (
-	fileAddr      = "videogen_video_file.test"
+	fileAddr      = acctest.VideoFileAddr
+	videoAddr     = "videogen_video.test"
 	testClipBytes = 3<<20 + 17 // several copy buffers, and not a round number
 )
 
-// videoFileConfig is a clip and its file; extra goes into the file resource.
-func videoFileConfig(mock *acctest.Mock, prompt, filePath, extra string) string {
-	return mock.ProviderBlock() + fmt.Sprintf(`
-resource "videogen_video" "test" {
-  model  = "videogen-1"
-  prompt = %[1]q
+var testAccProtoV6ProviderFactories = map[string]func() (tfprotov6.ProviderServer, error){
+	"videogen": providerserver.NewProtocol6WithError(provider.New("test")()),
 }
 
-resource "videogen_video_file" "test" {
-  task_id = videogen_video.test.task_id
-  path    = %[2]q
-%[3]s
-}
-`, prompt, filePath, extra)
-}
-
-func sha256File(t *testing.T, p string) string {
-	t.Helper()
-	f, err := os.Open(p)
-	if err != nil {
-		t.Fatalf("opening %s: %v", p, err)
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		t.Fatalf("reading %s: %v", p, err)
-	}
-	return hex.EncodeToString(h.Sum(nil))
-}
-
-// referenceClip is the clip the mock serves for a task, with its SHA-256 and
-// size. It is read from the mock, not downloaded, so that the ledger counts
-// only the provider's requests and the reference is apart from the code
-// under test. Every task's clip has its own bytes.
-type referenceClip struct {
-	data   []byte
-	sha256 string
-	size   int64
-}
-
-func clipOf(mock *acctest.Mock, taskID string) (referenceClip, error) {
-	data, ok := mock.Clip(taskID)
-	if !ok {
-		return referenceClip{}, fmt.Errorf("the mock has no task %q", taskID)
-	}
-	sum := sha256.Sum256(data)
-	return referenceClip{data: data, sha256: hex.EncodeToString(sum[:]), size: int64(len(data))}, nil
-}
-
-// expectFileMatchesClip checks the file on disk and the state against the
-// clip of the task the file resource names.
-func expectFileMatchesClip(t *testing.T, p string, mock *acctest.Mock) resource.TestCheckFunc {
-	return expectFileMatchesClipAt(t, fileAddr, p, mock)
-}
-
-// expectFileMatchesClipAt is expectFileMatchesClip for the file resource at
-// addr.
-func expectFileMatchesClipAt(t *testing.T, addr, p string, mock *acctest.Mock) resource.TestCheckFunc {
-	return func(s *terraform.State) error {
-		attrs := s.RootModule().Resources[addr].Primary.Attributes
-		want, err := clipOf(mock, attrs["task_id"])
-		if err != nil {
-			return err
-		}
-		if got := sha256File(t, p); got != want.sha256 {
-			return fmt.Errorf("the file's sha256 is %s, the clip's is %s", got, want.sha256)
-		}
-		if attrs["sha256"] != want.sha256 {
-			return fmt.Errorf("state says sha256 %s, the clip's is %s", attrs["sha256"], want.sha256)
-		}
-		if attrs["size_bytes"] != fmt.Sprint(want.size) {
-			return fmt.Errorf("state says size_bytes %s, the clip has %d bytes", attrs["size_bytes"], want.size)
-		}
-		return nil
-	}
-}
+// TestMain: see acctest.Main.
+func TestMain(m *testing.M) { acctest.Main(m) }
 
 // expectOnly checks that dir holds exactly the named entries: no temporary file is left.
 func expectOnly(dir string, names ...string) resource.TestCheckFunc {
@@ -153,21 +84,6 @@ func expectNoFile(p string) resource.TestCheckFunc {
 	}
 }
 
-// clipDownloads counts the clips the mock served, at signed URLs or behind the key.
-func clipDownloads(mock *acctest.Mock) int {
-	requests := mock.Ledger().Requests
-	return requests["GET /_mock/clips"] + requests["GET /v1/videos/{task_id}/content"]
-}
-
-func expectClipDownloads(mock *acctest.Mock, want int) resource.TestCheckFunc {
-	return func(*terraform.State) error {
-		if got := clipDownloads(mock); got != want {
-			return fmt.Errorf("the mock served %d clip download(s), want %d", got, want)
-		}
-		return nil
-	}
-}
-
 // checkAfter runs checks after a test case, which an ExpectError step cannot.
 func checkAfter(t *testing.T, checks ...resource.TestCheckFunc) {
 	t.Helper()
@@ -187,7 +103,7 @@ func TestAccVideoFileResource_downloadPermissionsAndDestroy(t *testing.T) {
 	dir := filepath.Join(root, "out", "clips")
 	clip := filepath.Join(dir, "teaser.mp4")
 	config := func(filePerm, extra string) string {
-		return videoFileConfig(mock, "a lighthouse at dusk", clip, fmt.Sprintf(`
+		return mock.VideoFileConfig("a lighthouse at dusk", clip, fmt.Sprintf(`
   file_permission      = %q
   directory_permission = "0750"
   %s`, filePerm, extra))
@@ -207,7 +123,7 @@ func TestAccVideoFileResource_downloadPermissionsAndDestroy(t *testing.T) {
 					statecheck.CompareValuePairs(fileAddr, tfjsonpath.New("task_id"), videoAddr, tfjsonpath.New("task_id"), compare.ValuesSame()),
 				},
 				Check: resource.ComposeTestCheckFunc(
-					expectFileMatchesClip(t, clip, mock),
+					mock.ExpectFileMatchesClip(t, clip),
 					expectOnly(dir, "teaser.mp4"),
 					expectMode(clip, 0o640),
 					expectMode(dir, 0o750),
@@ -231,7 +147,7 @@ func TestAccVideoFileResource_downloadPermissionsAndDestroy(t *testing.T) {
 						plancheck.ExpectResourceAction(videoAddr, plancheck.ResourceActionNoop),
 					},
 				},
-				Check: resource.ComposeTestCheckFunc(expectMode(clip, 0o600), expectClipDownloads(mock, 1)),
+				Check: resource.ComposeTestCheckFunc(expectMode(clip, 0o600), mock.ExpectClipDownloads(1)),
 			},
 			{
 				// A chmod outside Terraform shows as drift and is put back in place.
@@ -244,7 +160,7 @@ func TestAccVideoFileResource_downloadPermissionsAndDestroy(t *testing.T) {
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(fileAddr, plancheck.ResourceActionUpdate)},
 				},
-				Check: resource.ComposeTestCheckFunc(expectMode(clip, 0o600), expectClipDownloads(mock, 1)),
+				Check: resource.ComposeTestCheckFunc(expectMode(clip, 0o600), mock.ExpectClipDownloads(1)),
 			},
 			{
 				// A new max_size_bytes only concerns later downloads: state changes, the file does not.
@@ -255,7 +171,7 @@ func TestAccVideoFileResource_downloadPermissionsAndDestroy(t *testing.T) {
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(fileAddr, tfjsonpath.New("max_size_bytes"), knownvalue.Int64Exact(1<<20)),
 				},
-				Check: resource.ComposeTestCheckFunc(expectFileMatchesClip(t, clip, mock), expectClipDownloads(mock, 1)),
+				Check: resource.ComposeTestCheckFunc(mock.ExpectFileMatchesClip(t, clip), mock.ExpectClipDownloads(1)),
 			},
 		},
 		CheckDestroy: expectNoFile(clip),
@@ -270,8 +186,8 @@ func TestAccVideoFileResource_deletedOrModifiedFileIsDownloadedAgain(t *testing.
 	mock := acctest.NewMock(t, withClipBytes)
 	dir := t.TempDir()
 	clip := filepath.Join(dir, "clip.mp4")
-	config := videoFileConfig(mock, "a red kite over the sea", clip, "")
-	overwrite := videoFileConfig(mock, "a red kite over the sea", clip, "  overwrite = true")
+	config := mock.VideoFileConfig("a red kite over the sea", clip, "")
+	overwrite := mock.VideoFileConfig("a red kite over the sea", clip, "  overwrite = true")
 	redownload := resource.ConfigPlanChecks{
 		PreApply: []plancheck.PlanCheck{
 			plancheck.ExpectResourceAction(fileAddr, plancheck.ResourceActionCreate),
@@ -301,7 +217,7 @@ func TestAccVideoFileResource_deletedOrModifiedFileIsDownloadedAgain(t *testing.
 		Steps: []resource.TestStep{
 			{
 				Config: config,
-				Check:  resource.ComposeTestCheckFunc(expectFileMatchesClip(t, clip, mock), mock.ExpectSubmissions(1), expectClipDownloads(mock, 1)),
+				Check:  resource.ComposeTestCheckFunc(mock.ExpectFileMatchesClip(t, clip), mock.ExpectSubmissions(1), mock.ExpectClipDownloads(1)),
 			},
 			{
 				PreConfig: func() {
@@ -311,32 +227,32 @@ func TestAccVideoFileResource_deletedOrModifiedFileIsDownloadedAgain(t *testing.
 				},
 				Config:           config,
 				ConfigPlanChecks: redownload,
-				Check: resource.ComposeTestCheckFunc(expectFileMatchesClip(t, clip, mock), mock.ExpectSubmissions(1),
-					expectClipDownloads(mock, 2), expectOnly(dir, "clip.mp4")),
+				Check: resource.ComposeTestCheckFunc(mock.ExpectFileMatchesClip(t, clip), mock.ExpectSubmissions(1),
+					mock.ExpectClipDownloads(2), expectOnly(dir, "clip.mp4")),
 			},
 			{
 				// Same size, different bytes: only the checksum can tell, and the
 				// edit is not the provider's to undo.
 				PreConfig: func() {
 					tamper()
-					tampered = sha256File(t, clip)
+					tampered = acctest.SHA256File(t, clip)
 				},
 				Config: config,
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
 				Check: func(*terraform.State) error {
-					if got := sha256File(t, clip); got != tampered {
+					if got := acctest.SHA256File(t, clip); got != tampered {
 						return fmt.Errorf("the edited file was changed by the apply")
 					}
-					return expectClipDownloads(mock, 2)(nil)
+					return mock.ExpectClipDownloads(2)(nil)
 				},
 			},
 			{
 				Config:           overwrite,
 				ConfigPlanChecks: replaceInPlace,
-				Check: resource.ComposeTestCheckFunc(expectFileMatchesClip(t, clip, mock), mock.ExpectSubmissions(1),
-					expectClipDownloads(mock, 3), expectOnly(dir, "clip.mp4")),
+				Check: resource.ComposeTestCheckFunc(mock.ExpectFileMatchesClip(t, clip), mock.ExpectSubmissions(1),
+					mock.ExpectClipDownloads(3), expectOnly(dir, "clip.mp4")),
 			},
 			{
 				// A truncated file is caught by its size alone.
@@ -347,14 +263,14 @@ func TestAccVideoFileResource_deletedOrModifiedFileIsDownloadedAgain(t *testing.
 				},
 				Config:           overwrite,
 				ConfigPlanChecks: replaceInPlace,
-				Check:            resource.ComposeTestCheckFunc(expectFileMatchesClip(t, clip, mock), mock.ExpectSubmissions(1)),
+				Check:            resource.ComposeTestCheckFunc(mock.ExpectFileMatchesClip(t, clip), mock.ExpectSubmissions(1)),
 			},
 			{
 				// Edited again, with overwrite set back to false: only that
 				// changes, and the edit stays, here and on destroy (below).
 				PreConfig: func() {
 					tamper()
-					tampered = sha256File(t, clip)
+					tampered = acctest.SHA256File(t, clip)
 				},
 				Config: config,
 				ConfigPlanChecks: resource.ConfigPlanChecks{
@@ -363,8 +279,8 @@ func TestAccVideoFileResource_deletedOrModifiedFileIsDownloadedAgain(t *testing.
 						plancheck.ExpectKnownValue(fileAddr, tfjsonpath.New("sha256"), knownvalue.StringRegexp(regexp.MustCompile(`^[0-9a-f]{64}$`))),
 					},
 				},
-				Check: resource.ComposeTestCheckFunc(expectClipDownloads(mock, 4), func(*terraform.State) error {
-					if got := sha256File(t, clip); got != tampered {
+				Check: resource.ComposeTestCheckFunc(mock.ExpectClipDownloads(4), func(*terraform.State) error {
+					if got := acctest.SHA256File(t, clip); got != tampered {
 						return fmt.Errorf("the apply changed the edited file")
 					}
 					return nil
@@ -375,7 +291,7 @@ func TestAccVideoFileResource_deletedOrModifiedFileIsDownloadedAgain(t *testing.
 			if err := expectFileExists(clip); err != nil {
 				return err
 			}
-			if got := sha256File(t, clip); got != tampered {
+			if got := acctest.SHA256File(t, clip); got != tampered {
 				return fmt.Errorf("destroy changed the edited file")
 			}
 			return nil
@@ -408,8 +324,8 @@ func TestAccVideoFileResource_neverOverwritesUnmanagedFile(t *testing.T) {
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
-				Config: videoFileConfig(mock, "a teaser", clip, ""),
-				ExpectError: wrapped("Video File Path Already Taken", "There is already a file at", clip,
+				Config: mock.VideoFileConfig("a teaser", clip, ""),
+				ExpectError: acctest.Wrapped("Video File Path Already Taken", "There is already a file at", clip,
 					"did not write", "import", "overwrite = true"),
 			},
 			{
@@ -417,13 +333,13 @@ func TestAccVideoFileResource_neverOverwritesUnmanagedFile(t *testing.T) {
 					if data, err := os.ReadFile(clip); err != nil || string(data) != master {
 						t.Fatalf("the master now holds %q (%v)", data, err)
 					}
-					if n, d := mock.Submissions(), clipDownloads(mock); n != 0 || d != 0 {
+					if n, d := mock.Submissions(), mock.ClipDownloads(); n != 0 || d != 0 {
 						t.Fatalf("the refused plan made %d submission(s) and %d download(s)", n, d)
 					}
 				},
-				Config: videoFileConfig(mock, "a teaser", clip, "  overwrite = true"),
-				Check: resource.ComposeTestCheckFunc(expectFileMatchesClip(t, clip, mock), mock.ExpectSubmissions(1),
-					expectClipDownloads(mock, 1), expectOnly(dir, "teaser.mp4")),
+				Config: mock.VideoFileConfig("a teaser", clip, "  overwrite = true"),
+				Check: resource.ComposeTestCheckFunc(mock.ExpectFileMatchesClip(t, clip), mock.ExpectSubmissions(1),
+					mock.ExpectClipDownloads(1), expectOnly(dir, "teaser.mp4")),
 			},
 		},
 	})
@@ -457,10 +373,10 @@ resource "videogen_video_file" "test" {
   path    = terraform_data.path.output
 }
 `, clip),
-			ExpectError: wrapped("Video File Path Already Taken", "There is already a file at", clip, "overwrite = true"),
+			ExpectError: acctest.Wrapped("Video File Path Already Taken", "There is already a file at", clip, "overwrite = true"),
 		}},
 	})
-	checkAfter(t, mock.ExpectSubmissions(1), expectClipDownloads(mock, 0), func(*terraform.State) error {
+	checkAfter(t, mock.ExpectSubmissions(1), mock.ExpectClipDownloads(0), func(*terraform.State) error {
 		if data, err := os.ReadFile(clip); err != nil || string(data) != "a master" {
 			return fmt.Errorf("the file in the way now holds %q (%w)", data, err)
 		}
@@ -488,12 +404,12 @@ func TestAccVideoFileResource_symlinkInTheWay(t *testing.T) {
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
-				Config:      videoFileConfig(mock, "a linked teaser", clip, ""),
-				ExpectError: wrapped("Video File Path Already Taken", "a symbolic link at", clip, "overwrite = true"),
+				Config:      mock.VideoFileConfig("a linked teaser", clip, ""),
+				ExpectError: acctest.Wrapped("Video File Path Already Taken", "a symbolic link at", clip, "overwrite = true"),
 			},
 			{
-				Config: videoFileConfig(mock, "a linked teaser", clip, "  overwrite = true"),
-				Check: resource.ComposeTestCheckFunc(expectFileMatchesClip(t, clip, mock), expectClipDownloads(mock, 1),
+				Config: mock.VideoFileConfig("a linked teaser", clip, "  overwrite = true"),
+				Check: resource.ComposeTestCheckFunc(mock.ExpectFileMatchesClip(t, clip), mock.ExpectClipDownloads(1),
 					mock.ExpectSubmissions(1),
 					func(*terraform.State) error {
 						if data, err := os.ReadFile(target); err != nil || string(data) != "the master" {
@@ -534,10 +450,10 @@ resource "videogen_video_file" "two" {
   path    = %q
 }
 `, one, again),
-			ExpectError: wrapped("Video File Path Used Twice", "Another videogen_video_file", one, "Give each resource its own path"),
+			ExpectError: acctest.Wrapped("Video File Path Used Twice", "Another videogen_video_file", one, "Give each resource its own path"),
 		}},
 	})
-	checkAfter(t, mock.ExpectSubmissions(0), expectClipDownloads(mock, 0))
+	checkAfter(t, mock.ExpectSubmissions(0), mock.ExpectClipDownloads(0))
 }
 
 // A new resource adopts nothing: a byte-identical copy of its clip already at its
@@ -558,20 +474,20 @@ resource "videogen_video" "test" {
 			{Config: videoOnly, Check: mock.ExpectSubmissions(1)},
 			{
 				PreConfig: func() {
-					want, err := clipOf(mock, mock.Ledger().Tasks[0].TaskID)
+					want, err := mock.ReferenceClip(mock.Ledger().Tasks[0].TaskID)
 					if err != nil {
 						t.Fatal(err)
 					}
-					if err := os.WriteFile(clip, want.data, 0o600); err != nil {
+					if err := os.WriteFile(clip, want.Data, 0o600); err != nil {
 						t.Fatal(err)
 					}
 				},
-				Config:      videoFileConfig(mock, "copied before its file resource", clip, ""),
-				ExpectError: wrapped("Video File Path Already Taken", "There is already a file at", clip, "overwrite = true"),
+				Config:      mock.VideoFileConfig("copied before its file resource", clip, ""),
+				ExpectError: acctest.Wrapped("Video File Path Already Taken", "There is already a file at", clip, "overwrite = true"),
 			},
 		},
 	})
-	checkAfter(t, mock.ExpectSubmissions(1), expectClipDownloads(mock, 0))
+	checkAfter(t, mock.ExpectSubmissions(1), mock.ExpectClipDownloads(0))
 }
 
 // A file that already holds the clip is adopted without downloading: here the
@@ -584,46 +500,46 @@ func TestAccVideoFileResource_fileHoldingClipIsAdopted(t *testing.T) {
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
-				Config: videoFileConfig(mock, "copied by hand", first, ""),
-				Check:  resource.ComposeTestCheckFunc(expectFileMatchesClip(t, first, mock), expectClipDownloads(mock, 1)),
+				Config: mock.VideoFileConfig("copied by hand", first, ""),
+				Check:  resource.ComposeTestCheckFunc(mock.ExpectFileMatchesClip(t, first), mock.ExpectClipDownloads(1)),
 			},
 			{
 				// The clip's bytes, put at the new path by hand.
 				PreConfig: func() {
 					taskID := mock.Ledger().Tasks[0].TaskID
-					want, err := clipOf(mock, taskID)
+					want, err := mock.ReferenceClip(taskID)
 					if err != nil {
 						t.Fatal(err)
 					}
-					if err := os.WriteFile(second, want.data, 0o600); err != nil {
+					if err := os.WriteFile(second, want.Data, 0o600); err != nil {
 						t.Fatal(err)
 					}
 				},
-				Config: videoFileConfig(mock, "copied by hand", second, ""),
+				Config: mock.VideoFileConfig("copied by hand", second, ""),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{
 						plancheck.ExpectResourceAction(fileAddr, plancheck.ResourceActionReplace),
 						plancheck.ExpectKnownValue(fileAddr, tfjsonpath.New("sha256"), knownvalue.StringRegexp(regexp.MustCompile(`^[0-9a-f]{64}$`))),
 					},
 				},
-				Check: resource.ComposeTestCheckFunc(expectFileMatchesClip(t, second, mock), expectClipDownloads(mock, 1),
+				Check: resource.ComposeTestCheckFunc(mock.ExpectFileMatchesClip(t, second), mock.ExpectClipDownloads(1),
 					mock.ExpectSubmissions(1), expectNoFile(first), expectMode(second, 0o644)),
 			},
 			{
 				// A tainted file is its own: deleted, then downloaded again.
 				Taint:  []string{fileAddr},
-				Config: videoFileConfig(mock, "copied by hand", second, ""),
-				Check: resource.ComposeTestCheckFunc(expectFileMatchesClip(t, second, mock), expectClipDownloads(mock, 2),
+				Config: mock.VideoFileConfig("copied by hand", second, ""),
+				Check: resource.ComposeTestCheckFunc(mock.ExpectFileMatchesClip(t, second), mock.ExpectClipDownloads(2),
 					mock.ExpectSubmissions(1)),
 			},
 			{
 				// A new clip at the same path replaces the old one, which was the
 				// replaced resource's own file.
-				Config: videoFileConfig(mock, "a new clip at the same path", second, ""),
+				Config: mock.VideoFileConfig("a new clip at the same path", second, ""),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(fileAddr, plancheck.ResourceActionReplace)},
 				},
-				Check: resource.ComposeTestCheckFunc(expectFileMatchesClip(t, second, mock), expectClipDownloads(mock, 3),
+				Check: resource.ComposeTestCheckFunc(mock.ExpectFileMatchesClip(t, second), mock.ExpectClipDownloads(3),
 					mock.ExpectSubmissions(2), expectOnly(dir, "second.mp4")),
 			},
 		},
@@ -640,7 +556,7 @@ func TestAccVideoFileResource_freshRunnerDownloadsWithoutSubmitting(t *testing.T
 	mock := acctest.NewMock(t)
 	workspace := filepath.Join(t.TempDir(), "workspace")
 	clip := filepath.Join(workspace, "build", "assets", "clip.mp4")
-	config := videoFileConfig(mock, "a paper boat", clip, "")
+	config := mock.VideoFileConfig("a paper boat", clip, "")
 	sha := statecheck.CompareValue(compare.ValuesSame())
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
@@ -648,7 +564,7 @@ func TestAccVideoFileResource_freshRunnerDownloadsWithoutSubmitting(t *testing.T
 			{
 				Config:            config,
 				ConfigStateChecks: []statecheck.StateCheck{sha.AddStateValue(fileAddr, tfjsonpath.New("sha256"))},
-				Check:             resource.ComposeTestCheckFunc(expectFileMatchesClip(t, clip, mock), mock.ExpectSubmissions(1)),
+				Check:             resource.ComposeTestCheckFunc(mock.ExpectFileMatchesClip(t, clip), mock.ExpectSubmissions(1)),
 			},
 			{
 				PreConfig: func() {
@@ -664,8 +580,8 @@ func TestAccVideoFileResource_freshRunnerDownloadsWithoutSubmitting(t *testing.T
 					},
 				},
 				ConfigStateChecks: []statecheck.StateCheck{sha.AddStateValue(fileAddr, tfjsonpath.New("sha256"))},
-				Check: resource.ComposeTestCheckFunc(expectFileMatchesClip(t, clip, mock), mock.ExpectSubmissions(1),
-					expectClipDownloads(mock, 2)),
+				Check: resource.ComposeTestCheckFunc(mock.ExpectFileMatchesClip(t, clip), mock.ExpectSubmissions(1),
+					mock.ExpectClipDownloads(2)),
 			},
 			{
 				Config: config,
@@ -684,7 +600,7 @@ func TestAccVideoFileResource_htmlInsteadOfMP4(t *testing.T) {
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
-			Config:      videoFileConfig(mock, "a CDN that answers with a login page [mock:html]", clip, ""),
+			Config:      mock.VideoFileConfig("a CDN that answers with a login page [mock:html]", clip, ""),
 			ExpectError: regexp.MustCompile(`(?s)Downloaded File Is Not an MP4 Video.*nothing was written.*text/html`),
 		}},
 	})
@@ -700,11 +616,11 @@ func TestAccVideoFileResource_tooLarge(t *testing.T) {
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
-			Config:      videoFileConfig(mock, "a long, long clip", clip, fmt.Sprintf("  max_size_bytes = %d", testClipBytes-1)),
+			Config:      mock.VideoFileConfig("a long, long clip", clip, fmt.Sprintf("  max_size_bytes = %d", testClipBytes-1)),
 			ExpectError: regexp.MustCompile(fmt.Sprintf(`(?s)Video File Too Large.*max_size_bytes\s+\(%d\s+bytes\).*nothing\s+was\s+written`, testClipBytes-1)),
 		}},
 	})
-	checkAfter(t, expectOnly(dir), mock.ExpectSubmissions(1), expectClipDownloads(mock, 1))
+	checkAfter(t, expectOnly(dir), mock.ExpectSubmissions(1), mock.ExpectClipDownloads(1))
 }
 
 // newExpiringMock serves the mock through a hook that revokes every clip URL
@@ -731,7 +647,7 @@ func TestAccVideoFileResource_expiredURLIsRefreshed(t *testing.T) {
 	mock, expireNext := newExpiringMock(t)
 	dir := t.TempDir()
 	clip := filepath.Join(dir, "clip.mp4")
-	config := videoFileConfig(mock, "a clip behind a short-lived URL", clip, "")
+	config := mock.VideoFileConfig("a clip behind a short-lived URL", clip, "")
 	forbidden := func(want int) resource.TestCheckFunc {
 		return func(*terraform.State) error {
 			if got := mock.Ledger().Responses["403"]; got != want {
@@ -751,8 +667,8 @@ func TestAccVideoFileResource_expiredURLIsRefreshed(t *testing.T) {
 				ConfigStateChecks: []statecheck.StateCheck{
 					sourceURLs.AddStateValue(fileAddr, tfjsonpath.New("source_url")),
 				},
-				Check: resource.ComposeTestCheckFunc(expectFileMatchesClip(t, clip, mock), forbidden(1),
-					expectClipDownloads(mock, 2), mock.ExpectSubmissions(1)),
+				Check: resource.ComposeTestCheckFunc(mock.ExpectFileMatchesClip(t, clip), forbidden(1),
+					mock.ExpectClipDownloads(2), mock.ExpectSubmissions(1)),
 			},
 			{
 				// URLs revoked between runs, file gone: the re-download reads a fresh URL.
@@ -766,7 +682,7 @@ func TestAccVideoFileResource_expiredURLIsRefreshed(t *testing.T) {
 				ConfigStateChecks: []statecheck.StateCheck{
 					sourceURLs.AddStateValue(fileAddr, tfjsonpath.New("source_url")),
 				},
-				Check: resource.ComposeTestCheckFunc(expectFileMatchesClip(t, clip, mock), forbidden(1), mock.ExpectSubmissions(1)),
+				Check: resource.ComposeTestCheckFunc(mock.ExpectFileMatchesClip(t, clip), forbidden(1), mock.ExpectSubmissions(1)),
 			},
 			{
 				// A URL refused again after the refresh is an error, and leaves no file.
@@ -848,9 +764,9 @@ func TestAccVideoFileResource_waitsForUnfinishedTask(t *testing.T) {
 			Config:    unfinishedConfig(mock, clip, ""),
 			Check: resource.ComposeTestCheckFunc(
 				func(s *terraform.State) error { return released(s) },
-				expectFileMatchesClip(t, clip, mock),
+				mock.ExpectFileMatchesClip(t, clip),
 				mock.ExpectSubmissions(1),
-				expectClipDownloads(mock, 1),
+				mock.ExpectClipDownloads(1),
 			),
 		}},
 	})
@@ -869,7 +785,7 @@ func TestAccVideoFileResource_unfinishedTaskFailsWhileWaiting(t *testing.T) {
 			ExpectError: regexp.MustCompile(`(?s)Video Not Downloadable.*status\s+"failed"\s+\(content\s+policy`),
 		}},
 	})
-	checkAfter(t, expectNoFile(clip), mock.ExpectSubmissions(1), expectClipDownloads(mock, 0))
+	checkAfter(t, expectNoFile(clip), mock.ExpectSubmissions(1), mock.ExpectClipDownloads(0))
 }
 
 // A task that never finishes ends the wait at timeouts.create, with nothing
@@ -888,7 +804,7 @@ func TestAccVideoFileResource_unfinishedTaskTimesOut(t *testing.T) {
 			ExpectError: regexp.MustCompile(`(?s)Video Not Ready.*still\s+"(submitted|running)".*timeouts.create.*is\s+1s.*apply\s+again\s+to\s+keep\s+waiting`),
 		}},
 	})
-	checkAfter(t, expectNoFile(clip), mock.ExpectSubmissions(1), expectClipDownloads(mock, 0))
+	checkAfter(t, expectNoFile(clip), mock.ExpectSubmissions(1), mock.ExpectClipDownloads(0))
 }
 
 // A path that cannot receive the file fails at plan, before any clip is
@@ -920,7 +836,7 @@ func TestAccVideoFileResource_unusablePathFailsAtPlan(t *testing.T) {
 			resource.ParallelTest(t, resource.TestCase{
 				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 				Steps: []resource.TestStep{{
-					Config:      videoFileConfig(mock, "never submitted", tc.path, ""),
+					Config:      mock.VideoFileConfig("never submitted", tc.path, ""),
 					PlanOnly:    true,
 					ExpectError: regexp.MustCompile(`(?s)Unusable Video File Path.*with\s+videogen_video_file.test.*` + tc.want),
 				}},
@@ -955,7 +871,7 @@ resource "videogen_video_file" "test" {
 			ExpectError: regexp.MustCompile(`(?s)Unusable Video File Path.*nothing\s+was\s+downloaded.*not\s+a\s+directory`),
 		}},
 	})
-	checkAfter(t, mock.ExpectSubmissions(1), expectClipDownloads(mock, 0))
+	checkAfter(t, mock.ExpectSubmissions(1), mock.ExpectClipDownloads(0))
 }
 
 func TestAccVideoFileResource_invalidPermissions(t *testing.T) {
@@ -971,7 +887,7 @@ func TestAccVideoFileResource_invalidPermissions(t *testing.T) {
 			resource.ParallelTest(t, resource.TestCase{
 				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 				Steps: []resource.TestStep{{
-					Config:      videoFileConfig(mock, "never submitted", filepath.Join(t.TempDir(), "clip.mp4"), tc.extra),
+					Config:      mock.VideoFileConfig("never submitted", filepath.Join(t.TempDir(), "clip.mp4"), tc.extra),
 					PlanOnly:    true,
 					ExpectError: regexp.MustCompile(tc.want),
 				}},
@@ -987,11 +903,11 @@ func TestAccVideoFileResource_importAdoptsExistingFile(t *testing.T) {
 	mock := acctest.NewMock(t)
 	dir := t.TempDir()
 	clip := filepath.Join(dir, "teaser.mp4")
-	config := videoFileConfig(mock, "import me", clip, "")
+	config := mock.VideoFileConfig("import me", clip, "")
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
-			{Config: config, Check: expectClipDownloads(mock, 1)},
+			{Config: config, Check: mock.ExpectClipDownloads(1)},
 			{
 				ResourceName: fileAddr,
 				ImportState:  true,
@@ -1000,7 +916,7 @@ func TestAccVideoFileResource_importAdoptsExistingFile(t *testing.T) {
 				},
 				ImportStateVerify: true,
 				ImportStateCheck: func([]*terraform.InstanceState) error {
-					if err := expectClipDownloads(mock, 1)(nil); err != nil {
+					if err := mock.ExpectClipDownloads(1)(nil); err != nil {
 						return fmt.Errorf("import downloaded the clip again: %w", err)
 					}
 					return mock.ExpectSubmissions(1)(nil)
@@ -1062,7 +978,7 @@ resource "videogen_video" "test" {
   prompt = "one file, three spellings"
 }
 `
-			config := videoFileConfig(mock, "one file, three spellings", configured, `  file_permission = "0600"`)
+			config := mock.VideoFileConfig("one file, three spellings", configured, `  file_permission = "0600"`)
 			resource.ParallelTest(t, resource.TestCase{
 				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 				Steps: []resource.TestStep{
@@ -1070,14 +986,14 @@ resource "videogen_video" "test" {
 						// The clip, downloaded earlier by other means.
 						Config: videoOnly,
 						Check: func(s *terraform.State) error {
-							want, err := clipOf(mock, s.RootModule().Resources[videoAddr].Primary.ID)
+							want, err := mock.ReferenceClip(s.RootModule().Resources[videoAddr].Primary.ID)
 							if err != nil {
 								return err
 							}
 							if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
 								return err
 							}
-							return os.WriteFile(abs, want.data, 0o600)
+							return os.WriteFile(abs, want.Data, 0o600)
 						},
 					},
 					{
@@ -1098,8 +1014,8 @@ resource "videogen_video" "test" {
 							// The spelling in state stays the imported one: nothing was replaced.
 							statecheck.ExpectKnownValue(fileAddr, tfjsonpath.New("path"), knownvalue.StringExact(imported)),
 						},
-						Check: resource.ComposeTestCheckFunc(expectFileMatchesClip(t, abs, mock),
-							expectClipDownloads(mock, 0), mock.ExpectSubmissions(1)),
+						Check: resource.ComposeTestCheckFunc(mock.ExpectFileMatchesClip(t, abs),
+							mock.ExpectClipDownloads(0), mock.ExpectSubmissions(1)),
 					},
 				},
 			})

@@ -1,4 +1,4 @@
-package provider
+package videofile
 
 import (
 	"fmt"
@@ -19,11 +19,11 @@ import (
 // and without its prior state), so a second claim of one file for one known
 // task is taken for the same resource: two resources that download one clip to
 // one file are not told apart.
-func (d *providerData) claimPath(p string, task types.String, diags *diag.Diagnostics) {
-	if d == nil {
+func (r *videoFileResource) claimPath(p string, task types.String, diags *diag.Diagnostics) {
+	if r.data == nil {
 		return
 	}
-	file, other, clash := d.planned.Claim(localfile.Claim{Path: p, Owner: task.ValueString()})
+	file, other, clash := r.data.PlannedPaths().Claim(localfile.Claim{Path: p, Owner: task.ValueString()})
 	if !clash {
 		return
 	}

@@ -1,4 +1,9 @@
-package provider
+// Package videofile is the videogen_video_file resource: the clip of a video
+// task, downloaded to a local file. It is a package of its own, as first-class
+// providers give each resource a room (the AWS provider's internal/service
+// packages), and takes from the configured provider only what Configured
+// names.
+package videofile
 
 import (
 	"context"
@@ -51,11 +56,13 @@ var (
 )
 
 type videoFileResource struct {
-	data *providerData
+	// data is nil until the provider is configured, and while its
+	// configuration is unknown during plan.
+	data Configured
 }
 
-// NewVideoFileResource returns the videogen_video_file resource.
-func NewVideoFileResource() resource.Resource { return &videoFileResource{} }
+// NewResource returns the videogen_video_file resource.
+func NewResource() resource.Resource { return &videoFileResource{} }
 
 type videoFileResourceModel struct {
 	ID                  types.String     `tfsdk:"id"`
@@ -201,7 +208,16 @@ func (r *videoFileResource) Schema(ctx context.Context, _ resource.SchemaRequest
 }
 
 func (r *videoFileResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.data = configuredData(req.ProviderData, &resp.Diagnostics)
+	if req.ProviderData == nil {
+		return
+	}
+	data, ok := req.ProviderData.(Configured)
+	if !ok {
+		resp.Diagnostics.AddError("Unexpected Provider Data",
+			fmt.Sprintf("expected videofile.Configured, got %T; this is a bug in the provider, please report it", req.ProviderData))
+		return
+	}
+	r.data = data
 }
 
 // ModifyPlan refuses, at plan, a path that could not receive the file, so that
@@ -226,13 +242,13 @@ func (r *videoFileResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 		if resp.Diagnostics.HasError() {
 			return
 		}
-		r.data.knownClips().Remember(state.Path.ValueString(), state.clip(), true)
+		r.knownClips().Remember(state.Path.ValueString(), state.clip(), true)
 		if !state.Path.Equal(plan.Path) || !state.TaskID.Equal(plan.TaskID) {
 			// A replacement: Terraform plans its new half again without prior
 			// state, and that plan checks the path.
 			return
 		}
-		r.data.claimPath(p, plan.TaskID, &resp.Diagnostics)
+		r.claimPath(p, plan.TaskID, &resp.Diagnostics)
 		// What Read found wrong with the file at path, if anything.
 		drift, diags := privateKeyFileDrift.Get(ctx, req.Private)
 		resp.Diagnostics.Append(diags...)
@@ -254,11 +270,11 @@ func (r *videoFileResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 		return
 	}
 	// A new file at p.
-	r.data.claimPath(p, plan.TaskID, &resp.Diagnostics)
+	r.claimPath(p, plan.TaskID, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	place, err := r.data.knownClips().Place(p, plan.TaskID.ValueString())
+	place, err := r.knownClips().Place(p, plan.TaskID.ValueString())
 	switch {
 	case err != nil:
 		addPathError(&resp.Diagnostics, p, err)
@@ -281,7 +297,7 @@ func (r *videoFileResource) Create(ctx context.Context, req resource.CreateReque
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	// Task and path are known at apply: every way Create ends has this identity.
 	resp.Diagnostics.Append(r.setIdentity(ctx, resp.Identity, plan)...)
-	if resp.Diagnostics.HasError() || !requireConfigured(r.data, &resp.Diagnostics, downloadSummary) {
+	if resp.Diagnostics.HasError() || !apidiag.RequireConfigured(r.data != nil, &resp.Diagnostics, downloadSummary) {
 		return
 	}
 	target, diags := plan.target()
@@ -320,7 +336,7 @@ func (r *videoFileResource) Create(ctx context.Context, req resource.CreateReque
 func (r *videoFileResource) fetch(ctx context.Context, m *videoFileResourceModel, target fileTarget, replace bool,
 	timeout time.Duration, diags *diag.Diagnostics,
 ) bool {
-	if !requireConfigured(r.data, diags, downloadSummary) {
+	if !apidiag.RequireConfigured(r.data != nil, diags, downloadSummary) {
 		return false
 	}
 	// Checked again here for a path that was unknown at plan, and for what
@@ -345,7 +361,7 @@ func (r *videoFileResource) fetch(ctx context.Context, m *videoFileResourceModel
 	var dl client.Download
 	sum, err := write(target.path, target.fileMode, target.dirMode, func(f *localfile.File) error {
 		var err error
-		dl, err = r.data.client.DownloadVideo(ctx, video, f, target.maxBytes)
+		dl, err = r.data.Client().DownloadVideo(ctx, video, f, target.maxBytes)
 		return err
 	})
 	if errors.Is(err, localfile.ErrOccupied) {
@@ -378,7 +394,7 @@ func (r *videoFileResource) Read(ctx context.Context, req resource.ReadRequest, 
 		}
 		return
 	}
-	r.data.knownClips().Remember(state.Path.ValueString(), state.clip(), false)
+	r.knownClips().Remember(state.Path.ValueString(), state.clip(), false)
 	p, size := state.Path.ValueString(), int64(-1)
 	if !state.SizeBytes.IsNull() {
 		size = state.SizeBytes.ValueInt64()
@@ -413,13 +429,13 @@ func (r *videoFileResource) Read(ctx context.Context, req resource.ReadRequest, 
 // is taken from the file as it is.
 func (r *videoFileResource) adoptImported(ctx context.Context, state *videoFileResourceModel, diags *diag.Diagnostics) {
 	const summary = "Unable to Import Video File"
-	if !requireConfigured(r.data, diags, summary) {
+	if !apidiag.RequireConfigured(r.data != nil, diags, summary) {
 		return
 	}
 	taskID := state.TaskID.ValueString()
-	video, err := r.data.client.GetVideo(ctx, taskID)
+	video, err := r.data.Client().GetVideo(ctx, taskID)
 	if err != nil {
-		addAPIError(diags, summary, apidiag.Get, err)
+		apidiag.Add(diags, summary, apidiag.Get, err, nil)
 		return
 	}
 	if !checkDownloadable(video, diags) {
@@ -491,7 +507,7 @@ func (r *videoFileResource) Delete(ctx context.Context, req resource.DeleteReque
 	// The apply plans the new half of a replacement again, after this Delete and
 	// without prior state: it learns the clip from here, as the plan did from
 	// ModifyPlan.
-	r.data.knownClips().Remember(state.Path.ValueString(), state.clip(), true)
+	r.knownClips().Remember(state.Path.ValueString(), state.clip(), true)
 	p := state.Path.ValueString()
 	left, err := localfile.RemoveClip(p, state.SHA256.ValueString(), state.SizeBytes.ValueInt64())
 	switch {
