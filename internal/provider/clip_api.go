@@ -5,8 +5,11 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
 
+	"github.com/videogen/terraform-provider-videogen/internal/client"
 	"github.com/videogen/terraform-provider-videogen/internal/framework/privatestate"
+	"github.com/videogen/terraform-provider-videogen/internal/provider/apidiag"
 )
 
 // A task ID names a task only on the API that made it: after the provider's api
@@ -48,4 +51,88 @@ func (d *providerData) checkClipAPI(ctx context.Context, p privatestate.Getter, 
 			"%q (a second provider block with an alias serves both APIs), or, to stop tracking the clip, remove it "+
 			"with terraform state rm. State was left as it was.", taskID, made, d.api, made))
 	return false
+}
+
+// checkLetGoTaskAPI reports whether the unfinished task of a clip that Delete is
+// about to hand to its replacement, or let go of, is one the provider's API
+// knows, and adds an error when that is not proven: Delete then leaves state as
+// it was. A task handed over through the wrong API is lost: the replacement reads
+// it on this API's paths, hears 404, drops it and submits the clip again, billed
+// twice, while nothing holds the first task any more.
+//
+// The private state Terraform hands the Delete of a tainted clip is its
+// replacement's planned one, which records no API, so only a plain destroy's
+// (the clip's own) tells which API made the clip. Otherwise the service is asked:
+// a plan with a refresh read the task through this API already (Read refuses a
+// clip of another API), but one made with -refresh=false read nothing, and
+// Delete cannot tell the two apart.
+func (r *videoResource) checkLetGoTaskAPI(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse,
+	clip videoResourceModel,
+) bool {
+	taskID := clip.TaskID.ValueString()
+	if recorded, d := privateKeyAPI.Get(ctx, req.Private); !d.HasError() && recorded != "" {
+		return r.data.checkClipAPI(ctx, req.Private, taskID, &resp.Diagnostics)
+	}
+	madeThrough, known := r.taskKnownHere(ctx, clip, &resp.Diagnostics)
+	if known {
+		return true
+	}
+	// Terraform keeps a clip whose Delete failed with the private state that Delete
+	// answers, which starts as the one it was handed: the replacement's. Without
+	// the clip's own marks, the next Read would take it for a clip of
+	// video-generations that finished waiting, and the plan after would let its
+	// task go. So the clip gets back what its own private state held, as far as
+	// the answer tells: the API that made it, and its cut-short wait (the task is
+	// unfinished, and a clip replaced without a private state of its own is a
+	// tainted one).
+	for _, d := range []diag.Diagnostics{
+		privateKeyAPI.Set(ctx, resp.Private, string(madeThrough)),
+		privateKeyWaitCutShort.Set(ctx, resp.Private, true),
+		privateKeyResumes.Set(ctx, resp.Private, false),
+		privateKeyPlannedNew.Set(ctx, resp.Private, false),
+	} {
+		resp.Diagnostics.Append(d...)
+	}
+	return false
+}
+
+// taskKnownHere reads an unfinished task through the provider's API, and says,
+// when it cannot (with an error), which API the clip was most likely made through.
+// Only a 404 from an address proven to be the service points at another one;
+// after any other failure the provider's own is the likelier, and the next Read
+// checks the task again.
+func (r *videoResource) taskKnownHere(ctx context.Context, clip videoResourceModel, diags *diag.Diagnostics) (apiShape, bool) {
+	taskID := clip.TaskID.ValueString()
+	_, err := r.data.client.GetVideo(ctx, taskID)
+	switch {
+	case err == nil:
+		return r.data.api, true
+	case !client.IsNotFound(err):
+		advice, _ := apidiag.Advice(apidiag.Get, err, nil)
+		diags.AddError("Unable to Delete Video",
+			fmt.Sprintf("Task %s (the clip of prompt %q) is unfinished, and before it is handed to the clip that replaces "+
+				"this one (or let go of), the provider reads it to make sure that the %q API, the provider's api, knows it. "+
+				"That read failed. %s State was left as it was: apply again once the service answers.\n\nOriginal error: %s",
+				taskID, shortPrompt(clip.Prompt), r.data.api, advice, err))
+		return r.data.api, false
+	}
+	if verr := r.data.models.VerifyService(ctx); verr != nil {
+		addAPIError(diags, "Unable to Delete Video", apidiag.WrongAddress, fmt.Errorf("%w; and %w", err, verr))
+		return r.data.api, false
+	}
+	// There are two APIs: a task unknown to one was made through the other.
+	other := apiVideoGenerations
+	if r.data.api == apiVideoGenerations {
+		other = apiOpenAIVideos
+	}
+	diags.AddError("Unfinished Task Unknown to This API",
+		fmt.Sprintf("Task %s (the clip of prompt %q) was unfinished when it was last read, and the service does not "+
+			"know it through the %q API, the provider's api now. Most likely the clip was made through another API (%q), "+
+			"whose paths alone know the task; or the task no longer exists. Handing it to the clip that replaces this "+
+			"one would lose it: the replacement would not find it, and would submit (and bill) the clip again while "+
+			"the task runs on. If api changed since the clip was made, set it back and apply again (the replacement "+
+			"then takes the task over; a second provider block with an alias serves both APIs). If the task is gone, "+
+			"remove the clip with terraform state rm and apply again. State was left as it was.\n\nOriginal error: %s",
+			taskID, shortPrompt(clip.Prompt), r.data.api, other, err))
+	return other, false
 }

@@ -2,7 +2,10 @@ package provider
 
 import (
 	"fmt"
+	"maps"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/hashicorp/go-version"
@@ -215,4 +218,95 @@ resource "videogen_video" "test" {
 			mock.NothingNewStep(config, 1),
 		},
 	})
+}
+
+// TestAccOpenAIVideos_apiChangedBeforeAResume: a clip whose wait was cut short
+// is replaced by a plain apply, which takes its task over. If api changed
+// meanwhile and the plan skipped the refresh (-refresh=false, so Read never
+// refused the clip), the task is one the new API does not know: handed over,
+// the replacement would hear 404 on the other API's paths, drop it and submit
+// again, and let go of, it would be in no state and no journal. So Delete
+// fails and state keeps the clip, both for a clip whose plan let its task go
+// (planned as a new clip: no refresh told it of the task) and for one whose
+// plan could not tell (a prompt known only at apply). Set back, the next apply
+// takes both tasks over: 2 billed for 2 clips.
+func TestAccOpenAIVideos_apiChangedBeforeAResume(t *testing.T) {
+	requireAcc(t)
+	body := func(rev string) string {
+		return fmt.Sprintf(`
+resource "terraform_data" "prompt" {
+  input            = "a heron at dusk"
+  triggers_replace = [%q]
+}
+
+resource "videogen_video" "clip" {
+  model  = "videogen-1"
+  prompt = "a heron at dawn [mock:hold]"
+}
+
+resource "videogen_video" "later" {
+  model  = "videogen-1"
+  prompt = "${terraform_data.prompt.output} [mock:hold]"
+}
+`, rev)
+	}
+	for _, tc := range []struct{ dialect, madeThrough, then string }{
+		{mockapi.DialectOpenAIVideos, "openai-videos", "video-generations"},
+		{mockapi.DialectOpenAI, "video-generations", "openai-videos"},
+	} {
+		t.Run(tc.madeThrough+" to "+tc.then, func(t *testing.T) {
+			t.Parallel()
+			ctx := t.Context()
+			mock := acctest.NewMock(t, mockapi.WithDialect(tc.dialect))
+			wd := cliWorkdir(t, mock, body("1"))
+			if v, _, err := wd.TF.Version(ctx, true); err != nil || v.LessThan(version.Must(version.NewVersion("1.4.0"))) {
+				t.Skipf("terraform_data needs Terraform 1.4 or later (CLI %v, %v)", v, err)
+			}
+			run, _ := startHeldApply(t, mock, wd, 2)
+			if err := run.Signal(syscall.SIGINT); err != nil {
+				t.Fatal(err)
+			}
+			if out, err := run.Wait(); err == nil {
+				t.Fatalf("the interrupted apply succeeded:\n%s", out)
+			}
+			kept := stateTasks(t, wd)
+			if len(kept) != 2 {
+				t.Fatalf("the state holds %v after the interrupt, want both clips", kept)
+			}
+			go func() {
+				// A clip submitted again is held too: finish it, so that the test fails
+				// on the count instead of waiting.
+				for n := 3; mock.AwaitTasks(ctx, n) == nil; n++ {
+					mock.FinishTask(mock.Ledger().Tasks[n-1].TaskID)
+				}
+			}()
+			// The other API, and a prompt known only at apply for the second clip.
+			if err := wd.Write(cliClip(mock, body("2"), "api = "+strconv.Quote(tc.then))); err != nil {
+				t.Fatal(err)
+			}
+			out, err := wd.Start(ctx, "apply", "-auto-approve", "-input=false", "-no-color", "-refresh=false").Wait()
+			if got := stateTasks(t, wd); !maps.Equal(got, kept) {
+				t.Fatalf("the state holds %v after the apply through the other API, want the clips kept as %v:\n%s", got, kept, out)
+			}
+			if err == nil || strings.Count(out, "Error: Unfinished Task Unknown to This API") != 2 ||
+				!wrapped(`through the "`+tc.then+`" API`, `another API ("`+tc.madeThrough+`")`, "set it back",
+					"State was left as it was").MatchString(out) {
+				t.Fatalf("want both clips' Delete to fail naming the APIs (error %v):\n%s", err, out)
+			}
+			if n := mock.Submissions(); n != 2 {
+				t.Fatalf("the ledger shows %d submissions, want 2:\n%s", n, out)
+			}
+			finishAll(t, mock)
+			if err := wd.Write(cliClip(mock, body("2"))); err != nil {
+				t.Fatal(err)
+			}
+			out = applyOutput(t, wd)
+			if n := mock.Submissions(); n != 2 {
+				t.Fatalf("the ledger shows %d submissions for 2 clips, want 2:\n%s", n, out)
+			}
+			if got := stateTasks(t, wd); !maps.Equal(got, kept) {
+				t.Fatalf("the state holds %v, want the first tasks %v", got, kept)
+			}
+		})
+	}
 }

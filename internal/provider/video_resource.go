@@ -542,7 +542,8 @@ func (r *videoResource) Update(ctx context.Context, req resource.UpdateRequest, 
 // generated clip stays billed whether or not Terraform tracks it. The task of a tainted clip whose
 // replacement the plan says resumes it, and any unfinished task (a plan made
 // without refresh cannot tell), is offered to the replacement that Terraform
-// creates next in this run.
+// creates next in this run; an unfinished task that the provider's API is not
+// known to know fails the Delete instead (see checkLetGoTaskAPI).
 func (r *videoResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state videoResourceModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
@@ -553,6 +554,11 @@ func (r *videoResource) Delete(ctx context.Context, req resource.DeleteRequest, 
 	taskID := state.TaskID.ValueString()
 	resumed := privateKeyResumes.Get(ctx, req.Private)
 	unfinished := !client.Status(state.Status.ValueString()).Final() || state.Billing.ValueString() == billingCutShort
+	// A plan that resumes the task read it through this API; any other unfinished
+	// task is handed over or let go of only once this API is known to know it.
+	if unfinished && !resumed && r.data != nil && !r.checkLetGoTaskAPI(ctx, req, resp, state) {
+		return
+	}
 	if unfinished && !resumed && r.data != nil && privateKeyPlannedNew.Get(ctx, req.Private) {
 		// The replacement's plan knew this task and asks for another clip.
 		r.data.journalRemove(ctx, taskID, nil)
