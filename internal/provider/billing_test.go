@@ -1055,3 +1055,53 @@ func TestAccBilling_plannedResumeNotPossible(t *testing.T) {
 		t.Fatalf("the ledger shows %d submissions, want 2 (the failed task and the new one)", n)
 	}
 }
+
+// TestAccBilling_resumeWithoutRefresh: a clip whose wait was cut short is
+// replaced by an apply with -refresh=false. That plan read no task, so it plans
+// the replacement as a new clip without knowing the task; that is no reason to
+// let the task go. Delete hands it over, and the replacement takes it over if it
+// asks for the same clip: 1 billed for 1 clip. With a changed prompt it is a new
+// clip, and the task left running is named.
+func TestAccBilling_resumeWithoutRefresh(t *testing.T) {
+	requireAcc(t)
+	for _, tc := range []struct {
+		name, prompt string
+		submissions  int
+	}{
+		{"same clip", "a dawn resumed without a refresh", 1},
+		{"changed prompt", "another dawn", 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			mock := acctest.NewMock(t)
+			wd := cliWorkdir(t, mock, cliVideo("a dawn resumed without a refresh [mock:hold]"))
+			run, taskIDs := startHeldApply(t, mock, wd, 1)
+			if err := run.Signal(syscall.SIGINT); err != nil {
+				t.Fatal(err)
+			}
+			if out, err := run.Wait(); err == nil {
+				t.Fatalf("the interrupted apply succeeded:\n%s", out)
+			}
+			finishAll(t, mock)
+			go func() {
+				// A clip submitted again is held too: finish it, so that the test
+				// fails on the count instead of waiting.
+				if mock.AwaitTasks(t.Context(), 2) == nil {
+					mock.FinishTask(mock.Ledger().Tasks[1].TaskID)
+				}
+			}()
+			if err := wd.Write(cliClip(mock, cliVideo(tc.prompt+" [mock:hold]"))); err != nil {
+				t.Fatal(err)
+			}
+			out := applyOutput(t, wd, tfexec.Refresh(false))
+			if n := mock.Submissions(); n != tc.submissions {
+				t.Fatalf("the ledger shows %d submissions, want %d:\n%s", n, tc.submissions, out)
+			}
+			abandoned := wrapped("Unfinished Task Abandoned", "Task "+taskIDs[0]).MatchString(out)
+			want := ledgerTask(t, mock, tc.submissions-1).TaskID
+			if got := stateTasks(t, wd)["videogen_video.clip"]; got != want || abandoned != (tc.submissions == 2) {
+				t.Fatalf("the state holds task %q, want %s; task %s said abandoned: %v:\n%s", got, want, taskIDs[0], abandoned, out)
+			}
+		})
+	}
+}

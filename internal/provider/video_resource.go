@@ -559,7 +559,14 @@ func (r *videoResource) Delete(ctx context.Context, req resource.DeleteRequest, 
 	if unfinished && !resumed && r.data != nil && !r.checkLetGoTaskAPI(ctx, req, resp, state) {
 		return
 	}
-	if unfinished && !resumed && r.data != nil && privateKeyPlannedNew.Get(ctx, req.Private) {
+	// A replacement planned as new lets the task go only if its plan knew the task.
+	// One made with -refresh=false read none: a clip cut short (waited for, still
+	// unfinished) whose billing no Read recorded as cut short, and whose own private
+	// state, which records its API, is not what Delete was handed (a tainted clip's
+	// never is). Its task is offered, as by a plan that could not tell.
+	recorded, _ := privateKeyAPI.Get(ctx, req.Private)
+	unread := recorded == "" && state.WaitForCompletion.ValueBool() && state.Billing.ValueString() != billingCutShort
+	if unfinished && !resumed && !unread && r.data != nil && privateKeyPlannedNew.Get(ctx, req.Private) {
 		// The replacement's plan knew this task and asks for another clip.
 		r.data.journalRemove(ctx, taskID, nil)
 		addAbandonedTaskWarning(&resp.Diagnostics, state)
