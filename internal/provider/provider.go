@@ -144,8 +144,9 @@ func (p *videogenProvider) Schema(_ context.Context, _ provider.SchemaRequest, r
 					"plan, never dropped. It is not detected: a server may serve both APIs, and a probe would cost a request " +
 					"and still guess. Falls back to the `" + envAPI + "` environment variable. Defaults to `\"" +
 					string(client.APIVideoGenerations) + "\"`. A clip keeps the API it was made or imported through: after a " +
-					"change, refreshing a clip of the other API is an error that leaves state alone (use a second, aliased " +
-					"provider block for clips of both).",
+					"change, refreshing a clip of the other API, or replacing one whose wait was cut short (`-refresh=false` " +
+					"skips the refresh), is an error that leaves state alone (use a second, aliased provider block for clips " +
+					"of both).",
 				Optional:   true,
 				Validators: []validator.String{stringvalidator.OneOf(client.APINames()...)},
 			},
