@@ -29,7 +29,7 @@ type clipTask struct {
 func (r *videoResource) takeOverOrSubmit(ctx context.Context, plan videoResourceModel, request client.VideoRequest,
 	diags *diag.Diagnostics,
 ) *clipTask {
-	fingerprint, fpDiags := r.fingerprintOf(ctx, plan, request)
+	fingerprint, fpDiags := r.fingerprintOf(ctx, plan, request, r.data.api)
 	diags.Append(fpDiags...)
 	if diags.HasError() {
 		return nil

@@ -114,12 +114,16 @@ func TestRequestFingerprint(t *testing.T) {
 	if base != requestFingerprint("https://a/v1", req, map[string]string{"rev": "1"}) {
 		t.Fatal("the fingerprint of one request is not stable")
 	}
+	if journalService("https://a/v1", apiVideoGenerations) != "https://a/v1" {
+		t.Error("the default API's fingerprints changed: the journal entries of earlier versions would not be found")
+	}
 	other := req
 	other.Prompt = "q"
 	for name, fp := range map[string]string{
 		"prompt":           requestFingerprint("https://a/v1", other, map[string]string{"rev": "1"}),
 		"triggers_replace": requestFingerprint("https://a/v1", req, map[string]string{"rev": "2"}),
 		"service":          requestFingerprint("https://b/v1", req, map[string]string{"rev": "1"}),
+		"api":              requestFingerprint(journalService("https://a/v1", apiOpenAIVideos), req, map[string]string{"rev": "1"}),
 	} {
 		if fp == base {
 			t.Errorf("a different %s gives the same fingerprint", name)

@@ -26,17 +26,31 @@ func requestFingerprint(baseURL string, req client.VideoRequest, triggers map[st
 	return journal.Fingerprint(baseURL, req, triggers)
 }
 
-// fingerprintOf is the request fingerprint of a clip whose request was built
-// from it: the plan's for a new clip, a state's for one handed over. The plan's
-// journal look-up and Create's note use it alike, so that what the plan said it
-// would adopt is what the apply finds.
-func (r *videoResource) fingerprintOf(ctx context.Context, clip videoResourceModel, request client.VideoRequest) (string, diag.Diagnostics) {
+// journalService is the service a fingerprint names: the base URL, and the API
+// that shape's tasks are known through. A task ID names a task only on the API
+// that made it, so a task journaled through one API is never adopted through the
+// other, where it would be read as gone, dropped and submitted again. The
+// default API adds nothing, so that its entries keep their fingerprints.
+func journalService(baseURL string, shape apiShape) string {
+	if shape == apiVideoGenerations {
+		return baseURL
+	}
+	return baseURL + " api=" + string(shape)
+}
+
+// fingerprintOf is the request fingerprint, through the API shape, of a clip
+// whose request was built from it: the plan's for a new clip, a state's for one
+// handed over. The plan's journal look-up and Create's note use it alike, so that
+// what the plan said it would adopt is what the apply finds.
+func (r *videoResource) fingerprintOf(ctx context.Context, clip videoResourceModel, request client.VideoRequest,
+	shape apiShape,
+) (string, diag.Diagnostics) {
 	triggers := map[string]string{}
 	diags := clip.TriggersReplace.ElementsAs(ctx, &triggers, false)
 	if diags.HasError() {
 		return "", diags
 	}
-	return requestFingerprint(r.data.client.BaseURL(), request, triggers), diags
+	return requestFingerprint(journalService(r.data.client.BaseURL(), shape), request, triggers), diags
 }
 
 // diagsError is the errors of diags as one error, for a message's
@@ -161,10 +175,11 @@ func (r *videoResource) planFromJournal(ctx context.Context, plan videoResourceM
 	if reqDiags.HasError() {
 		return types.StringValue(billingNewClip)
 	}
-	fingerprint, fpDiags := r.fingerprintOf(ctx, plan, request)
+	fingerprint, fpDiags := r.fingerprintOf(ctx, plan, request, r.data.api)
 	if fpDiags.HasError() {
 		return types.StringValue(billingNewClip)
 	}
+	r.sayOtherAPITasks(ctx, plan, config, diags)
 	matches, err := r.data.journal.Matching(ctx, fingerprint)
 	if r.data.journalProblem(ctx, err, diags) {
 		return types.StringUnknown()
@@ -232,6 +247,43 @@ func addRunningTaskWarning(diags *diag.Diagnostics, matches []journal.Match, whe
 			where, strings.Join(tasks, " and ")))
 }
 
+// sayOtherAPITasks warns of the tasks that a run which died submitted for exactly
+// this clip and state through another API than the provider's: they cannot be
+// taken over through this one, so the apply submits a new clip, billed, while
+// they stay in the journal for the API that made them.
+func (r *videoResource) sayOtherAPITasks(ctx context.Context, plan videoResourceModel, config tfsdk.Config,
+	diags *diag.Diagnostics,
+) {
+	for _, name := range client.APINames() {
+		shape := apiShape(name)
+		if shape == r.data.api {
+			continue
+		}
+		// An API that cannot carry this clip's request never made it.
+		request, reqDiags := plan.toRequest(ctx, config, shape)
+		if reqDiags.HasError() {
+			continue
+		}
+		fingerprint, fpDiags := r.fingerprintOf(ctx, plan, request, shape)
+		if fpDiags.HasError() {
+			continue
+		}
+		matches, err := r.data.journal.Matching(ctx, fingerprint)
+		if err != nil {
+			// Said by the look-up of this API's tasks, which reads the same journal.
+			continue
+		}
+		for _, m := range matches {
+			diags.AddWarning("Clip Has a Task of Another API",
+				fmt.Sprintf("The task journal (%s) holds, for exactly this clip and this state, task %s, submitted at %s "+
+					"through the %q API (by %s), which no state was seen holding. The provider's api is now %q, which "+
+					"cannot take that task over: applying this plan submits a new clip, which is billed, and task %s stays "+
+					"in the journal. To take it over instead, with no new charge, set api back to %q and apply.",
+					r.data.journal.Where(), m.TaskID, journalTime(m.SubmittedAt), shape, m.Process, r.data.api, m.TaskID, shape))
+		}
+	}
+}
+
 // heldByPriorState removes from the journal the task of a prior state, kept or
 // destroyed, which proves that a state holds it: a plan with -refresh=false
 // reads no clip. Every plan does so before any apply adopts a journaled task,
@@ -255,7 +307,7 @@ func (r *videoResource) noteHandedOver(ctx context.Context, state videoResourceM
 	fingerprint := ""
 	if !reqDiags.HasError() {
 		var fpDiags diag.Diagnostics
-		fingerprint, fpDiags = r.fingerprintOf(ctx, state, request)
+		fingerprint, fpDiags = r.fingerprintOf(ctx, state, request, r.data.api)
 		reqDiags.Append(fpDiags...)
 	}
 	if reqDiags.HasError() {

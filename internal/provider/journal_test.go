@@ -681,3 +681,58 @@ func TestAccJournal_handedOverTaskKeptOnAnUnprovenNotFound(t *testing.T) {
 		t.Fatalf("the state holds task %q, want the handed-over %s:\n%s", got, taskID, out)
 	}
 }
+
+// TestAccJournal_killedRunsTaskKeepsItsAPI: a run killed outright leaves its
+// task in the journal only. If api changes before the next apply, that task
+// cannot be taken over through the other API, whose paths do not know it:
+// the plan names it and says that a new clip is submitted, and the task stays
+// in the journal, so that once api is set back the next apply adopts it. 1
+// billed for 1 clip; before, the other API's 404 dropped it from the journal.
+func TestAccJournal_killedRunsTaskKeepsItsAPI(t *testing.T) {
+	requireAcc(t)
+	t.Parallel()
+	ctx := t.Context()
+	mock := acctest.NewMock(t, mockapi.WithDialect(mockapi.DialectOpenAIVideos))
+	backend := acctest.NewHTTPBackend(t)
+	body := backend.Block() + cliVideo("a heron the kill left behind [mock:hold]")
+	wd := cliWorkdir(t, mock, body)
+	run := wd.Start(ctx, "apply", "-auto-approve", "-input=false", "-no-color")
+	taskID := awaitHeld(t, mock, run, 1)
+	killGroup(t, run)
+	if err := wd.TF.ForceUnlock(ctx, backend.LockID()); err != nil {
+		t.Fatal(err)
+	}
+	if got := stateTasks(t, wd); len(got) != 0 {
+		t.Fatalf("the state holds %v after the kill; the test needs the task in no state", got)
+	}
+	if !mock.FinishTask(taskID) {
+		t.Fatalf("task %s was not pending any more", taskID)
+	}
+	go func() {
+		// A clip submitted again is held too: finish it, so that the test fails
+		// on the count instead of waiting.
+		if mock.AwaitTasks(ctx, 2) == nil {
+			mock.FinishTask(mock.Ledger().Tasks[1].TaskID)
+		}
+	}()
+	// The mock serves only the API that made the task: the submission through the
+	// other one fails, which is not what this test is about.
+	if err := wd.Write(cliClip(mock, body, `api = "video-generations"`)); err != nil {
+		t.Fatal(err)
+	}
+	out, _ := wd.Start(ctx, "apply", "-auto-approve", "-input=false", "-no-color").Wait()
+	if !wrapped("Clip Has a Task of Another API", "task "+taskID, `through the "openai-videos" API`,
+		`set api back to "openai-videos"`).MatchString(out) {
+		t.Errorf("the apply through the other API does not name task %s:\n%s", taskID, out)
+	}
+	if err := wd.Write(cliClip(mock, body)); err != nil {
+		t.Fatal(err)
+	}
+	out = applyOutput(t, wd)
+	if n := mock.Submissions(); n != 1 {
+		t.Fatalf("the ledger shows %d submissions for 1 clip, want 1:\n%s", n, out)
+	}
+	if got := stateTasks(t, wd)["videogen_video.clip"]; got != taskID {
+		t.Fatalf("the state holds task %q, want the killed run's %s:\n%s", got, taskID, out)
+	}
+}
