@@ -156,6 +156,34 @@ func TestAccOpenAIVideos_destroy(t *testing.T) {
 	}
 }
 
+// TestAccOpenAIVideos_taintedClipReplaced: a finished clip that the user taints
+// is replaced, and its video deleted as any destroyed one. Terraform hands the
+// Delete of a tainted clip its replacement's planned private state, which
+// records no API: that says nothing of the API that made the clip, and must not
+// read as the other one ("made through api = video-generations").
+func TestAccOpenAIVideos_taintedClipReplaced(t *testing.T) {
+	requireAcc(t)
+	t.Parallel()
+	mock := acctest.NewMock(t, mockapi.WithDialect(mockapi.DialectOpenAIVideos))
+	wd := cliWorkdir(t, mock, cliVideo("a heron lands on a pier"))
+	if err := wd.Apply(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	first := mock.Ledger().Tasks[0].TaskID
+	if err := wd.TF.Taint(t.Context(), "videogen_video.clip"); err != nil {
+		t.Fatal(err)
+	}
+	out, err := wd.Start(t.Context(), "apply", "-auto-approve", "-input=false", "-no-color").Wait()
+	if err != nil || strings.Contains(out, "made through api") {
+		t.Fatalf("the replacing apply (error %v) says the clip was made through another API:\n%s", err, out)
+	}
+	l := mock.Ledger()
+	deleted, _ := l.Task(first)
+	if len(l.Tasks) != 2 || !deleted.Deleted || !deleted.Billed {
+		t.Fatalf("ledger = %+v, want 2 billed tasks, the tainted clip's %s deleted", l.Tasks, first)
+	}
+}
+
 // TestAccOpenAIVideos_apiFromEnvironment: VIDEOGEN_API selects the API when the
 // block does not; a name it does not know is an error naming the variable, before
 // any call; the block's api wins.

@@ -589,7 +589,12 @@ func (r *videoResource) Delete(ctx context.Context, req resource.DeleteRequest, 
 	}
 	madeThrough := clipAPI(ctx, req.Private)
 	deletes := r.data.deletesOnDestroy(client.Status(state.Status.ValueString()))
-	if deletes && madeThrough == r.data.api {
+	// A private state without an API says nothing of the clip: it is a tainted
+	// clip's replacement's (Terraform hands Delete that one), or a clip's from
+	// before the API was recorded. Such a clip is deleted through this API, which
+	// a refresh checked (Read refuses a clip of another); a server that does not
+	// know it leaves it, with a warning.
+	if deletes && (madeThrough == r.data.api || recorded == "") {
 		r.data.deleteVideo(ctx, taskID, &resp.Diagnostics)
 		return
 	}
