@@ -1083,13 +1083,7 @@ func TestAccBilling_resumeWithoutRefresh(t *testing.T) {
 				t.Fatalf("the interrupted apply succeeded:\n%s", out)
 			}
 			finishAll(t, mock)
-			go func() {
-				// A clip submitted again is held too: finish it, so that the test
-				// fails on the count instead of waiting.
-				if mock.AwaitTasks(t.Context(), 2) == nil {
-					mock.FinishTask(mock.Ledger().Tasks[1].TaskID)
-				}
-			}()
+			finishResubmission(t.Context(), mock)
 			if err := wd.Write(cliClip(mock, cliVideo(tc.prompt+" [mock:hold]"))); err != nil {
 				t.Fatal(err)
 			}

@@ -504,13 +504,7 @@ func TestAccJournal_handedOverTaskSurvivesAKill(t *testing.T) {
 	if !mock.FinishTask(taskID) {
 		t.Fatalf("task %s was not pending any more", taskID)
 	}
-	go func() {
-		// A clip submitted again is held too: finish it, so that the test fails
-		// on the count instead of waiting.
-		if mock.AwaitTasks(ctx, 2) == nil {
-			mock.FinishTask(mock.Ledger().Tasks[1].TaskID)
-		}
-	}()
+	finishResubmission(ctx, mock)
 	out := applyOutput(t, wd)
 	if n := mock.Submissions(); n != 1 {
 		t.Fatalf("the ledger shows %d submissions for 1 clip, want 1:\n%s", n, out)
@@ -666,13 +660,7 @@ func TestAccJournal_handedOverTaskKeptOnAnUnprovenNotFound(t *testing.T) {
 	if !mock.FinishTask(taskID) {
 		t.Fatalf("task %s was not pending any more", taskID)
 	}
-	go func() {
-		// A clip submitted again is held too: finish it, so that the test fails
-		// on the count instead of waiting.
-		if mock.AwaitTasks(ctx, 2) == nil {
-			mock.FinishTask(mock.Ledger().Tasks[1].TaskID)
-		}
-	}()
+	finishResubmission(ctx, mock)
 	out = applyOutput(t, wd)
 	if n := mock.Submissions(); n != 1 {
 		t.Fatalf("the ledger shows %d submissions for 1 clip, want 1:\n%s", n, out)
@@ -708,13 +696,7 @@ func TestAccJournal_killedRunsTaskKeepsItsAPI(t *testing.T) {
 	if !mock.FinishTask(taskID) {
 		t.Fatalf("task %s was not pending any more", taskID)
 	}
-	go func() {
-		// A clip submitted again is held too: finish it, so that the test fails
-		// on the count instead of waiting.
-		if mock.AwaitTasks(ctx, 2) == nil {
-			mock.FinishTask(mock.Ledger().Tasks[1].TaskID)
-		}
-	}()
+	finishResubmission(ctx, mock)
 	// The mock serves only the API that made the task: the submission through the
 	// other one fails, which is not what this test is about.
 	if err := wd.Write(cliClip(mock, body, `api = "video-generations"`)); err != nil {

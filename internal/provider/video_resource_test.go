@@ -516,6 +516,17 @@ func finishAll(t *testing.T, mock *acctest.Mock) {
 	}
 }
 
+// finishResubmission finishes the second task the mock is sent, if the apply
+// that follows submits the clip again: that clip is held like the first, and the
+// test must fail on the ledger's count instead of waiting for it.
+func finishResubmission(ctx context.Context, mock *acctest.Mock) {
+	go func() {
+		if mock.AwaitTasks(ctx, 2) == nil {
+			mock.FinishTask(mock.Ledger().Tasks[1].TaskID)
+		}
+	}()
+}
+
 func TestAccVideoResource_triggersReplace(t *testing.T) {
 	mock := acctest.NewMock(t)
 	config := func(rev string) string {
