@@ -70,7 +70,15 @@ func stateTasks(t *testing.T, wd *acctest.Workdir) map[string]string {
 	t.Helper()
 	st, err := wd.State(t.Context())
 	if err != nil {
-		t.Fatal(err)
+		// A local state read cut short right after an interrupted apply (seen once,
+		// with Terraform 1.16 on a loaded machine) is read again, and the file's
+		// size said: a torn read and a torn file need different fixes.
+		_, again := wd.State(t.Context())
+		size := int64(-1)
+		if fi, serr := os.Stat(filepath.Join(wd.Dir, "terraform.tfstate")); serr == nil {
+			size = fi.Size()
+		}
+		t.Fatalf("%v\n(read again: %v; terraform.tfstate is %d bytes now)", err, again, size)
 	}
 	out := map[string]string{}
 	if st.Values != nil {
