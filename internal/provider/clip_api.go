@@ -65,12 +65,13 @@ func (d *providerData) checkClipAPI(ctx context.Context, p privatestate.Getter, 
 // (the clip's own) tells which API made the clip. Otherwise the service is asked:
 // a plan with a refresh read the task through this API already (Read refuses a
 // clip of another API), but one made with -refresh=false read nothing, and
-// Delete cannot tell the two apart.
+// Delete cannot tell the two apart. apiRecorded says whether the private state
+// Delete was handed records an API.
 func (r *videoResource) checkLetGoTaskAPI(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse,
-	clip videoResourceModel,
+	clip videoResourceModel, apiRecorded bool,
 ) bool {
 	taskID := clip.TaskID.ValueString()
-	if recorded, d := privateKeyAPI.Get(ctx, req.Private); !d.HasError() && recorded != "" {
+	if apiRecorded {
 		return r.data.checkClipAPI(ctx, req.Private, taskID, &resp.Diagnostics)
 	}
 	madeThrough, known := r.taskKnownHere(ctx, clip, &resp.Diagnostics)

@@ -554,9 +554,13 @@ func (r *videoResource) Delete(ctx context.Context, req resource.DeleteRequest, 
 	taskID := state.TaskID.ValueString()
 	resumed := privateKeyResumes.Get(ctx, req.Private)
 	unfinished := !client.Status(state.Status.ValueString()).Final() || state.Billing.ValueString() == billingCutShort
+	// The API recorded in the private state Delete was handed: none in a tainted
+	// clip's (Terraform hands it the replacement's planned one) and in a clip's
+	// from before the API was recorded.
+	recorded, _ := privateKeyAPI.Get(ctx, req.Private)
 	// A plan that resumes the task read it through this API; any other unfinished
 	// task is handed over or let go of only once this API is known to know it.
-	if unfinished && !resumed && r.data != nil && !r.checkLetGoTaskAPI(ctx, req, resp, state) {
+	if unfinished && !resumed && r.data != nil && !r.checkLetGoTaskAPI(ctx, req, resp, state, recorded != "") {
 		return
 	}
 	// A replacement planned as new lets the task go only if its plan knew the task.
@@ -564,7 +568,6 @@ func (r *videoResource) Delete(ctx context.Context, req resource.DeleteRequest, 
 	// unfinished) whose billing no Read recorded as cut short, and whose own private
 	// state, which records its API, is not what Delete was handed (a tainted clip's
 	// never is). Its task is offered, as by a plan that could not tell.
-	recorded, _ := privateKeyAPI.Get(ctx, req.Private)
 	unread := recorded == "" && state.WaitForCompletion.ValueBool() && state.Billing.ValueString() != billingCutShort
 	if unfinished && !resumed && !unread && r.data != nil && privateKeyPlannedNew.Get(ctx, req.Private) {
 		// The replacement's plan knew this task and asks for another clip.
@@ -587,14 +590,12 @@ func (r *videoResource) Delete(ctx context.Context, req resource.DeleteRequest, 
 		// The state held the task until now.
 		r.data.journalRemove(ctx, taskID, &resp.Diagnostics)
 	}
-	madeThrough := clipAPI(ctx, req.Private)
+	madeThrough := apiShape(recorded)
 	deletes := r.data.deletesOnDestroy(client.Status(state.Status.ValueString()))
-	// A private state without an API says nothing of the clip: it is a tainted
-	// clip's replacement's (Terraform hands Delete that one), or a clip's from
-	// before the API was recorded. Such a clip is deleted through this API, which
-	// a refresh checked (Read refuses a clip of another); a server that does not
-	// know it leaves it, with a warning.
-	if deletes && (madeThrough == r.data.api || recorded == "") {
+	// A private state without an API says nothing of the clip: it is deleted
+	// through this API, which a refresh checked (Read refuses a clip of another);
+	// a server that does not know it leaves it, with a warning.
+	if deletes && (recorded == "" || madeThrough == r.data.api) {
 		r.data.deleteVideo(ctx, taskID, &resp.Diagnostics)
 		return
 	}
