@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"net/http/httputil"
-	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -89,6 +87,20 @@ func stateTasks(t *testing.T, wd *acctest.Workdir) map[string]string {
 		}
 	}
 	return out
+}
+
+// inFront serves a gateway in front of the mock, at a URL of its own: intercept
+// answers a request itself by returning true, and every other request reaches
+// the mock.
+func inFront(t *testing.T, mock *acctest.Mock, intercept func(http.ResponseWriter, *http.Request) bool) string {
+	t.Helper()
+	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !intercept(w, r) {
+			mock.ServeHTTP(w, r)
+		}
+	}))
+	t.Cleanup(front.Close)
+	return front.URL
 }
 
 // TestAccJournal_remoteStateKilledAfterTheClipFinished: with a remote backend,
@@ -531,23 +543,17 @@ func TestAccJournal_noteFailingAfterTheAnswerWarns(t *testing.T) {
 	t.Parallel()
 	mock := acctest.NewMock(t)
 	p := filepath.Join(t.TempDir(), "pending-tasks.json")
-	target, err := url.Parse(mock.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	forward := httputil.NewSingleHostReverseProxy(target)
 	// In front of the mock: the submission arrives after its note was written,
 	// and the journal is unwritable from then on.
-	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	front := inFront(t, mock, func(_ http.ResponseWriter, r *http.Request) bool {
 		if r.Method == http.MethodPost {
 			_ = os.Remove(p)
 			_ = os.Mkdir(p, 0o700)
 		}
-		forward.ServeHTTP(w, r)
-	}))
-	t.Cleanup(front.Close)
+		return false
+	})
 	wd := cliWorkdir(t, mock, cliVideo("noted before the answer, not after"), "journal_path = "+strconv.Quote(p),
-		"base_url = "+strconv.Quote(front.URL))
+		"base_url = "+strconv.Quote(front))
 	out := applyOutput(t, wd)
 	taskID := ledgerTask(t, mock, 0).TaskID
 	if !wrapped("Task Not Noted in the Task Journal", "Task "+taskID+" exists and this apply records it in state",
@@ -619,16 +625,10 @@ func TestAccJournal_handedOverTaskKeptOnAnUnprovenNotFound(t *testing.T) {
 	t.Parallel()
 	ctx := t.Context()
 	mock := acctest.NewMock(t)
-	target, err := url.Parse(mock.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	forward := httputil.NewSingleHostReverseProxy(target)
 	var lost atomic.Bool
-	gateway := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	gateway := inFront(t, mock, func(w http.ResponseWriter, r *http.Request) bool {
 		if !lost.Load() {
-			forward.ServeHTTP(w, r)
-			return
+			return false
 		}
 		// A gateway whose routes lost the service: the model list is refused, so
 		// the plan goes on with a warning, and every task is "not found".
@@ -636,13 +636,13 @@ func TestAccJournal_handedOverTaskKeptOnAnUnprovenNotFound(t *testing.T) {
 		if strings.HasSuffix(r.URL.Path, "/models") {
 			w.WriteHeader(http.StatusForbidden)
 			_, _ = w.Write([]byte(`{"error":{"message":"forbidden","type":"permission_error"}}`))
-			return
+			return true
 		}
 		w.WriteHeader(http.StatusNotFound)
 		_, _ = w.Write([]byte(`{"error":{"message":"no route","type":"not_found_error"}}`))
-	}))
-	t.Cleanup(gateway.Close)
-	wd := cliWorkdir(t, mock, cliVideo("a dawn behind a gateway [mock:hold]"), "base_url = "+strconv.Quote(gateway.URL))
+		return true
+	})
+	wd := cliWorkdir(t, mock, cliVideo("a dawn behind a gateway [mock:hold]"), "base_url = "+strconv.Quote(gateway))
 	run, taskIDs := startHeldApply(t, mock, wd, 1)
 	taskID := taskIDs[0]
 	if err := run.Signal(syscall.SIGINT); err != nil {

@@ -72,17 +72,16 @@ func TestAccBilling_interruptedWhileSubmittingIsSaidNextTime(t *testing.T) {
 			var hold atomic.Bool
 			hold.Store(true)
 			forwarded := make(chan struct{}, 1)
-			front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				if r.Method == http.MethodPost && hold.Load() {
-					mock.ServeHTTP(httptest.NewRecorder(), r)
-					forwarded <- struct{}{}
-					<-r.Context().Done()
-					return
+			front := inFront(t, mock, func(_ http.ResponseWriter, r *http.Request) bool {
+				if r.Method != http.MethodPost || !hold.Load() {
+					return false
 				}
-				mock.ServeHTTP(w, r)
-			}))
-			t.Cleanup(front.Close)
-			wd := cliWorkdir(t, mock, cliVideo("stopped while it was being submitted"), `base_url = "`+front.URL+`"`)
+				mock.ServeHTTP(httptest.NewRecorder(), r)
+				forwarded <- struct{}{}
+				<-r.Context().Done()
+				return true
+			})
+			wd := cliWorkdir(t, mock, cliVideo("stopped while it was being submitted"), `base_url = "`+front+`"`)
 			run := wd.Start(t.Context(), "apply", "-auto-approve", "-input=false", "-no-color")
 			ctx, cancel := context.WithCancel(t.Context())
 			go func() {
