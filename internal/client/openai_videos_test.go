@@ -278,31 +278,11 @@ func TestOpenAIVideosHandlesEveryRequestMember(t *testing.T) {
 
 // A DELETE is retried like a read: when the first one deleted the video but its
 // answer was lost (here a gateway's 502), the retry's 404 is that delete's work,
-// not a server without the route, and DeleteVideo succeeds. A first-attempt 404
-// stays an error.
+// not a server without the route, and DeleteVideo succeeds once reading the
+// video answers 404 too. A first-attempt 404 stays an error.
 func TestDeleteVideoRetriedAfterALostAnswer(t *testing.T) {
 	t.Parallel()
-	var deletes atomic.Int32
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodDelete {
-			http.NotFound(w, r)
-			return
-		}
-		w.Header().Set("Content-Type", "application/json")
-		if r.URL.Path == "/v1/videos/video_gone" || deletes.Add(1) > 1 {
-			w.WriteHeader(http.StatusNotFound)
-			_, _ = io.WriteString(w, `{"error":{"message":"No video found","type":"invalid_request_error"}}`)
-			return
-		}
-		w.WriteHeader(http.StatusBadGateway)
-		_, _ = io.WriteString(w, `{"error":{"message":"upstream timed out","type":"server_error"}}`)
-	}))
-	t.Cleanup(srv.Close)
-	c, err := client.New(srv.URL, "sk-test", client.WithAPI(client.APIOpenAIVideos),
-		client.WithRetryWait(time.Millisecond, 5*time.Millisecond))
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, deletes := lostDeleteAnswerServer(t, false)
 	if err := c.DeleteVideo(t.Context(), "video_1"); err != nil {
 		t.Errorf("DeleteVideo after a lost answer: %v, want nil (the retry found it deleted)", err)
 	}
@@ -319,18 +299,33 @@ func TestDeleteVideoRetriedAfterALostAnswer(t *testing.T) {
 // 404 is no proof of a delete, and DeleteVideo says not found.
 func TestDeleteVideoRetried404WhileTheVideoIsThere(t *testing.T) {
 	t.Parallel()
-	var deletes atomic.Int32
+	c, deletes := lostDeleteAnswerServer(t, true)
+	if err := c.DeleteVideo(t.Context(), "video_1"); !client.IsNotFound(err) {
+		t.Errorf("DeleteVideo whose retry found no route while the video is there: %v, want not found", err)
+	}
+	if n := deletes.Load(); n != 2 {
+		t.Errorf("%d DELETEs of video_1, want 2", n)
+	}
+}
+
+// lostDeleteAnswerServer is an openai-videos client of a server whose first
+// DELETE answers a gateway's 502 and every later one 404, as does the first
+// DELETE of video_gone. Reading a video answers it, finished, when videoThere,
+// and 404 otherwise. deletes counts the DELETEs.
+func lostDeleteAnswerServer(t *testing.T, videoThere bool) (c *client.Client, deletes *atomic.Int32) {
+	t.Helper()
+	deletes = new(atomic.Int32)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		switch {
-		case r.Method == http.MethodGet:
+		case r.Method != http.MethodDelete && videoThere:
 			_, _ = io.WriteString(w, `{"id":"video_1","object":"video","status":"completed","progress":100}`)
-		case deletes.Add(1) == 1:
-			w.WriteHeader(http.StatusBadGateway)
-			_, _ = io.WriteString(w, `upstream timed out`)
-		default:
+		case r.Method != http.MethodDelete, r.URL.Path == "/v1/videos/video_gone", deletes.Add(1) > 1:
 			w.WriteHeader(http.StatusNotFound)
-			_, _ = io.WriteString(w, `{"error":{"message":"Invalid URL (DELETE /v1/videos/video_1)","type":"invalid_request_error"}}`)
+			_, _ = io.WriteString(w, `{"error":{"message":"No video found","type":"invalid_request_error"}}`)
+		default:
+			w.WriteHeader(http.StatusBadGateway)
+			_, _ = io.WriteString(w, `{"error":{"message":"upstream timed out","type":"server_error"}}`)
 		}
 	}))
 	t.Cleanup(srv.Close)
@@ -339,9 +334,7 @@ func TestDeleteVideoRetried404WhileTheVideoIsThere(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := c.DeleteVideo(t.Context(), "video_1"); !client.IsNotFound(err) {
-		t.Errorf("DeleteVideo whose retry found no route while the video is there: %v, want not found", err)
-	}
+	return c, deletes
 }
 
 // A failed video's reason reads as OpenAI's clients present its error: the
