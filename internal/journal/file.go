@@ -195,8 +195,13 @@ func (s *fileStore) release(run string) {
 	}
 }
 
-// alive tries the run's lock: a run whose process died holds it no more, and
-// its file (which a run that ended normally removed) is removed.
+// alive tries the run's lock, shared: a run whose process died holds it no
+// more, and its file (which a run that ended normally removed) is removed.
+// The run holds it exclusive; a test takes it shared, so that two tests of one
+// dead run at once (the clips of a parallel apply that a killed run left, in
+// this process or another) both find it dead: an exclusive test would find
+// the other test's lock and take the dead run for a live one, whose task is
+// not adopted, and the clip would be submitted and billed again.
 func (s *fileStore) alive(_ context.Context, run string) (bool, error) {
 	s.mu.Lock()
 	_, own := s.runs[run]
@@ -209,7 +214,7 @@ func (s *fileStore) alive(_ context.Context, run string) (bool, error) {
 		return false, nil
 	}
 	lock := flock.New(path, flock.SetPermissions(0o600))
-	ok, err := lock.TryLock()
+	ok, err := lock.TryRLock()
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return false, nil

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gofrs/flock"
 )
 
 // A test binary started with childEnv set is a child process: it acts on the
@@ -438,5 +440,37 @@ func TestJournalRemoveKnowsATaskSentAfterItInOneCommit(t *testing.T) {
 		if got := taskIDs(readFile(t, path)); len(got) != 0 {
 			t.Errorf("after Remove %s the journal holds %v, want nothing", claimed, got)
 		}
+	}
+}
+
+// A dead run's tasks are offered to every clip that tests the run at once: a
+// test of its lock that overlaps another (the clips of a parallel apply that
+// a killed run left, each testing that run) still finds it dead, instead of
+// taking the other test's lock for the run's and submitting the clip again.
+func TestJournalDeadRunIsDeadToOverlappingTests(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "pending-tasks.json")
+	runChildren(t, childSpec{Path: path, State: "prod", Name: "killed", Entries: 1})
+	entries := readFile(t, path).Entries
+	if len(entries) != 1 {
+		t.Fatalf("the killed run left %+v, want one task", entries)
+	}
+	j := New(path, "prod", time.Hour)
+	s, ok := j.store.(*fileStore)
+	if !ok {
+		t.Fatalf("the journal's store is a %T", j.store)
+	}
+	// The run's lock file as another test, in the middle of its own, holds it.
+	other := flock.New(s.runPath(entries[0].Run), flock.SetPermissions(0o600))
+	if ok, err := other.TryRLock(); err != nil || !ok {
+		t.Fatalf("taking the dead run's lock as a test would: %v, %v", ok, err)
+	}
+	defer other.Unlock() //nolint:errcheck // a file in t.TempDir()
+	got, err := j.Matching(t.Context(), "fp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || got[0].Standing != Adoptable {
+		t.Fatalf("while another test of the dead run's lock runs, Matching = %+v, want its task adoptable", got)
 	}
 }
