@@ -744,7 +744,8 @@ func TestAPIRedirectIsReportedNotFollowed(t *testing.T) {
 // TestLogTakesTheKeyOut: whatever a log line quotes, raw or escaped, in its
 // message or a field of any type (text, a map of headers, an error, a list, a
 // Stringer, bytes), the logger never receives the key; a field named for a
-// credential is masked whatever it holds; numbers and bools stay as they are.
+// credential (ending in its name: Proxy-Authorization, client_secret) is masked
+// whatever text it holds; numbers and bools stay as they are.
 func TestLogTakesTheKeyOut(t *testing.T) {
 	t.Parallel()
 	const key = "sk-live-0123456789abcdef"
@@ -752,22 +753,27 @@ func TestLogTakesTheKeyOut(t *testing.T) {
 	c := newTestClient(t, "https://api.example.com", WithLogger(logger))
 	c.apiKey = key
 	c.log(t.Context(), "quoted "+key, map[string]any{
-		"body":          `{"error":"Incorrect API key provided: sk-live-0123456789abcdef"}`,
-		"escaped":       "key=sk%2Dlive%2D0123456789abcdef",
-		"headers":       map[string]string{"X-Echo": key},
-		"error":         fmt.Errorf("POST /v1/video/generations: %w", errors.New("the service quoted "+key)),
-		"list":          []string{"a", key},
-		"stringer":      keyedStringer{key: key},
-		"bytes":         []byte("echo " + key),
-		"api_key":       "another-secret",
-		"Authorization": "Basic dXNlcjpwYXNzd29yZA==",
-		"X-Api-Key":     "a-third-secret",
-		"apiKey":        "a-fourth-secret",
-		"wait":          2 * time.Second,
-		"status":        401,
-		"attempts":      int64(3),
-		"seconds":       1.5,
-		"keyed":         true,
+		"body":                `{"error":"Incorrect API key provided: sk-live-0123456789abcdef"}`,
+		"escaped":             "key=sk%2Dlive%2D0123456789abcdef",
+		"headers":             map[string]string{"X-Echo": key},
+		"error":               fmt.Errorf("POST /v1/video/generations: %w", errors.New("the service quoted "+key)),
+		"list":                []string{"a", key},
+		"stringer":            keyedStringer{key: key},
+		"bytes":               []byte("echo " + key),
+		"api_key":             "another-secret",
+		"Authorization":       "Basic dXNlcjpwYXNzd29yZA==",
+		"X-Api-Key":           "a-third-secret",
+		"apiKey":              "a-fourth-secret",
+		"Proxy-Authorization": "Basic cHJveHk6c2VjcmV0",
+		"client_secret":       "a-fifth-secret",
+		"refresh_token":       "a-sixth-secret",
+		"db_password":         "a-seventh-secret",
+		"with_api_key":        true,
+		"wait":                2 * time.Second,
+		"status":              401,
+		"attempts":            int64(3),
+		"seconds":             1.5,
+		"keyed":               true,
 	})
 	entries := logger.all()
 	if len(entries) != 1 {
@@ -783,13 +789,14 @@ func TestLogTakesTheKeyOut(t *testing.T) {
 			t.Errorf("field %q reached the logger as %#v, want text with the key redacted", name, fields[name])
 		}
 	}
-	for _, name := range []string{"api_key", "Authorization", "X-Api-Key", "apiKey"} {
+	for _, name := range []string{"api_key", "Authorization", "X-Api-Key", "apiKey", "Proxy-Authorization",
+		"client_secret", "refresh_token", "db_password"} {
 		if fields[name] != "(redacted)" {
 			t.Errorf("credential field %q reached the logger as %#v, want it masked whole", name, fields[name])
 		}
 	}
 	for name, want := range map[string]any{"status": 401, "attempts": int64(3), "seconds": 1.5, "keyed": true,
-		"wait": 2 * time.Second} {
+		"wait": 2 * time.Second, "with_api_key": true} {
 		if fields[name] != want {
 			t.Errorf("field %q that cannot hold the key changed: %#v, want %#v", name, fields[name], want)
 		}

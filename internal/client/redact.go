@@ -254,16 +254,14 @@ func (e *redactedError) Error() string { return e.msg }
 func (e *redactedError) Unwrap() error { return e.err }
 
 // logField returns the value of the log field named name without the secret.
-// Numbers and bools cannot hold it and stay as they are; a map of headers keeps
-// its shape with each value redacted; bytes are read as the text they hold (a
-// logger would print their numbers or base64, where the key is not found); and
-// anything else (an error, a list, a Stringer, a struct) becomes the redacted
-// text fmt.Sprint makes of it. A field named for a credential (any case) is
-// masked whole whatever it holds: the key may not be the only secret in it.
+// Numbers and bools cannot hold it and stay as they are; a field named for a
+// credential (isCredentialName) is masked whole whatever else it holds: the key
+// may not be the only secret in it. A map of headers keeps its shape with each
+// value redacted (redactedHeaders masks the Authorization header); bytes are
+// read as the text they hold (a logger would print their numbers or base64,
+// where the key is not found); and anything else (an error, a list, a
+// Stringer, a struct) becomes the redacted text fmt.Sprint makes of it.
 func (r *redactor) logField(name string, v any) any {
-	if slices.Contains(credentialFields, credentialName(name)) {
-		return redactedText
-	}
 	if v != nil {
 		switch reflect.TypeOf(v).Kind() {
 		case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64, reflect.Uint,
@@ -271,6 +269,9 @@ func (r *redactor) logField(name string, v any) any {
 			// A number or bool of any named type (a time.Duration) keeps its type.
 			return v
 		}
+	}
+	if isCredentialName(name) {
+		return redactedText
 	}
 	switch v := v.(type) {
 	case nil:
@@ -290,13 +291,17 @@ func (r *redactor) logField(name string, v any) any {
 	}
 }
 
-// credentialFields are the log fields whose value is a credential by name, as
-// credentialName spells them: api_key, apiKey, X-Api-Key and the like.
-var credentialFields = []string{"authorization", "apikey", "xapikey", "token", "accesstoken", "password"}
+// credentialNameEndings end the names of the log fields and headers that hold
+// a credential, as credentialName spells them: api_key, X-Api-Key,
+// Proxy-Authorization, access_token, client_secret, db_password, Cookie.
+var credentialNameEndings = []string{"authorization", "apikey", "token", "password", "secret", "cookie"}
 
-// credentialName folds a field name's case and drops its separators.
-func credentialName(name string) string {
-	return strings.NewReplacer("_", "", "-", "", ".", "").Replace(strings.ToLower(name))
+// isCredentialName reports whether a log field or header named name holds a
+// credential by its name. When in doubt it does: a masked field costs a log
+// reader a value, an unmasked one may cost the secret.
+func isCredentialName(name string) bool {
+	folded := strings.NewReplacer("_", "", "-", "", ".", "").Replace(strings.ToLower(name))
+	return slices.ContainsFunc(credentialNameEndings, func(end string) bool { return strings.HasSuffix(folded, end) })
 }
 
 // withoutSignatures returns text, a request or response body for the log, with the
