@@ -4,6 +4,8 @@ package e2e
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/binary"
 	"fmt"
 	"sync"
 	"testing"
@@ -87,5 +89,44 @@ func TestJournalPostgres_concurrentRunsLoseNothing(t *testing.T) {
 	must(t, conn.QueryRow(ctx, `SELECT count(*) FROM videogen_journal.records`).Scan(&left))
 	if left != 0 {
 		t.Fatalf("%d records are left after every task was removed", left)
+	}
+}
+
+// TestJournalPostgres_deadRunIsDeadToOverlappingTests: a runner that tests a
+// dead run's lock while another runner tests it too (a plan beside an apply)
+// still finds the run dead and offers its task, instead of taking the other
+// test's lock for the run's and submitting the clip again.
+func TestJournalPostgres_deadRunIsDeadToOverlappingTests(t *testing.T) {
+	requireE2E(t)
+	ctx := t.Context()
+	url := startPostgres(t)
+	killed := journal.NewPostgres(url, "s", time.Hour)
+	must(t, killed.Sent(ctx, "", journal.Entry{TaskID: "killed-0", Fingerprint: "fp", SubmittedAt: time.Now()}))
+	conn, err := pgx.Connect(ctx, url)
+	must(t, err)
+	defer conn.Close(context.WithoutCancel(ctx))
+	// The killed runner's session ends, as the server ends a killed process's.
+	_, err = conn.Exec(ctx, `SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND pid <> pg_backend_pid()`)
+	must(t, err)
+	awaitNoAdvisoryLocks(t, url)
+	reader := journal.NewPostgres(url, "s", time.Hour)
+	matches, err := reader.Matching(ctx, "fp")
+	must(t, err)
+	if len(matches) != 1 || matches[0].Standing != journal.Adoptable {
+		t.Fatalf("Matching = %+v, want the killed run's task, adoptable", matches)
+	}
+	// Another runner, in the middle of its own test, holds the run's lock as
+	// a test does (the key is the journal's runKey of the run).
+	sum := sha256.Sum256([]byte("videogen-journal-run:" + matches[0].Run))
+	key := int64(binary.BigEndian.Uint64(sum[:8])) //nolint:gosec // the journal's key, overflow intended
+	var free bool
+	must(t, conn.QueryRow(ctx, `SELECT pg_try_advisory_lock_shared($1)`, key).Scan(&free))
+	if !free {
+		t.Fatal("the dead run's lock is held")
+	}
+	matches, err = reader.Matching(ctx, "fp")
+	must(t, err)
+	if len(matches) != 1 || matches[0].Standing != journal.Adoptable {
+		t.Fatalf("while another runner tests the dead run's lock, Matching = %+v, want its task adoptable", matches)
 	}
 }

@@ -309,8 +309,12 @@ func (s *pgStore) release(run string) {
 	}
 }
 
-// alive tries the run's advisory lock from this session: the server released
-// it when the run's session ended.
+// alive tries the run's advisory lock from this session, shared: the server
+// released it when the run's session ended. The run holds it exclusive; a
+// test takes it shared, so that two runners testing one dead run at once (a
+// plan beside an apply) both find it dead: an exclusive test would find the
+// other's lock and take the dead run for a live one, whose task is not
+// adopted, and the clip would be submitted and billed again.
 func (s *pgStore) alive(ctx context.Context, run string) (bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -321,13 +325,13 @@ func (s *pgStore) alive(ctx context.Context, run string) (bool, error) {
 		return false, err
 	}
 	var free bool
-	if err := s.conn.QueryRow(ctx, `SELECT pg_try_advisory_lock($1)`, runKey(run)).Scan(&free); err != nil {
+	if err := s.conn.QueryRow(ctx, `SELECT pg_try_advisory_lock_shared($1)`, runKey(run)).Scan(&free); err != nil {
 		return false, s.fail("testing the lock of run "+run, err)
 	}
 	if !free {
 		return true, nil
 	}
-	if _, err := s.conn.Exec(ctx, `SELECT pg_advisory_unlock($1)`, runKey(run)); err != nil {
+	if _, err := s.conn.Exec(ctx, `SELECT pg_advisory_unlock_shared($1)`, runKey(run)); err != nil {
 		return false, s.fail("testing the lock of run "+run, err)
 	}
 	return false, nil
