@@ -10,7 +10,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 
 	"github.com/videogen/terraform-provider-videogen/internal/localfile"
 )
@@ -24,7 +23,8 @@ import (
 // header line with the version, then records, each the new value of one entry
 // or note, or its removal, or a batch of such records; the journal is the
 // header's records replayed in order. A change appends its records as one line
-// in one write (a batch when there are several), puts before removals, and
+// in one write (a batch when there are several: one record for each entry or
+// note it changed, so that their order within the line does not matter), and
 // syncs the file before it returns: a line that a killed process wrote only in
 // part has no line end, so an append is read whole or not at all, and the next
 // writer cuts such a line off. Once the log holds many more records than the
@@ -306,22 +306,14 @@ func (v *fileView) commit() error {
 		return v.compact()
 	}
 	seen := make(map[change]bool, len(v.recs.changes))
-	var puts, removals []logRecord
+	var batch []logRecord
 	for _, c := range v.recs.changes {
-		if seen[c] {
-			continue
-		}
-		seen[c] = true
-		if r := v.record(c); r.Entry != nil || r.Note != nil {
-			puts = append(puts, r)
-		} else {
-			removals = append(removals, r)
+		if !seen[c] {
+			seen[c] = true
+			batch = append(batch, v.record(c))
 		}
 	}
 	v.recs.changes = nil
-	// Puts first: a reader that got only part of the records (none does, the
-	// batch is one line) would sooner hold a task twice than neither.
-	batch := slices.Concat(puts, removals)
 	line := logRecord{Batch: batch}
 	if len(batch) == 1 {
 		line = batch[0]
