@@ -50,14 +50,15 @@ type fileView struct {
 	// hasLog says that the log was there; generation is its header's.
 	hasLog     bool
 	generation string
-	// log is the log, open to read and append while the journal's lock is
-	// held; nil otherwise.
+	// log is the log, open to read and write (never to append: see above)
+	// while the journal's lock is held; nil otherwise.
 	log *os.File
-	// offset is where the log's last whole record ends, size where the log
-	// ended when last looked at: between them is a record written in part.
+	// offset is where the log's last whole line ends, size where the log
+	// ended when last looked at: between them is a line written in part.
 	offset, size int64
-	// lines counts the log's records, for compaction; appends counts this
-	// view's appends, each synced before the changes it holds return.
+	// lines counts the log's records (those of a batch each), for
+	// compaction; appends counts this view's appends, each synced before the
+	// changes it holds return.
 	lines, appends int
 }
 
