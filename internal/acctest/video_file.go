@@ -71,7 +71,11 @@ func (m *Mock) ReferenceClip(taskID string) (ReferenceClip, error) {
 // VideoFileAddr against the clip of the task that resource names.
 func (m *Mock) ExpectFileMatchesClip(t *testing.T, p string) resource.TestCheckFunc {
 	return func(s *terraform.State) error {
-		attrs := s.RootModule().Resources[VideoFileAddr].Primary.Attributes
+		res, ok := s.RootModule().Resources[VideoFileAddr]
+		if !ok || res.Primary == nil {
+			return fmt.Errorf("the state holds no %s to check the file %s against", VideoFileAddr, p)
+		}
+		attrs := res.Primary.Attributes
 		want, err := m.ReferenceClip(attrs["task_id"])
 		if err != nil {
 			return err
