@@ -1,8 +1,7 @@
 // Package videofile is the videogen_video_file resource: the clip of a video
-// task, downloaded to a local file. It is a package of its own, as first-class
-// providers give each resource a room (the AWS provider's internal/service
-// packages), and takes from the configured provider only what Configured
-// names.
+// task, downloaded to a local file. It is a package of its own so that what it
+// takes from the configured provider is only what Configured names, and the
+// compiler, not a reviewer, keeps it from reaching into the provider's data.
 package videofile
 
 import (
