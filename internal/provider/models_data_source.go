@@ -129,7 +129,7 @@ func (d *modelsDataSource) Read(ctx context.Context, _ datasource.ReadRequest, r
 	}
 	models, err := d.data.client.ListModels(ctx)
 	if err != nil {
-		addAPIError(&resp.Diagnostics, summary, apidiag.ListModels, err)
+		apidiag.Add(&resp.Diagnostics, summary, apidiag.ListModels, err, nil) // no clip arguments
 		return
 	}
 	state := modelsDataSourceModel{IDs: make([]string, 0, len(models)), Models: make([]modelRecord, 0, len(models))}

@@ -68,3 +68,15 @@ func TestAccModelsDataSource(t *testing.T) {
 		},
 	})
 }
+
+// A model list that the service rejects as invalid, blaming what would be a
+// clip argument, is not pinned on an argument: the data source has none.
+func TestAccModelsDataSource_badRequestNamesNoArgument(t *testing.T) {
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config:      rejectingProviderBlock(t, "seconds") + `data "videogen_models" "all" {}`,
+			ExpectError: wrapped("Unable to List Models", "rejected the request as invalid", "Check the arguments against the service's rules"),
+		}},
+	})
+}

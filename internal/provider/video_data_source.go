@@ -85,7 +85,7 @@ func (d *videoDataSource) Read(ctx context.Context, req datasource.ReadRequest, 
 	}
 	video, err := d.data.client.GetVideo(ctx, taskID.ValueString())
 	if err != nil {
-		addAPIError(&resp.Diagnostics, summary, apidiag.Get, err)
+		apidiag.Add(&resp.Diagnostics, summary, apidiag.Get, err, nil) // no clip arguments of its own
 		return
 	}
 	status, url, format := taskOutcome(video)

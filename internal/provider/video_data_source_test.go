@@ -1,6 +1,9 @@
 package provider
 
 import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"regexp"
 	"testing"
 
@@ -45,5 +48,32 @@ func TestAccVideoDataSource(t *testing.T) {
 				ExpectError: regexp.MustCompile(`(?s)Unable to Read Video.*does\s+not\s+know\s+this\s+task\s+ID`),
 			},
 		},
+	})
+}
+
+// rejectingProviderBlock is a provider block whose service answers every request
+// with a 400 that blames a clip argument's parameter (param), as a gateway may
+// for a request it cannot place.
+func rejectingProviderBlock(t *testing.T, param string) string {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusBadRequest)
+		_, _ = fmt.Fprintf(w, `{"error":{"message":"%s is not supported","type":"invalid_request_error","param":%q}}`, param, param)
+	}))
+	t.Cleanup(srv.Close)
+	return acctest.NewMock(t).ProviderBlock(fmt.Sprintf("base_url = %q", srv.URL), "max_retries = 0")
+}
+
+// A read that the service rejects as invalid, blaming a clip argument, is not
+// pinned on that argument of the data source, which only echoes it: the
+// detail says to check the arguments against the service's rules.
+func TestAccVideoDataSource_badRequestNamesNoArgument(t *testing.T) {
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config:      rejectingProviderBlock(t, "metadata.ratio") + `data "videogen_video" "x" { task_id = "task_1" }`,
+			ExpectError: wrapped("Unable to Read Video", "rejected the request as invalid", "Check the arguments against the service's rules"),
+		}},
 	})
 }

@@ -74,7 +74,7 @@ func (e *videoURLEphemeralResource) Open(ctx context.Context, req ephemeral.Open
 	taskID := m.TaskID.ValueString()
 	video, err := e.data.client.GetVideo(ctx, taskID)
 	if err != nil {
-		addAPIError(&resp.Diagnostics, summary, apidiag.Get, err)
+		apidiag.Add(&resp.Diagnostics, summary, apidiag.Get, err, nil) // no clip arguments of its own
 		return
 	}
 	if video.Status.Final() && (video.Status != client.StatusSucceeded || video.URL == "") {

@@ -99,3 +99,16 @@ resource "videogen_video" "sequel" {
 		CheckDestroy: mock.ExpectSubmissions(1),
 	})
 }
+
+// A task read that the service rejects as invalid, blaming a clip argument, is
+// not pinned on an argument: the ephemeral resource has only task_id.
+func TestAccVideoURLEphemeralResource_badRequestNamesNoArgument(t *testing.T) {
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_10_0)},
+		Steps: []resource.TestStep{{
+			Config:      rejectingProviderBlock(t, "metadata.ratio") + `ephemeral "videogen_video_url" "x" { task_id = "task_1" }`,
+			ExpectError: wrapped("Unable to Read Video URL", "rejected the request as invalid", "Check the arguments against the service's rules"),
+		}},
+	})
+}
