@@ -115,7 +115,7 @@ func addDownloadError(diags *diag.Diagnostics, taskID string, t fileTarget, err 
 				"transient: apply again to retry (the video is not regenerated), or raise the provider's max_retries "+
 				"or request_timeout.", apidiag.AttemptsText(err))
 		}
-		diags.AddError("Unable to Download Video File",
+		diags.AddError(downloadSummary,
 			fmt.Sprintf("The clip of task %s could not be downloaded to %s; no partial file was left behind. %s\n\n"+
 				"Original error: %s", taskID, p, advice, err))
 	}
