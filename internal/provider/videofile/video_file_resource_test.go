@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
@@ -742,10 +743,13 @@ func releaseWhileWaiting(t *testing.T, mock *acctest.Mock, release func(id strin
 		done <- nil
 	}()
 	return func(*terraform.State) error {
+		// The apply that this check follows needed the release, but the
+		// goroutine may not have reported it yet: wait for its word, within a
+		// liveness bound, not a timing assertion.
 		select {
 		case err := <-done:
 			return err
-		default:
+		case <-time.After(2 * time.Minute):
 			return fmt.Errorf("the held task was never released")
 		}
 	}
