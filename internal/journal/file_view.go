@@ -111,7 +111,7 @@ func loadView(path string) (*fileView, error) {
 		v.stub = info
 		var f file
 		if err := json.Unmarshal(stub, &f); err != nil {
-			return nil, fmt.Errorf("the task journal %s is not valid JSON (%w); delete it if no apply was cut off", path, err)
+			return nil, unreadable(fmt.Errorf("the task journal %s is not valid JSON (%w); delete it if no apply was cut off", path, err))
 		}
 		switch f.Version {
 		case 1, 2:
@@ -127,10 +127,10 @@ func loadView(path string) (*fileView, error) {
 	case errors.Is(err, fs.ErrNotExist) && v.stub != nil:
 		// The file says the tasks are in the log: reading none would forget
 		// every task and bill it again.
-		return nil, fmt.Errorf("the task journal %s is version %d, whose tasks are in the log %s, which is missing: "+
+		return nil, unreadable(fmt.Errorf("the task journal %s is version %d, whose tasks are in the log %s, which is missing: "+
 			"restore %s beside it (a journal is moved or copied with its log, the log renamed with it); "+
 			"or, if no apply was cut off, remove %s to start an empty journal",
-			path, fileVersion, v.logPath, filepath.Base(v.logPath), filepath.Base(path))
+			path, fileVersion, v.logPath, filepath.Base(v.logPath), filepath.Base(path)))
 	case errors.Is(err, fs.ErrNotExist):
 		return v, nil
 	case err != nil:
@@ -171,8 +171,8 @@ func readWithInfo(path string) ([]byte, fs.FileInfo, error) {
 }
 
 func newerVersion(path string, version int) error {
-	return fmt.Errorf("the task journal %s has version %d, which this provider (version %d) does not know: "+
-		"a newer provider wrote it; upgrade the provider", path, version, fileVersion)
+	return unreadable(fmt.Errorf("the task journal %s has version %d, which this provider (version %d) does not know: "+
+		"a newer provider wrote it; upgrade the provider", path, version, fileVersion))
 }
 
 // current reports whether the files are those the view was read from, the log
@@ -235,9 +235,13 @@ func (v *fileView) readLog() error {
 		if end < 0 {
 			break
 		}
-		if err := v.apply(buf[:end]); err != nil {
-			return fmt.Errorf("the task journal %s is damaged at byte %d (%w); delete it and %s if no apply was cut off",
-				v.logPath, v.offset, err, filepath.Base(v.path))
+		switch err := v.apply(buf[:end]); {
+		case IsUnreadable(err):
+			// A newer provider's log: upgrade, never delete it.
+			return err
+		case err != nil:
+			return unreadable(fmt.Errorf("the task journal %s is damaged at byte %d (%w); delete it and %s if no apply was cut off",
+				v.logPath, v.offset, err, filepath.Base(v.path)))
 		}
 		v.offset += int64(end) + 1
 		buf = buf[end+1:]

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -447,5 +448,57 @@ func waitQueued(t testing.TB, s *fileStore, n int) {
 			t.Fatalf("%d of %d changes queued for the journal's write", queued, n)
 		}
 		runtime.Gosched()
+	}
+}
+
+// A journal that is there but cannot be read (its file or log damaged, its
+// log missing, a newer provider's file or log) says so through IsUnreadable,
+// for the provider to submit nothing: it may hold a killed run's task for the
+// very clip. A journal that cannot be written is not unreadable. A newer log
+// says to upgrade, never to delete it.
+func TestJournalUnreadableIsToldFromUnwritable(t *testing.T) {
+	t.Parallel()
+	journalWith := func(t *testing.T, damage func(path string) error) error {
+		t.Helper()
+		path := filepath.Join(t.TempDir(), "j.json")
+		addTask(t, New(path, "s", time.Hour), "t")
+		if err := damage(path); err != nil {
+			t.Fatal(err)
+		}
+		_, err := New(path, "s", time.Hour).Matching(t.Context(), "fp")
+		return err
+	}
+	replace := func(file, old, repl string) error {
+		data, err := os.ReadFile(file) //nolint:gosec // G304: a file in t.TempDir()
+		if err != nil {
+			return err
+		}
+		if !strings.Contains(string(data), old) {
+			return errors.New(old + " not in " + string(data))
+		}
+		return os.WriteFile(file, []byte(strings.Replace(string(data), old, repl, 1)), 0o600) //nolint:gosec // G703: a file in t.TempDir()
+	}
+	for name, damage := range map[string]func(path string) error{
+		"file not JSON":  func(path string) error { return os.WriteFile(path, []byte("{not json"), 0o600) }, //nolint:gosec // G703: a file in t.TempDir()
+		"newer file":     func(path string) error { return replace(path, `"version": 3`, `"version": 4`) },
+		"log missing":    func(path string) error { return os.Remove(path + ".log") },
+		"log damaged":    func(path string) error { return replace(path+".log", `{"entry"`, `{"entry`) },
+		"newer log":      func(path string) error { return replace(path+".log", `"version":3`, `"version":4`) },
+		"record unknown": func(path string) error { return replace(path+".log", `{"entry"`, `{"other"`) },
+	} {
+		err := journalWith(t, damage)
+		if !IsUnreadable(err) {
+			t.Errorf("%s: %v, want an unreadable journal", name, err)
+		}
+		if name == "newer log" && (!strings.Contains(fmt.Sprint(err), "upgrade the provider") || strings.Contains(fmt.Sprint(err), "delete")) {
+			t.Errorf("%s: %v, want it to say to upgrade the provider, not to delete the log", name, err)
+		}
+	}
+	dir := filepath.Join(t.TempDir(), "j.json")
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := New(dir, "s", time.Hour).Sent(t.Context(), "", Entry{TaskID: "t", Fingerprint: "fp"}); err == nil || IsUnreadable(err) {
+		t.Errorf("a journal whose path is a directory: %v, want an error that is not unreadable", err)
 	}
 }

@@ -133,8 +133,9 @@ func (d *providerData) taskNotNoted(ctx context.Context, taskID, held string, er
 }
 
 // journalProblem logs a journal error (nil says nothing) and, with diags, says
-// it: an error for a journal_url database (it reports true: stop before
-// submitting), once a warning for a journal_path file.
+// it: an error for a journal_url database, or for a journal that is there but
+// cannot be read (it reports true: stop before submitting), once a warning for
+// a journal_path file that cannot be written.
 func (d *providerData) journalProblem(ctx context.Context, err error, diags *diag.Diagnostics) bool {
 	if err == nil {
 		return false
@@ -151,6 +152,18 @@ func (d *providerData) journalProblem(ctx context.Context, err error, diags *dia
 				"the role may create the schema videogen_journal (on first use) and write its table; or remove "+
 				"journal_url (and VIDEOGEN_JOURNAL_URL) to keep the journal on this machine only.\n\nOriginal error: %s",
 				d.journal.Where(), err))
+		return true
+	}
+	if journal.IsUnreadable(err) {
+		// Unlike a journal that cannot be written, it may hold a task that a
+		// killed run left for this very clip: submitting would bill it twice.
+		diags.AddError("Task Journal Not Readable",
+			fmt.Sprintf("The task journal (%s) holds the tasks that earlier runs submitted before a state was known to "+
+				"hold them, and this provider cannot read it, so it cannot tell whether a killed run already submitted "+
+				"this clip. Nothing was submitted. Do what the original error says: restore the journal's log beside it, "+
+				"or upgrade the provider if a newer one wrote the journal. Remove the journal's files only if no apply "+
+				"using it was cut off, or after checking the service's console for tasks that no state holds.\n\n"+
+				"Original error: %s", d.journal.Where(), err))
 		return true
 	}
 	d.journalError.Do(func() {

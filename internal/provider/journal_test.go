@@ -426,6 +426,42 @@ func unwritableJournal(t *testing.T) *journal.Journal {
 	return journal.New(p, "state", journal.DefaultMaxAge)
 }
 
+// TestAccJournal_unreadableJournalSubmitsNothing: a journal_path whose log is
+// missing (the file copied without it) may hold a task a killed run left for
+// this very clip: the plan and the apply fail saying so, and nothing is
+// submitted, instead of a warning that the journal "could not be written"
+// and a clip billed again. A journal that cannot be written still only warns
+// (TestAccJournal_destroyWithUnwritableJournalSaysSo).
+func TestAccJournal_unreadableJournalSubmitsNothing(t *testing.T) {
+	requireAcc(t)
+	t.Parallel()
+	ctx := t.Context()
+	mock := acctest.NewMock(t)
+	p := filepath.Join(t.TempDir(), "pending-tasks.json")
+	if err := journal.New(p, "state", journal.DefaultMaxAge).Sent(ctx, "", journal.Entry{TaskID: "task_killed", Fingerprint: "f"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(p + ".log"); err != nil {
+		t.Fatal(err)
+	}
+	wd := cliWorkdir(t, mock, cliVideo("a journal without its log"), "journal_path = "+strconv.Quote(p))
+	var out strings.Builder
+	wd.TF.SetStdout(&out)
+	wd.TF.SetStderr(&out)
+	_, err := wd.Plan(ctx)
+	wd.TF.SetStdout(nil)
+	wd.TF.SetStderr(nil)
+	if err == nil || !wrapped("Task Journal Not Readable", "Nothing was submitted", "restore", "which is missing").MatchString(out.String()) {
+		t.Fatalf("the plan with a journal whose log is missing: %v; want it to fail saying the journal cannot be read:\n%s", err, out.String())
+	}
+	if err := wd.Apply(ctx); err == nil || !wrapped("Task Journal Not Readable").MatchString(err.Error()) {
+		t.Fatalf("the apply with a journal whose log is missing: %v; want it to fail saying the journal cannot be read", err)
+	}
+	if n := mock.Submissions(); n != 0 {
+		t.Fatalf("the ledger shows %d submissions, want 0", n)
+	}
+}
+
 // A task whose removal fails stays in the journal. Where the state keeps it,
 // that is only logged; for a clip that leaves state the user is told which
 // task a later identical clip would adopt, and this run never adopts it.
