@@ -7,6 +7,10 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
+	"net/url"
+	"os"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -128,5 +132,54 @@ func TestJournalPostgres_deadRunIsDeadToOverlappingTests(t *testing.T) {
 	must(t, err)
 	if len(matches) != 1 || matches[0].Standing != journal.Adoptable {
 		t.Fatalf("while another runner tests the dead run's lock, Matching = %+v, want its task adoptable", matches)
+	}
+}
+
+// TestJournalPostgres_sessionOfAVanishedRunnerEndsSoon: a runner whose machine
+// vanishes (a hosted runner reclaimed: no FIN reaches the server) leaves its
+// session, and with it its run's lock, until the server's TCP keepalive gives
+// up on it: two hours by the operating system's default, during which a fresh
+// runner takes the dead run's tasks for a live run's and submits the clips
+// again. The journal's session asks the server to probe it after 30 s idle;
+// this reads the server's keepalive timer of the session from /proc/net/tcp
+// (in clock ticks of 1/100 s).
+func TestJournalPostgres_sessionOfAVanishedRunnerEndsSoon(t *testing.T) {
+	requireE2E(t)
+	ctx := t.Context()
+	pgURL := startPostgres(t)
+	u, err := url.Parse(pgURL)
+	must(t, err)
+	j := journal.NewPostgres(pgURL, "s", time.Hour)
+	must(t, j.Sent(ctx, "", journal.Entry{TaskID: "t", Fingerprint: "fp", SubmittedAt: time.Now()}))
+	defer j.End(context.WithoutCancel(ctx)) //nolint:errcheck // the server goes with the test
+	port, err := strconv.Atoi(u.Port())
+	must(t, err)
+	// The server's side of the session, established: its timer is the
+	// retransmission's (01) until the journal's last answer is acknowledged
+	// (a delayed ACK), then the keepalive's (02).
+	local := fmt.Sprintf("0100007F:%04X", port)
+	var timers []string
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		data, err := os.ReadFile("/proc/net/tcp")
+		must(t, err)
+		timers = nil
+		for _, line := range strings.Split(string(data), "\n")[1:] {
+			if f := strings.Fields(line); len(f) > 5 && f[1] == local && f[3] == "01" {
+				timers = append(timers, f[5])
+			}
+		}
+		if len(timers) != 1 || strings.HasPrefix(timers[0], "02:") || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if len(timers) != 1 {
+		t.Fatalf("the server has %d sessions on port %d (%v), want the journal's one", len(timers), port, timers)
+	}
+	kind, when, _ := strings.Cut(timers[0], ":")
+	ticks, err := strconv.ParseInt(when, 16, 64)
+	if err != nil || kind != "02" || ticks > 60*100 {
+		t.Fatalf("the server's timer of the journal's session is %s (kind 02 is keepalive, then clock ticks): "+
+			"want a keepalive probe within 60 s", timers[0])
 	}
 }

@@ -176,8 +176,38 @@ func (s *pgStore) connect(ctx context.Context) error {
 		_ = conn.Close(context.WithoutCancel(ctx))
 		return s.fail("creating the schema "+pgSchema, err)
 	}
+	if set := keepaliveSettings(cfg); set != "" {
+		if _, err := conn.Exec(ctx, set); err != nil {
+			_ = conn.Close(context.WithoutCancel(ctx))
+			return s.fail("setting the session's keepalive", err)
+		}
+	}
 	s.conn = conn
 	return nil
+}
+
+// pgKeepalive is the server's TCP keepalive of the journal's session, which
+// holds its run's lock: a runner whose machine vanishes (a hosted runner
+// reclaimed) sends no FIN, and the server keeps its session, and the lock,
+// until keepalive gives up on it: two hours by the operating system's default,
+// during which a fresh runner would take the dead run's tasks for a live
+// run's and submit the clips again. Probed after 30 s idle, every 10 s, three
+// times: the lock goes about a minute after the runner. A URL that sets one
+// (as a parameter, or in options) keeps its own.
+var pgKeepalive = [][2]string{{"tcp_keepalives_idle", "30"}, {"tcp_keepalives_interval", "10"}, {"tcp_keepalives_count", "3"}}
+
+// keepaliveSettings is the statements that set pgKeepalive on a session of
+// cfg, empty when its URL sets them all: SET, not startup parameters, which
+// poolers such as PgBouncer refuse.
+func keepaliveSettings(cfg *pgx.ConnConfig) string {
+	var stmts []string
+	for _, kv := range pgKeepalive {
+		if _, set := cfg.RuntimeParams[kv[0]]; set || strings.Contains(cfg.RuntimeParams["options"], kv[0]) {
+			continue
+		}
+		stmts = append(stmts, "SET "+kv[0]+" = "+kv[1])
+	}
+	return strings.Join(stmts, "; ")
 }
 
 // Record kinds of the table.

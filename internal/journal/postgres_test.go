@@ -5,6 +5,8 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/jackc/pgx/v5"
 )
 
 // A journal_url's passwords (in the user information, or as the password and
@@ -26,5 +28,23 @@ func TestPostgresURLPasswordsNeverShow(t *testing.T) {
 	}
 	if !strings.Contains(s.where(), "db.example:5432/ci") {
 		t.Errorf("where() = %q: the database is no longer named", s.where())
+	}
+}
+
+// The journal's session asks for a short TCP keepalive, except for what its
+// URL sets itself, as a parameter or in options.
+func TestPostgresKeepaliveKeepsWhatTheURLSets(t *testing.T) {
+	for raw, want := range map[string]string{
+		"postgres://h/db": "SET tcp_keepalives_idle = 30; SET tcp_keepalives_interval = 10; SET tcp_keepalives_count = 3",
+		"postgres://h/db?tcp_keepalives_idle=5&options=-c%20tcp_keepalives_count%3D9":            "SET tcp_keepalives_interval = 10",
+		"postgres://h/db?tcp_keepalives_idle=5&tcp_keepalives_interval=5&tcp_keepalives_count=5": "",
+	} {
+		cfg, err := pgx.ParseConfig(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := keepaliveSettings(cfg); got != want {
+			t.Errorf("%s: %q, want %q", raw, got, want)
+		}
 	}
 }
