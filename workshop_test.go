@@ -110,7 +110,7 @@ func TestMakeCleanRemovesTryItByHand(t *testing.T) {
 	}
 }
 
-// TestBenchTimeAgrees: the README and the GNUmakefile say alike how long
+// TestBenchTimeAgrees: CONTRIBUTING.md and the GNUmakefile say alike how long
 // make bench takes.
 func TestBenchTimeAgrees(t *testing.T) {
 	t.Parallel()
@@ -125,10 +125,10 @@ func TestBenchTimeAgrees(t *testing.T) {
 		}
 		return string(m[1])
 	}
-	readme := minutes("README.md", regexp.MustCompile(`make bench +# about (\d+) minutes`))
+	contributing := minutes("CONTRIBUTING.md", regexp.MustCompile(`make bench +# about (\d+) minutes`))
 	makefile := minutes("GNUmakefile", regexp.MustCompile(`BENCHMARKS.md\. Takes about (\d+) minutes`))
-	if readme != makefile {
-		t.Errorf("the README says make bench takes about %s minutes, the GNUmakefile %s", readme, makefile)
+	if contributing != makefile {
+		t.Errorf("CONTRIBUTING.md says make bench takes about %s minutes, the GNUmakefile %s", contributing, makefile)
 	}
 }
 

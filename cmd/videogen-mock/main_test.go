@@ -189,18 +189,18 @@ func TestParseFlags(t *testing.T) {
 }
 
 // A person trying the provider by hand learns the ledger and the task controls
-// from -help and from the README's mock section, not only from Go code.
+// from -help and from this command's README, not only from Go code.
 func TestHelpAndReadmeListControls(t *testing.T) {
 	t.Parallel()
 	var help bytes.Buffer
 	if err := run(t.Context(), []string{"-help"}, &help); !errors.Is(err, flag.ErrHelp) {
 		t.Fatalf("-help returned %v, want flag.ErrHelp", err)
 	}
-	readme, err := os.ReadFile("../../README.md")
+	readme, err := os.ReadFile("README.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, section, _ := strings.Cut(string(readme), "\n### The mock API\n")
+	_, section, _ := strings.Cut(string(readme), "\n## The ledger and the task controls\n")
 	section, _, _ = strings.Cut(section, "\n## ")
 	for _, c := range mockapi.Controls {
 		if !strings.Contains(help.String(), c.Method) || !strings.Contains(help.String(), c.Path) ||
@@ -208,7 +208,7 @@ func TestHelpAndReadmeListControls(t *testing.T) {
 			t.Errorf("-help does not list %s %s", c.Method, c.Path)
 		}
 		if !strings.Contains(section, "| `"+c.Method+" "+c.Path+"` |") {
-			t.Errorf("the README's mock section does not list %s %s", c.Method, c.Path)
+			t.Errorf("cmd/videogen-mock/README.md does not list %s %s", c.Method, c.Path)
 		}
 	}
 }

@@ -221,7 +221,7 @@ type Control struct {
 	Method, Path, Does string
 }
 
-// Controls lists them for videogen-mock -help and the README's mock section (a
+// Controls lists them for videogen-mock -help and cmd/videogen-mock/README.md (a
 // test keeps the README's table complete).
 var Controls = []Control{
 	{"GET", epLedger, "the ledger as JSON: every task received (task_id, model, prompt, metadata as sent, status, " +
