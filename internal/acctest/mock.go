@@ -42,7 +42,13 @@ func StartMock(cfg mockapi.Config) (*Mock, error) {
 	if err != nil {
 		return nil, fmt.Errorf("acctest: starting the mock: %w", err)
 	}
-	ts := httptest.NewServer(srv)
+	ts := httptest.NewUnstartedServer(srv)
+	if cfg.TLS != nil {
+		ts.TLS = cfg.TLS
+		ts.StartTLS()
+	} else {
+		ts.Start()
+	}
 	api := client.APIVideoGenerations
 	if cfg.Dialect == mockapi.DialectOpenAIVideos {
 		api = client.APIOpenAIVideos

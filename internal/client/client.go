@@ -74,6 +74,11 @@ type Client struct {
 	// each interrupt of a submission was met (tests wait for it).
 	submitGrace   time.Duration
 	interruptHook func(onWire bool)
+	// headers go with every request to the API's origin (WithHeaders); caPEM
+	// holds the extra certificate authorities (WithCACertificates).
+	headers    *extraHeaders
+	headersErr error
+	caPEM      [][]byte
 }
 
 // Option customises a Client.
@@ -145,8 +150,15 @@ func New(baseURL, apiKey string, options ...Option) (*Client, error) {
 	if c.maxRetries < 0 {
 		return nil, fmt.Errorf("max retries must be zero or more, got %d", c.maxRetries)
 	}
-	if c.httpClient == nil {
+	if c.headersErr != nil {
+		return nil, c.headersErr
+	}
+	ownTransport := c.httpClient == nil
+	if ownTransport {
 		c.httpClient = cleanhttp.DefaultPooledClient()
+	}
+	if err := c.setUpTransport(ownTransport); err != nil {
+		return nil, err
 	}
 	c.httpClient.Timeout = c.requestTimeout
 	c.httpClient.CheckRedirect = checkRedirect
@@ -265,6 +277,7 @@ func (c *Client) doRequest(ctx context.Context, method, endpointName, rawURL str
 	// Deleting twice deletes nothing more: a DELETE is repeated like a read.
 	ctx = context.WithValue(ctx, idempotencyKey{}, method == http.MethodGet || method == http.MethodDelete)
 	ctx = withCallPatience(ctx)
+	ctx = withRefusals(ctx)
 
 	var reqBody any
 	if body != nil {
@@ -274,6 +287,7 @@ func (c *Client) doRequest(ctx context.Context, method, endpointName, rawURL str
 	if err != nil {
 		return nil, fmt.Errorf("building %s request: %w", endpointName, err)
 	}
+	c.headers.set(req.Header)
 	req.Header.Set("Authorization", "Bearer "+c.apiKey)
 	req.Header.Set("Accept", "application/json")
 	req.Header.Set("User-Agent", c.userAgent)
@@ -282,7 +296,7 @@ func (c *Client) doRequest(ctx context.Context, method, endpointName, rawURL str
 	}
 	if c.logger != nil {
 		c.log(ctx, "videogen API request", map[string]any{
-			"method": method, "url": rawURL, "body": withoutSignatures(string(body)), "headers": redactedHeaders(req.Header),
+			"method": method, "url": rawURL, "body": withoutSignatures(string(body)), "headers": c.redactedHeaders(req.Header),
 		})
 	}
 
@@ -379,11 +393,15 @@ func (c *Client) log(ctx context.Context, msg string, fields map[string]any) {
 	c.logger.Debug(ctx, redact.String(msg), clean)
 }
 
-func redactedHeaders(h http.Header) map[string]string {
+func (c *Client) redactedHeaders(h http.Header) map[string]string {
 	out := make(map[string]string, len(h))
 	for k, v := range h {
 		if strings.EqualFold(k, "Authorization") {
 			out[k] = "Bearer (redacted)"
+			continue
+		}
+		if c.headers.has(k) {
+			out[k] = redactedText
 			continue
 		}
 		out[k] = strings.Join(v, ", ")

@@ -206,6 +206,7 @@ func (c *Client) downloadClip(ctx context.Context, clipURL string, out Output, m
 	if maxBytes <= 0 {
 		return 0, fmt.Errorf("%s: the maximum size must be positive, got %d", downloadEndpoint, maxBytes)
 	}
+	ctx = withRefusals(ctx)
 	d := &download{
 		c:        c,
 		rawURL:   clipURL,
@@ -280,7 +281,8 @@ func (d *download) attempt(ctx context.Context) (int64, error) {
 		return 0, fmt.Errorf("building %s request: %w", downloadEndpoint, err)
 	}
 	if d.keyed {
-		// Redirects keep it only while they stay on the origin (keepKeyOnOrigin).
+		// Redirects keep them only while they stay on the origin (keepKeyOnOrigin).
+		d.c.headers.set(req.Header)
 		req.Header.Set("Authorization", "Bearer "+d.c.apiKey)
 	}
 	req.Header.Set("User-Agent", d.c.userAgent)
@@ -427,7 +429,7 @@ func (c *Client) downloadHTTPClient() *http.Client {
 func (c *Client) keyFor(u *url.URL) bool { return sameOrigin(u, c.baseURL) }
 
 // keepKeyOnOrigin follows a download's redirects, as storage hosts and CDNs
-// expect, up to 10. The key goes only as far as the redirects stay on the API's
+// expect, up to 10. The key (and the extra headers, WithHeaders) go only as far as the redirects stay on the API's
 // origin: once one leaves it, that hop and every later one go without it, even
 // back on the origin, since the host that sent it there is not the API.
 // net/http's own rule is not enough: it keeps Authorization on a redirect to
@@ -439,6 +441,7 @@ func (c *Client) keepKeyOnOrigin(req *http.Request, via []*http.Request) error {
 	for _, hop := range append(via[:len(via):len(via)], req) {
 		if !c.keyFor(hop.URL) {
 			req.Header.Del("Authorization")
+			c.headers.remove(req.Header)
 			break
 		}
 	}

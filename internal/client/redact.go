@@ -25,14 +25,24 @@ const redactedText = "(redacted)"
 // "+". Forms mix and nest: each character is decoded on its own, and up to
 // maxEncodingLayers layers are undone (%252F is "/" encoded twice; \u0025 is a "%"
 // inside JSON; %5Cu002F is a JSON escape put into a URL). The key itself is
-// matched exactly: it is case-sensitive.
-type redactor struct{ secret []byte }
+// matched exactly: it is case-sensitive. Besides the API key, a redactor looks
+// for the values of the extra request headers (WithHeaders), which are secrets
+// too.
+type redactor struct{ secrets [][]byte }
 
 // maxEncodingLayers bounds how many layers of escaping are undone; each costs one
 // linear pass over the text.
 const maxEncodingLayers = 4
 
-func newRedactor(secret string) *redactor { return &redactor{secret: []byte(secret)} }
+func newRedactor(secret string, more ...string) *redactor {
+	r := &redactor{}
+	for _, s := range append([]string{secret}, more...) {
+		if s != "" {
+			r.secrets = append(r.secrets, []byte(s))
+		}
+	}
+	return r
+}
 
 // unit is one byte of a decoded text, with the span of the original text it came
 // from: a literal byte spans itself, a decoded escape spans the whole escape.
@@ -41,14 +51,21 @@ type unit struct {
 	start, end int32
 }
 
-// String returns s with every occurrence of the secret replaced.
+// String returns s with every occurrence of each secret replaced.
 func (r *redactor) String(s string) string {
-	if len(r.secret) == 0 || len(s) < len(r.secret) {
+	for _, secret := range r.secrets {
+		s = redactOne(secret, s)
+	}
+	return s
+}
+
+func redactOne(secret []byte, s string) string {
+	if len(secret) == 0 || len(s) < len(secret) {
 		return s
 	}
 	if !strings.ContainsAny(s, `%+\`) {
 		// Nothing is escaped: only the raw form can be there.
-		return strings.ReplaceAll(s, string(r.secret), redactedText)
+		return strings.ReplaceAll(s, string(secret), redactedText)
 	}
 	raw := make([]unit, len(s))
 	for i := range len(s) {
@@ -58,7 +75,7 @@ func (r *redactor) String(s string) string {
 	for _, plusIsSpace := range []bool{false, true} {
 		layer := raw
 		for depth := 0; ; depth++ {
-			spans = append(spans, r.find(layer)...)
+			spans = append(spans, find(secret, layer)...)
 			if depth == maxEncodingLayers {
 				break
 			}
@@ -95,20 +112,20 @@ func (r *redactor) Bytes(data []byte) []byte {
 	return data
 }
 
-// find returns the original spans of every occurrence of the secret in a layer.
-func (r *redactor) find(layer []unit) [][2]int32 {
+// find returns the original spans of every occurrence of secret in a layer.
+func find(secret []byte, layer []unit) [][2]int32 {
 	text := make([]byte, len(layer))
 	for i, u := range layer {
 		text[i] = u.b
 	}
 	var spans [][2]int32
 	for from := 0; ; {
-		i := bytes.Index(text[from:], r.secret)
+		i := bytes.Index(text[from:], secret)
 		if i < 0 {
 			return spans
 		}
 		i += from
-		spans = append(spans, [2]int32{layer[i].start, layer[i+len(r.secret)-1].end})
+		spans = append(spans, [2]int32{layer[i].start, layer[i+len(secret)-1].end})
 		from = i + 1
 	}
 }
@@ -219,8 +236,8 @@ func redirectTarget(location string) string {
 	return u.String()
 }
 
-// redactor returns the redactor of this client's API key.
-func (c *Client) redactor() *redactor { return newRedactor(c.apiKey) }
+// redactor returns the redactor of this client's API key and extra headers.
+func (c *Client) redactor() *redactor { return newRedactor(c.apiKey, c.headers.secrets()...) }
 
 // Text returns text a server sent, fit for an error or a diagnostic: without the
 // secret in any form, and without the signature of any signed URL it quotes. A

@@ -2,6 +2,7 @@ package mockapi
 
 import (
 	"bytes"
+	"crypto/tls"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"os"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -116,6 +118,17 @@ type Config struct {
 	// the share of its time elapsed: ProgressLinear (the default) or one of
 	// ProgressCurves' others, which do not keep pace with time.
 	ProgressCurve string `json:"progress_curve"`
+	// RequiredHeaders makes the mock answer like a header-based gateway in
+	// front of a self-hosted server: an API request without each of these
+	// headers, with exactly this value, is answered 403 (naming the header,
+	// never its value) before its key is checked. Empty (the default): no
+	// header is required.
+	RequiredHeaders map[string]string `json:"required_headers,omitempty"`
+	// TLS is the certificate the listener presents, for a test of a server
+	// behind an internal certificate authority: acctest.StartMock serves TLS
+	// when it is set. The handler itself never reads it, and a config file
+	// cannot set it.
+	TLS *tls.Config `json:"-"`
 }
 
 // Progress curves (Config.ProgressCurve): progress in whole percents as a
@@ -284,6 +297,7 @@ func (c Config) withDefaults() Config {
 	if out.RateLimit.Burst == 0 && out.RateLimit.RequestsPerSecond > 0 && !math.IsInf(out.RateLimit.RequestsPerSecond, 0) {
 		out.RateLimit.Burst = int(math.Max(1, math.Ceil(out.RateLimit.RequestsPerSecond)))
 	}
+	out.RequiredHeaders = maps.Clone(c.RequiredHeaders)
 	out.Keys = make([]Key, len(c.Keys))
 	for i, k := range c.Keys {
 		k.AllowedModels = slices.Clone(k.AllowedModels)
@@ -399,6 +413,11 @@ func (c Config) validate() error {
 	}
 	if c.ClipBytes != 0 && c.ClipBytes < minClipSize {
 		add("clip_bytes must be 0 (the smallest clip) or at least %d (the fixture and a free box holding the task's tag), got %d", minClipSize, c.ClipBytes)
+	}
+	for name := range c.RequiredHeaders {
+		if strings.TrimSpace(name) == "" {
+			add("required_headers: a header name is empty")
+		}
 	}
 	if !slices.Contains(Dialects, c.Dialect) {
 		add("dialect must be one of %q, got %q", Dialects, c.Dialect)

@@ -231,6 +231,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mu.Unlock()
 
 	if isAPIPath(r.URL.Path) {
+		if !s.admitsHeaders(rec, r) {
+			return
+		}
 		ks, ok := s.authenticate(rec, r)
 		if !ok {
 			return
