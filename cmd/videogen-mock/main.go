@@ -109,6 +109,11 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	failureRate := fs.Float64("task-failure-rate", 0, "fraction of tasks that end failed")
 	rateLimit := fs.Float64("rate-limit", 0, "requests per second per key, burst ceil(rate) (0 = unlimited)")
 	urlTTL := fs.Duration("url-ttl", 0, "lifetime of clip URLs (0 = never expire)")
+	taskRetention := fs.Duration("task-retention", 0,
+		"forget a task this long after it became final: its reads answer 404, as DELETE /_mock/tasks/{task_id} does (0 = never)")
+	clipRetention := fs.Duration("clip-retention", 0,
+		"expire a clip's storage this long after its task succeeded: the task still answers, its clip URLs answer 403 for ever, "+
+			"as POST /_mock/tasks/{task_id}/expire-clip does (0 = never)")
 	hold := fs.Bool("hold", false, "keep every task running until POST /_mock/tasks/{task_id}/finish or /fail")
 	gatewayFailures := fs.Int("gateway-failures-after-submit", 0,
 		"answer the next N accepted submissions 504 after creating their task (-1 = every one)")
@@ -164,6 +169,10 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 			o.cfg.RateLimit = mockapi.RateLimit{RequestsPerSecond: *rateLimit}
 		case "url-ttl":
 			o.cfg.URLTTL = mockapi.Duration(*urlTTL)
+		case "task-retention":
+			o.cfg.TaskRetention = mockapi.Duration(*taskRetention)
+		case "clip-retention":
+			o.cfg.ClipRetention = mockapi.Duration(*clipRetention)
 		case "hold":
 			o.cfg.HoldTasks = *hold
 		case "gateway-failures-after-submit":

@@ -156,6 +156,14 @@ func TestParseFlags(t *testing.T) {
 					t.Errorf("New: %v", err)
 				}
 			}},
+		{"retention", []string{"-task-retention", "72h", "-clip-retention", "24h"}, func(t *testing.T, o options) {
+			if time.Duration(o.cfg.TaskRetention) != 72*time.Hour || time.Duration(o.cfg.ClipRetention) != 24*time.Hour {
+				t.Errorf("retention: task %s, clip %s", o.cfg.TaskRetention, o.cfg.ClipRetention)
+			}
+			if _, err := mockapi.New(o.cfg); err != nil {
+				t.Errorf("New: %v", err)
+			}
+		}},
 		{"dialect", []string{"-dialect", "new-api"}, func(t *testing.T, o options) {
 			if o.cfg.Dialect != mockapi.DialectNewAPI {
 				t.Errorf("dialect %q", o.cfg.Dialect)

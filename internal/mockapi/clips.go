@@ -169,8 +169,9 @@ func (s *Server) handleClip(w http.ResponseWriter, r *http.Request, id string) {
 
 	s.mu.Lock()
 	want := s.signClip(id, expires, s.urlEpoch)
-	t := s.tasks[id]
+	t := s.lookup(id, now)
 	found := t != nil && !t.deleted && s.observe(t, now) == statusSucceeded
+	gone := found && s.clipExpired(t, now)
 	s.mu.Unlock()
 
 	got := q.Get("sig")
@@ -187,6 +188,12 @@ func (s *Server) handleClip(w http.ResponseWriter, r *http.Request, id string) {
 		writeBucketError(w, http.StatusNotFound, "NoSuchKey", "The specified key does not exist.")
 		return
 	}
+	if gone {
+		// Ark's clip URLs answer so once their storage expired, fresh
+		// signature or not.
+		writeBucketError(w, http.StatusForbidden, "AccessDenied", "Request has expired.")
+		return
+	}
 	s.serveClipBody(w, r, t)
 }
 
@@ -197,12 +204,12 @@ func (s *Server) handleClip(w http.ResponseWriter, r *http.Request, id string) {
 func (s *Server) handleKeyedClip(w http.ResponseWriter, r *http.Request, id string) {
 	now := s.now()
 	s.mu.Lock()
-	t := s.tasks[id]
+	t := s.lookup(id, now)
 	status := ""
 	if t != nil && !t.deleted {
 		status = s.observe(t, now)
 	}
-	expired := status == statusSucceeded && s.videos && s.cfg.URLTTL > 0 && !now.Before(s.contentExpiry(t))
+	expired := status == statusSucceeded && (s.clipExpired(t, now) || s.videos && s.cfg.URLTTL > 0 && !now.Before(s.contentExpiry(t)))
 	s.mu.Unlock()
 	switch {
 	case status == "":

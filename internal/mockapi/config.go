@@ -89,6 +89,15 @@ type Config struct {
 	ClipBytes       int64     `json:"clip_bytes"`       // 0 = the committed fixture and the task's tag; N = valid MP4 of exactly N bytes; each task's bytes are its own
 	URLTTL          Duration  `json:"url_ttl"`          // 0 = clip URLs never expire; DialectOpenAIVideos: a video's content is kept this long after it completes (its expires_at)
 	PricePerSecond  int64     `json:"price_per_second"` // cost units per clip second; 0 = default 1
+	// TaskRetention is how long the service remembers a task after it
+	// became final; then its reads answer 404, as after DeleteTask. 0 (the
+	// default) remembers it for ever.
+	TaskRetention Duration `json:"task_retention"`
+	// ClipRetention is how long a succeeded task's clip storage lasts after
+	// it finished; then the task still answers succeeded with a URL, but
+	// every URL of the clip answers 403 (404 behind the key) for ever, as
+	// after ExpireClip. 0 (the default) keeps it for ever.
+	ClipRetention Duration `json:"clip_retention"`
 	// HoldTasks keeps every task running until Server.FinishTask or
 	// Server.FailTask releases it, as the [mock:hold] prompt marker does for
 	// one task.
@@ -386,6 +395,12 @@ func (c Config) validate() error {
 	}
 	if c.URLTTL < 0 {
 		add("url_ttl must be >= 0, got %s", c.URLTTL)
+	}
+	if c.TaskRetention < 0 {
+		add("task_retention must be >= 0 (0 = for ever), got %s", c.TaskRetention)
+	}
+	if c.ClipRetention < 0 {
+		add("clip_retention must be >= 0 (0 = for ever), got %s", c.ClipRetention)
 	}
 	if !(c.FaultRate >= 0 && c.FaultRate <= 1) {
 		add("fault_rate must be between 0 and 1, got %v", c.FaultRate)

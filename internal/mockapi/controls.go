@@ -232,6 +232,9 @@ var Controls = []Control{
 	{"POST", epMockFail, `a pending task fails now, unbilled, with an optional body {"reason": "..."}: 204; 404; 409`},
 	{"DELETE", epMockTask, "the task vanishes from the service: its reads answer 404 and it is never billed unless it " +
 		"already was; the ledger keeps it, marked deleted"},
+	{"POST", epExpireClip, "the task's clip storage expires while the task stays, as Ark's and new-api's do after a day: " +
+		"the task still answers succeeded with a url, and every url of its clip answers 403 (404 behind the key) for ever; " +
+		"the ledger marks it clip_expired: 204; 404 unknown task; 409 not succeeded"},
 	{"POST", epExpireURLs, "every clip URL handed out so far expires (403), as signed URLs do; a fresh read gives a new one"},
 	{"GET", epClips + "/{task_id}.mp4?sig=...", "a clip download (GET, HEAD, Range), as signed in a task's url"},
 }

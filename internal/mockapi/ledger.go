@@ -33,7 +33,8 @@ type LedgerTask struct {
 	FinalObservedAt *time.Time      `json:"final_observed_at,omitempty"` // first GET that returned the final status
 	GetCount        int             `json:"get_count"`                   // GETs of this task, including 404s after deletion
 	GetTimes        []time.Time     `json:"get_times,omitempty"`         // when each of them came
-	Deleted         bool            `json:"deleted,omitempty"`
+	Deleted         bool            `json:"deleted,omitempty"`           // forgotten: DeleteTask, or Config.TaskRetention
+	ClipExpired     bool            `json:"clip_expired,omitempty"`      // its clip's storage expired: ExpireClip, or Config.ClipRetention
 }
 
 // WebhookAttempt is one delivery attempt of a task-completion callback.
@@ -82,6 +83,7 @@ func (s *Server) Ledger() Ledger {
 		l.Webhooks = []WebhookAttempt{}
 	}
 	for _, t := range s.order {
+		s.retain(t, now)
 		lt := LedgerTask{
 			TaskID:       t.id,
 			Model:        t.model,
@@ -97,6 +99,7 @@ func (s *Server) Ledger() Ledger {
 			GetCount:     t.getCount,
 			GetTimes:     slices.Clone(t.getTimes),
 			Deleted:      t.deleted,
+			ClipExpired:  !t.deleted && t.final && t.finalStatus == statusSucceeded && s.clipExpired(t, now),
 		}
 		if t.finalObservedAt != nil {
 			at := *t.finalObservedAt

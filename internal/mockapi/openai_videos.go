@@ -265,11 +265,12 @@ func writeVideoNotFound(w http.ResponseWriter, id string) {
 
 // deleteVideo deletes a completed or failed video, as OpenAI does.
 func (s *Server) deleteVideo(w http.ResponseWriter, id string) {
+	now := s.now()
 	s.mu.Lock()
-	t := s.tasks[id]
+	t := s.lookup(id, now)
 	status := ""
 	if t != nil && !t.deleted {
-		status = s.observe(t, s.now())
+		status = s.observe(t, now)
 	}
 	s.mu.Unlock()
 	switch status {
@@ -316,7 +317,7 @@ func (s *Server) handleVideoList(w http.ResponseWriter, r *http.Request, ks *key
 	s.mu.Lock()
 	var all []*task
 	for _, t := range s.order {
-		if t.key == ks && !t.deleted {
+		if s.retain(t, now); t.key == ks && !t.deleted {
 			all = append(all, t)
 		}
 	}

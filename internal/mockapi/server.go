@@ -28,6 +28,7 @@ const (
 	epMockTask    = "/_mock/tasks/{task_id}"
 	epMockFinish  = "/_mock/tasks/{task_id}/finish"
 	epMockFail    = "/_mock/tasks/{task_id}/fail"
+	epExpireClip  = "/_mock/tasks/{task_id}/expire-clip"
 	epExpireURLs  = "/_mock/expire-urls"
 
 	// unmatchedEndpoint counts requests to paths the mock doesn't serve,
@@ -186,14 +187,15 @@ func (s *Server) Close() {
 // it is never billed or reported by webhook unless it already was. The ledger
 // keeps it, marked deleted. It reports whether the task existed.
 func (s *Server) DeleteTask(id string) bool {
+	now := s.now()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	t := s.tasks[id]
+	t := s.lookup(id, now)
 	if t == nil {
 		return false
 	}
 	if !t.deleted {
-		t.deletedStatus = s.observe(t, s.now())
+		t.deletedStatus = s.observe(t, now)
 		t.deleted = true
 		if t.timer != nil {
 			t.timer.Stop()
@@ -301,6 +303,8 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, ep, id string, fo
 		w.WriteHeader(http.StatusNoContent)
 	case epMockFinish, epMockFail:
 		s.handleRelease(w, r, ep, id)
+	case epExpireClip:
+		s.handleExpireClip(w, id)
 	case epExpireURLs:
 		s.ExpireURLs()
 		w.WriteHeader(http.StatusNoContent)
@@ -363,12 +367,15 @@ func matchPath(u *url.URL) (ep, id string, ok bool) {
 	if v, ok := param("/_mock/tasks/", "/fail"); ok {
 		return epMockFail, v, true
 	}
+	if v, ok := param("/_mock/tasks/", "/expire-clip"); ok {
+		return epExpireClip, v, true
+	}
 	return "", "", false
 }
 
 func allowedMethods(ep string) []string {
 	switch ep {
-	case epGenerations, epExpireURLs, epMockFinish, epMockFail:
+	case epGenerations, epExpireURLs, epMockFinish, epMockFail, epExpireClip:
 		return []string{http.MethodPost}
 	case epTask, epModels, epLedger:
 		return []string{http.MethodGet}

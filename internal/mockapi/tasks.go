@@ -52,6 +52,7 @@ type task struct {
 	errMsg          string
 	billed          bool
 	deleted         bool
+	clipGone        bool // ExpireClip: the clip's storage expired, the task stays
 	deletedStatus   string
 	getCount        int
 	getTimes        []time.Time
@@ -172,7 +173,7 @@ func (s *Server) view(t *task, base string, now time.Time) taskView {
 func (s *Server) handleGetTask(w http.ResponseWriter, r *http.Request, id string) {
 	now := s.now()
 	s.mu.Lock()
-	t := s.tasks[id]
+	t := s.lookup(id, now)
 	if t == nil || t.deleted {
 		if t != nil {
 			t.read(now)
