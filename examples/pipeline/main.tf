@@ -1,12 +1,10 @@
-# A marketing-asset build as a CI pipeline runs it: the clips are a map, each
-# one is generated once and downloaded with its checksum, and the state lives
-# in a shared PostgreSQL backend so that every runner sees the same clips.
+# A marketing-asset build as a CI pipeline runs it: clips from a map, each
+# generated once and downloaded with its checksum, state in PostgreSQL.
 terraform {
   # optional() object attributes with defaults, used in var.clips, need 1.3.
   required_version = ">= 1.3"
 
-  # Partial configuration: the connection string comes from the PG_CONN_STR
-  # environment variable, so no credentials are written into the code.
+  # The connection string comes from PG_CONN_STR, out of the code.
   backend "pg" {}
 
   required_providers {
@@ -17,11 +15,18 @@ terraform {
   }
 }
 
-# base_url and api_key come from VIDEOGEN_BASE_URL and VIDEOGEN_API_KEY, and
-# the task journal from VIDEOGEN_JOURNAL_URL: the database that holds the
-# state, so that a runner killed outright leaves its tasks to the next runner
-# instead of a second bill.
-provider "videogen" {}
+# base_url, api_key and the task journal come from VIDEOGEN_BASE_URL,
+# VIDEOGEN_API_KEY and VIDEOGEN_JOURNAL_URL (the state's database, so that a
+# runner killed outright leaves its tasks to the next runner).
+provider "videogen" {
+  max_new_clips = var.max_new_clips
+}
+
+variable "max_new_clips" {
+  description = "The most new clips one plan may generate (TF_VAR_max_new_clips in a pipeline); null for no limit."
+  type        = number
+  default     = null
+}
 
 variable "clips" {
   description = "Clips to build, by name. Changing a clip's revision regenerates it on purpose."
