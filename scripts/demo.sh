@@ -30,6 +30,13 @@ export TF_IN_AUTOMATION=1
 : >"$work/terraformrc"
 export TF_CLI_CONFIG_FILE="$work/terraformrc"
 
+# The first build on a cold build cache compiles every dependency: about two
+# minutes on a laptop, seconds afterwards. progress.sh says every 30 s that it
+# is still going, so that no step is silent for longer.
+header "Building the mock API and the provider (the first build takes about 2 minutes; later ones seconds)"
+"$root/scripts/progress.sh" 'building the mock API' "$GO" build -o "$work/videogen-mock" ./cmd/videogen-mock
+export VIDEOGEN_MOCK_BIN="$work/videogen-mock"
+
 header "make install-local LOCAL_MIRROR=<copy of examples/demo>/terraform.d/plugins"
 "$MAKE" --no-print-directory install-local LOCAL_MIRROR="$cfg/terraform.d/plugins" GO="$GO"
 

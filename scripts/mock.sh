@@ -32,11 +32,17 @@ trap 'exit 130' INT
 trap 'exit 131' QUIT
 trap 'exit 143' TERM
 
-(cd "$root" && "$GO" build -o "$work/videogen-mock" ./cmd/videogen-mock)
+# VIDEOGEN_MOCK_BIN names a mock already built (scripts/demo.sh builds it where
+# its progress shows); otherwise it is built here, saying so while it takes.
+mock="${VIDEOGEN_MOCK_BIN:-}"
+if [[ -z "$mock" ]]; then
+  mock="$work/videogen-mock"
+  (cd "$root" && "$root/scripts/progress.sh" 'building the mock API' "$GO" build -o "$mock" ./cmd/videogen-mock)
+fi
 # The mock also stops by itself when this script or the one that started it
 # ends, whatever ends it: `kill <PID of make mock>` signals only make, and
 # SIGKILL cannot be trapped.
-"$work/videogen-mock" -api-key "$key" "$@" -addr-file "$work/addr" -exit-with $$ -exit-with "$PPID" </dev/null &
+"$mock" -api-key "$key" "$@" -addr-file "$work/addr" -exit-with $$ -exit-with "$PPID" </dev/null &
 pid=$!
 
 # The mock writes its address once it listens; a mock that exits first (a
