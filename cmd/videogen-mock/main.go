@@ -17,7 +17,7 @@
 //	              [-duration 2s] [-models videogen-1,videogen-2] [-seed 0]
 //	              [-clip-bytes 0] [-fault-rate 0] [-task-failure-rate 0]
 //	              [-rate-limit 0] [-url-ttl 0] [-hold] [-gateway-failures-after-submit 0]
-//	              [-dialect openai] [-keyed-clips] [-addr-file FILE] [-quiet] [-exit-with PID]
+//	              [-dialect openai] [-keyed-clips] [-state FILE] [-addr-file FILE] [-quiet] [-exit-with PID]
 //
 // Flags given on the command line override the -config file. With -hold every
 // task stays running until released with POST /_mock/tasks/{task_id}/finish
@@ -33,7 +33,10 @@
 // the clip at /v1/videos/{id}/content behind the key, GET /v1/videos (see
 // mockapi.DialectOpenAIVideos). -keyed-clips serves clips as new-api
 // does for its Sora and Veo channels: at {base}/v1/videos/{task_id}/content
-// on the mock's own address, only with the key. With
+// on the mock's own address, only with the key. -state FILE keeps the tasks
+// (and the ledger) in FILE across restarts, so that a configuration tried by
+// hand survives a restart of `make mock`; without it a restarted mock knows
+// none of the earlier tasks. With
 // "-addr 127.0.0.1:0" a free port is picked; -addr-file then tells scripts
 // where: once listening, the base URL (http://127.0.0.1:PORT) is written to
 // FILE atomically. The server stops gracefully on SIGINT or SIGTERM, and with
@@ -120,6 +123,8 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	dialect := fs.String("dialect", mockapi.DialectOpenAI,
 		"answer as the API is described ("+mockapi.DialectOpenAI+"), as the new-api gateway does ("+mockapi.DialectNewAPI+
 			"), or as OpenAI's video API does ("+mockapi.DialectOpenAIVideos+")")
+	stateFile := fs.String("state", "",
+		"keep the tasks in this file across restarts: read at start when it exists, written on every change (default: none, tasks live as long as the mock)")
 	keyedClips := fs.Bool("keyed-clips", false,
 		"serve clips at /v1/videos/{task_id}/content behind the API key, as new-api does for Sora and Veo, instead of signed URLs")
 	fs.Usage = func() {
@@ -181,6 +186,8 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 			o.cfg.Dialect = *dialect
 		case "keyed-clips":
 			o.cfg.KeyedClips = *keyedClips
+		case "state":
+			o.cfg.StateFile = *stateFile
 		}
 	})
 	return o, err
@@ -229,6 +236,9 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 		return err
 	}
 	defer mock.Close()
+	if o.cfg.StateFile != "" {
+		fmt.Fprintf(stderr, "videogen-mock keeps its tasks in %s (%d tasks now)\n", o.cfg.StateFile, len(mock.Ledger().Tasks))
+	}
 
 	if o.addrFile != "" {
 		// A file left by an earlier run would send waiting scripts to a dead port.

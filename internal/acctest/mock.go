@@ -63,7 +63,8 @@ func (m *Mock) Close() {
 }
 
 // NewMock starts the one mock of a test: mockapi.DefaultConfig with tasks
-// that finish at once, changed by opts in order, closed when the test ends.
+// that finish at once and a model list that publishes no limits, changed by
+// opts in order, closed when the test ends.
 // A test that needs a task to stay unfinished holds it (a prompt with
 // [mock:hold], or Config.HoldTasks) and releases it with FinishTask or
 // FailTask, rather than choosing a duration and hoping for the timing.
@@ -71,6 +72,15 @@ func NewMock(t testing.TB, opts ...func(*mockapi.Config)) *Mock {
 	t.Helper()
 	cfg := mockapi.DefaultConfig()
 	cfg.TaskDuration = 0
+	// The default models publish their limits in the model list, so that a
+	// plan against `make mock` shows the plan-time checks. The tests were
+	// written against a list without them, and many check what the service
+	// itself answers to a clip outside a limit, which a plan-time check would
+	// pre-empt: a test of the plan-time checks publishes the limits it needs
+	// (Model.Record, mockapi.PublishedLimits).
+	for i := range cfg.Models {
+		cfg.Models[i].Record = nil
+	}
 	for _, opt := range opts {
 		opt(&cfg)
 	}

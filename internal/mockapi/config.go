@@ -138,6 +138,11 @@ type Config struct {
 	// when it is set. The handler itself never reads it, and a config file
 	// cannot set it.
 	TLS *tls.Config `json:"-"`
+	// StateFile keeps the mock's tasks across restarts: read at start when it
+	// exists, written whenever a task changes and at Close. A restarted mock
+	// then answers for every task as before and its ledger is the one it had.
+	// Empty (the default): tasks live as long as the process.
+	StateFile string `json:"state_file,omitempty"`
 }
 
 // Progress curves (Config.ProgressCurve): progress in whole percents as a
@@ -235,16 +240,39 @@ type Webhook struct {
 	InitialBackoff Duration `json:"initial_backoff"` // default 200ms, doubles after each failed attempt
 }
 
+// defaultModels are the mock's three models. Their records in GET /v1/models
+// publish the limits the mock enforces (max_seconds, resolutions), as a
+// service that states them does, so that a plan against the default mock
+// shows the provider's plan-time checks: seconds = "600" fails the plan.
 func defaultModels() []Model {
-	return []Model{
+	models := []Model{
 		{ID: "videogen-1", OwnedBy: "videogen", Created: 1735689600, MaxSeconds: 10, DefaultSeconds: defaultSeconds, Resolutions: []string{"480p", "720p"}},
 		{ID: "videogen-1-fast", OwnedBy: "videogen", Created: 1740787200, MaxSeconds: 5, DefaultSeconds: defaultSeconds, Resolutions: []string{"480p", "720p"}},
 		{ID: "videogen-2", OwnedBy: "videogen", Created: 1748736000, MaxSeconds: 12, DefaultSeconds: defaultSeconds, Resolutions: []string{"720p", "1080p"}},
 	}
+	for i := range models {
+		models[i].Record = PublishedLimits(models[i])
+	}
+	return models
+}
+
+// PublishedLimits is the record members that publish m's limits in the model
+// list: max_seconds (when m has one) and resolutions.
+func PublishedLimits(m Model) map[string]json.RawMessage {
+	rec := map[string]json.RawMessage{}
+	if m.MaxSeconds > 0 {
+		rec["max_seconds"] = json.RawMessage(strconv.Itoa(m.MaxSeconds))
+	}
+	if len(m.Resolutions) > 0 {
+		res, _ := json.Marshal(m.Resolutions) //nolint:errchkjson // a list of strings always encodes
+		rec["resolutions"] = res
+	}
+	return rec
 }
 
 // DefaultConfig returns one unrestricted key (DefaultAPIKey) with unlimited
-// balance, the three default models, a 2s task duration and no faults.
+// balance, the three default models (whose list records publish their limits),
+// a 2s task duration and no faults.
 func DefaultConfig() Config {
 	return Config{
 		Keys:           []Key{{Key: DefaultAPIKey}},

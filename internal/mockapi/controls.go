@@ -154,6 +154,7 @@ func (s *Server) await(ctx context.Context, cond func() bool) error {
 func (s *Server) notify() {
 	close(s.changed)
 	s.changed = make(chan struct{})
+	s.saveState()
 }
 
 // handleRelease serves POST /_mock/tasks/{id}/finish and .../fail, the HTTP

@@ -51,9 +51,13 @@ func TestDefaultModels(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const want = `[{"id":"videogen-1","owned_by":"videogen","created":1735689600,"max_seconds":10,"default_seconds":5,"resolutions":["480p","720p"]},` +
-		`{"id":"videogen-1-fast","owned_by":"videogen","created":1740787200,"max_seconds":5,"default_seconds":5,"resolutions":["480p","720p"]},` +
-		`{"id":"videogen-2","owned_by":"videogen","created":1748736000,"max_seconds":12,"default_seconds":5,"resolutions":["720p","1080p"]}]`
+	// Each record publishes the limits the mock enforces (PublishedLimits).
+	const want = `[{"id":"videogen-1","owned_by":"videogen","created":1735689600,"max_seconds":10,"default_seconds":5,"resolutions":["480p","720p"],` +
+		`"record":{"max_seconds":10,"resolutions":["480p","720p"]}},` +
+		`{"id":"videogen-1-fast","owned_by":"videogen","created":1740787200,"max_seconds":5,"default_seconds":5,"resolutions":["480p","720p"],` +
+		`"record":{"max_seconds":5,"resolutions":["480p","720p"]}},` +
+		`{"id":"videogen-2","owned_by":"videogen","created":1748736000,"max_seconds":12,"default_seconds":5,"resolutions":["720p","1080p"],` +
+		`"record":{"max_seconds":12,"resolutions":["720p","1080p"]}}]`
 	if string(b) != want {
 		t.Errorf("default models changed:\n%s\nwant\n%s", b, want)
 	}

@@ -83,6 +83,8 @@ type Server struct {
 	// tests can wait until none is in flight instead of sleeping.
 	deliveriesStarted int
 	deliveriesEnded   int
+	// stateErr is the first failure to write Config.StateFile.
+	stateErr error
 }
 
 type keyState struct {
@@ -158,6 +160,12 @@ func New(cfg Config) (*Server, error) {
 	for _, k := range cfg.Keys {
 		s.keys[k.Key] = &keyState{Key: k}
 	}
+	if cfg.StateFile != "" {
+		if err := s.restoreState(); err != nil {
+			cancel()
+			return nil, err
+		}
+	}
 	return s, nil
 }
 
@@ -177,6 +185,8 @@ func (s *Server) Close() {
 			t.timer.Stop()
 		}
 	}
+	// The request counters change without a notify: the last word is here.
+	s.saveState()
 	s.mu.Unlock()
 	s.cancel()
 	s.wg.Wait()
