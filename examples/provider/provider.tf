@@ -10,15 +10,8 @@ terraform {
   }
 }
 
-# Every setting can come from the environment, so the provider block can stay
-# empty and the key never appears in .tf files or in version control:
-#
-#   export VIDEOGEN_API_KEY="..."                        # api_key
-#   export VIDEOGEN_BASE_URL="https://video.example.com" # base_url, with or without /v1
+# api_key and base_url come from VIDEOGEN_API_KEY and VIDEOGEN_BASE_URL.
 provider "videogen" {
-  max_retries     = 4     # retries after 429 and 5xx responses, with back-off
-  request_timeout = "60s" # per HTTP attempt
-
-  # Leave unset to poll adaptively; set it for a fixed interval between checks.
-  # poll_interval = "10s"
+  max_retries   = 4  # after 429 and 5xx answers, with back-off
+  max_new_clips = 20 # a plan that would generate more fails
 }

@@ -8,8 +8,7 @@ ephemeral "videogen_video_url" "opening" {
   task_id = videogen_video.opening.task_id
 }
 
-# Ephemeral values go where Terraform allows them, such as a write-only argument:
-# the opening clip is the reference video of the next one.
+# An ephemeral value fits a write-only argument: the opening is the next clip's reference.
 resource "videogen_video" "sequel" {
   model                      = "videogen-1"
   prompt                     = "The paper boat sails on into the rain"
@@ -17,5 +16,3 @@ resource "videogen_video" "sequel" {
   reference_media_wo_version = 1
 }
 
-# Elsewhere it may configure a provider, or leave a child module through an
-# output with `ephemeral = true` (a root module's outputs cannot be ephemeral).

@@ -1,5 +1,4 @@
-# A product teaser. The clip is generated once, on create; changing any
-# argument generates a new clip and replaces this one.
+# Generated once, on create; a changed argument generates a new clip.
 resource "videogen_video" "example" {
   model      = "videogen-2"
   prompt     = "A slow dolly shot over a sunlit desk with a steaming coffee cup and a notebook, soft morning light"

@@ -1,6 +1,5 @@
-# A presigned URL grants access to a private object while it lives: keep it out
-# of state and plan. The URL is signed afresh on every run; the clip is made
-# again only when reference_media_wo_version changes.
+# A presigned URL, signed afresh on every run, kept out of state and plan; the
+# clip is made again only when reference_media_wo_version changes.
 variable "mug_image_url" {
   type      = string
   ephemeral = true # Terraform 1.10 or later: never saved in a plan file

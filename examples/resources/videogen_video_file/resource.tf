@@ -3,9 +3,8 @@ resource "videogen_video" "teaser" {
   prompt = "A paper boat drifting down a rain-soaked city street at dusk"
 }
 
-# Downloads the finished clip into the build output. State keeps its path,
-# size and SHA-256, never its content; a runner without the file downloads it
-# again from the same task, which generates (and bills) nothing new.
+# State keeps the file's path, size and SHA-256; a runner without the file
+# downloads it again from the same task, billing nothing.
 resource "videogen_video_file" "teaser" {
   task_id = videogen_video.teaser.task_id
   path    = "${path.module}/out/teaser.mp4"
@@ -15,8 +14,7 @@ output "teaser_sha256" {
   value = videogen_video_file.teaser.sha256
 }
 
-# A clip that Terraform does not wait for: the apply moves on as soon as it is
-# submitted, and its file waits for it instead, up to the file's own timeout.
+# The apply does not wait for this clip; its file does, within its own timeout.
 resource "videogen_video" "trailer" {
   model               = "videogen-1"
   prompt              = "A lighthouse beam sweeping across a stormy sea, slow aerial shot"
