@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -38,8 +39,9 @@ func TestDocsLinksResolve(t *testing.T) {
 	if len(pages)+len(sub) == 0 {
 		t.Fatal("docs/ holds no page")
 	}
+	repo := os.DirFS(".")
 	for _, f := range files {
-		for _, problem := range brokenLinks(t, f) {
+		for _, problem := range brokenLinks(t, repo, filepath.ToSlash(f)) {
 			t.Error(problem)
 		}
 	}
@@ -69,13 +71,11 @@ func TestLinkCheckerFindsBrokenLinks(t *testing.T) {
 	}, "\n"))
 	write("docs/guides/b.md", "# B\n")
 	write("README.md", "[good](docs/index.md#what-a-plan-bills) [good](docs/) [bad](docs/guides/a.html) [bad](docs/index.md#none)\n")
-	chdir(t, dir)
-
 	for file, want := range map[string][]string{
 		"docs/guides/a.md": {"b.md", "c.html", "../index.html#no-such-heading", "#nowhere"},
 		"README.md":        {"docs/guides/a.html", "docs/index.md#none"},
 	} {
-		got := brokenLinks(t, file)
+		got := brokenLinks(t, os.DirFS(dir), file)
 		if len(got) != len(want) {
 			t.Errorf("%s: %d broken links found, want %d: %q", file, len(got), len(want), got)
 			continue
@@ -88,22 +88,6 @@ func TestLinkCheckerFindsBrokenLinks(t *testing.T) {
 	}
 }
 
-func chdir(t *testing.T, dir string) {
-	t.Helper()
-	wd, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Chdir(dir); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if err := os.Chdir(wd); err != nil {
-			t.Error(err)
-		}
-	})
-}
-
 var (
 	fenceRE      = regexp.MustCompile("(?ms)^\\s*```.*?^\\s*```[^\\n]*$")
 	codeSpanRE   = regexp.MustCompile("`[^`\\n]*`")
@@ -114,15 +98,15 @@ var (
 	schemeLinkRE = regexp.MustCompile(`^[a-z][a-z0-9+.-]*:`)
 )
 
-// brokenLinks says what is wrong with each relative link of file (a path
-// relative to the working directory), one line per broken link, in order.
-func brokenLinks(t *testing.T, file string) []string {
+// brokenLinks says what is wrong with each relative link of file (a slash
+// path in repo), one line per broken link, in order.
+func brokenLinks(t *testing.T, repo fs.FS, file string) []string {
 	t.Helper()
-	text, err := os.ReadFile(file)
+	text, err := fs.ReadFile(repo, file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	registry := strings.HasPrefix(filepath.ToSlash(file), "docs/")
+	registry := strings.HasPrefix(file, "docs/")
 	prose := codeSpanRE.ReplaceAllString(fenceRE.ReplaceAllString(string(text), ""), "")
 	var problems []string
 	for _, m := range linkRE.FindAllStringSubmatch(prose, -1) {
@@ -133,9 +117,9 @@ func brokenLinks(t *testing.T, file string) []string {
 		target, fragment, _ := strings.Cut(link, "#")
 		var err error
 		if registry {
-			err = checkRegistryLink(file, target, fragment)
+			err = checkRegistryLink(repo, file, target, fragment)
 		} else {
-			err = checkGitHubLink(file, target, fragment)
+			err = checkGitHubLink(repo, file, target, fragment)
 		}
 		if err != nil {
 			problems = append(problems, fmt.Sprintf("%s: link (%s): %v", file, link, err))
@@ -146,8 +130,7 @@ func brokenLinks(t *testing.T, file string) []string {
 
 // checkRegistryLink resolves a link of a page under docs/ as the Registry
 // does: `x.html` is the page docs/.../x.md.
-func checkRegistryLink(file, target, fragment string) error {
-	page := filepath.ToSlash(file)
+func checkRegistryLink(repo fs.FS, page, target, fragment string) error {
 	if target != "" {
 		if !strings.HasSuffix(target, ".html") {
 			return fmt.Errorf("a page under docs/ links to another as a relative path ending in .html (the Registry's form)")
@@ -156,36 +139,36 @@ func checkRegistryLink(file, target, fragment string) error {
 		if !strings.HasPrefix(page, "docs/") {
 			return fmt.Errorf("leads out of docs/, which the Registry does not serve")
 		}
-		if _, err := os.Stat(page); err != nil {
+		if _, err := fs.Stat(repo, page); err != nil {
 			return fmt.Errorf("no page %s", page)
 		}
 	}
-	return checkFragment(page, fragment)
+	return checkFragment(repo, page, fragment)
 }
 
 // checkGitHubLink resolves a link of a file read on GitHub: a file or
 // directory of the repository, relative to the linking file.
-func checkGitHubLink(file, target, fragment string) error {
-	dest := filepath.ToSlash(file)
+func checkGitHubLink(repo fs.FS, file, target, fragment string) error {
+	dest := file
 	if target != "" {
-		dest = path.Join(path.Dir(dest), target)
-		if _, err := os.Stat(dest); err != nil {
+		dest = path.Join(path.Dir(file), target)
+		if _, err := fs.Stat(repo, dest); err != nil {
 			return fmt.Errorf("no file or directory %s in the repository", dest)
 		}
 	}
 	if fragment == "" || !strings.HasSuffix(dest, ".md") {
 		return nil
 	}
-	return checkFragment(dest, fragment)
+	return checkFragment(repo, dest, fragment)
 }
 
 // checkFragment: fragment names a heading of page (as GitHub and the Registry
 // derive its id) or an explicit anchor.
-func checkFragment(page, fragment string) error {
+func checkFragment(repo fs.FS, page, fragment string) error {
 	if fragment == "" {
 		return nil
 	}
-	text, err := os.ReadFile(page)
+	text, err := fs.ReadFile(repo, page)
 	if err != nil {
 		return err
 	}
