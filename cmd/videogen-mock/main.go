@@ -31,7 +31,10 @@
 // used (see mockapi.DialectNewAPI). -dialect openai-videos answers as OpenAI's
 // video API does: POST /v1/videos (multipart), GET and DELETE /v1/videos/{id},
 // the clip at /v1/videos/{id}/content behind the key, GET /v1/videos (see
-// mockapi.DialectOpenAIVideos). -keyed-clips serves clips as new-api
+// mockapi.DialectOpenAIVideos). -dialect gemini and -dialect vertex answer as
+// Google's Veo does through the Gemini API (the key in x-goog-api-key) and
+// through Vertex AI (a key as the bearer access token), with long-running
+// operations (see mockapi.DialectGemini, mockapi.DialectVertex). -keyed-clips serves clips as new-api
 // does for its Sora and Veo channels: at {base}/v1/videos/{task_id}/content
 // on the mock's own address, only with the key. -state FILE keeps the tasks
 // (and the ledger) in FILE across restarts, so that a configuration tried by
@@ -122,7 +125,8 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 		"answer the next N accepted submissions 504 after creating their task (-1 = every one)")
 	dialect := fs.String("dialect", mockapi.DialectOpenAI,
 		"answer as the API is described ("+mockapi.DialectOpenAI+"), as the new-api gateway does ("+mockapi.DialectNewAPI+
-			"), or as OpenAI's video API does ("+mockapi.DialectOpenAIVideos+")")
+			"), as OpenAI's video API does ("+mockapi.DialectOpenAIVideos+"), or as Google's Veo does through the Gemini API ("+
+			mockapi.DialectGemini+") or Vertex AI ("+mockapi.DialectVertex+")")
 	stateFile := fs.String("state", "",
 		"keep the tasks in this file across restarts: read at start when it exists, written on every change (default: none, tasks live as long as the mock)")
 	keyedClips := fs.Bool("keyed-clips", false,

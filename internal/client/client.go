@@ -79,6 +79,9 @@ type Client struct {
 	headers    *extraHeaders
 	headersErr error
 	caPEM      [][]byte
+	// google holds what Google's Veo APIs need beyond the base URL and key:
+	// the vertex API's project, location and token source.
+	google googleAuth
 }
 
 // Option customises a Client.
@@ -115,17 +118,13 @@ func WithPollPolicy(p PollPolicy) Option { return func(c *Client) { c.poll = p }
 
 // New returns a client for the service at baseURL, given with or without its /v1
 // suffix. The URL must be an absolute http or https URL.
+//
+// Google's Veo APIs take their own base URLs (see NormalizeGoogleBaseURL); the
+// vertex API takes no key but a token source (WithTokenSource) and a project
+// and location (WithVertexProject).
 func New(baseURL, apiKey string, options ...Option) (*Client, error) {
-	u, err := NormalizeBaseURL(baseURL)
-	if err != nil {
-		return nil, err
-	}
-	if strings.TrimSpace(apiKey) == "" {
-		return nil, errors.New("an API key is required")
-	}
 	c := &Client{
 		api:            APIVideoGenerations,
-		baseURL:        u,
 		apiKey:         apiKey,
 		userAgent:      "terraform-provider-videogen/dev",
 		maxRetries:     DefaultMaxRetries,
@@ -142,6 +141,13 @@ func New(baseURL, apiKey string, options ...Option) (*Client, error) {
 		o(c)
 	}
 	if _, err := ParseAPI(string(c.api)); err != nil {
+		return nil, err
+	}
+	var err error
+	if c.baseURL, err = c.normalizeBaseURL(baseURL); err != nil {
+		return nil, err
+	}
+	if err := c.checkCredentials(); err != nil {
 		return nil, err
 	}
 	if c.submitGatewayRetries < 0 {
@@ -275,7 +281,7 @@ func (c *Client) doRequest(ctx context.Context, method, endpointName, rawURL str
 	counter := &attemptCounter{}
 	ctx = context.WithValue(ctx, attemptKey{}, counter)
 	// Deleting twice deletes nothing more: a DELETE is repeated like a read.
-	ctx = context.WithValue(ctx, idempotencyKey{}, method == http.MethodGet || method == http.MethodDelete)
+	ctx = context.WithValue(ctx, idempotencyKey{}, method == http.MethodGet || method == http.MethodDelete || isReadCall(ctx))
 	ctx = withCallPatience(ctx)
 	ctx = withRefusals(ctx)
 
@@ -288,7 +294,9 @@ func (c *Client) doRequest(ctx context.Context, method, endpointName, rawURL str
 		return nil, fmt.Errorf("building %s request: %w", endpointName, err)
 	}
 	c.headers.set(req.Header)
-	req.Header.Set("Authorization", "Bearer "+c.apiKey)
+	if err := c.authorize(req.Request); err != nil {
+		return nil, fmt.Errorf("%s %s: %w", method, endpointName, err)
+	}
 	req.Header.Set("Accept", "application/json")
 	req.Header.Set("User-Agent", c.userAgent)
 	if body != nil {
@@ -308,7 +316,13 @@ func (c *Client) doRequest(ctx context.Context, method, endpointName, rawURL str
 	}
 	defer resp.Body.Close()
 
-	data, readErr := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes+1))
+	limit := responseLimit(ctx)
+	data, readErr := io.ReadAll(io.LimitReader(resp.Body, int64(limit)+1))
+	if readErr == nil && len(data) <= limit {
+		// A Vertex operation may carry its clip inline: set aside before the
+		// rest is redacted and logged (see takeInlineClips).
+		data = takeInlineClips(ctx, data)
+	}
 	// Some gateways quote the rejected key back ("Incorrect API key provided: ..."),
 	// raw or escaped. Nothing the response says reaches a log or an error before
 	// this: body, headers and decoded messages alike.
@@ -324,12 +338,15 @@ func (c *Client) doRequest(ctx context.Context, method, endpointName, rawURL str
 		return resp.Header, &TransportError{Method: method, Endpoint: endpointName, Attempts: counter.attempts, Elapsed: elapsed,
 			Err: redact.Error(fmt.Errorf("reading response body: %w", readErr)), sent: true}
 	}
-	if len(data) > maxResponseBytes {
+	if len(data) > limit {
 		return resp.Header, fmt.Errorf("%s %s: the response body exceeds %d bytes; the service at %s may not be a video generation API",
-			method, endpointName, maxResponseBytes, c.baseURL)
+			method, endpointName, limit, c.baseURL)
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		apiErr := decodeAPIError(resp.StatusCode, redact.String(resp.Header.Get("Content-Type")), data)
+		if c.api.Google() {
+			readGoogleError(apiErr, data)
+		}
 		apiErr.Message, apiErr.Type, apiErr.Param = redact.Text(apiErr.Message), redact.Text(apiErr.Type), redact.Text(apiErr.Param)
 		apiErr.Code = redact.Text(apiErr.Code)
 		apiErr.Method, apiErr.Endpoint = method, endpointName
@@ -400,7 +417,7 @@ func (c *Client) redactedHeaders(h http.Header) map[string]string {
 			out[k] = "Bearer (redacted)"
 			continue
 		}
-		if c.headers.has(k) {
+		if c.headers.has(k) || strings.EqualFold(k, googleKeyHeader) {
 			out[k] = redactedText
 			continue
 		}

@@ -153,6 +153,12 @@ type Download struct {
 // once, and a body without one fails when it grows past it, with a
 // *TooLargeError. See downloadClip for the rest of the contract.
 func (c *Client) DownloadVideo(ctx context.Context, video *Video, out Output, maxBytes int64) (Download, error) {
+	switch {
+	case video.InlineClip && c.api == APIVertex:
+		return c.downloadInlineClip(ctx, video, out, maxBytes)
+	case strings.HasPrefix(video.URL, "gs://"):
+		return Download{}, fmt.Errorf("%s: task %s: %w (%s)", downloadEndpoint, video.TaskID, errCloudStorageClip, video.URL)
+	}
 	if video.URL == "" {
 		return Download{}, fmt.Errorf("%s: task %s reports no clip URL (status %q)", downloadEndpoint, video.TaskID, video.Status)
 	}
@@ -283,7 +289,9 @@ func (d *download) attempt(ctx context.Context) (int64, error) {
 	if d.keyed {
 		// Redirects keep them only while they stay on the origin (keepKeyOnOrigin).
 		d.c.headers.set(req.Header)
-		req.Header.Set("Authorization", "Bearer "+d.c.apiKey)
+		if err := d.c.authorize(req.Request); err != nil {
+			return 0, fmt.Errorf("GET %s %s: %w", downloadEndpoint, d.redacted, err)
+		}
 	}
 	req.Header.Set("User-Agent", d.c.userAgent)
 	req.Header.Set("Accept", "video/mp4, */*;q=0.1")
@@ -442,6 +450,7 @@ func (c *Client) keepKeyOnOrigin(req *http.Request, via []*http.Request) error {
 		if !c.keyFor(hop.URL) {
 			req.Header.Del("Authorization")
 			c.headers.remove(req.Header)
+			req.Header.Del(googleKeyHeader)
 			break
 		}
 	}

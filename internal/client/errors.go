@@ -204,7 +204,7 @@ func IsNotFound(err error) bool {
 // IsBadRequest reports a 400: a missing parameter or a malformed body (not a
 // gateway's task_not_exist, which IsNotFound reports).
 func IsBadRequest(err error) bool {
-	return hasStatus(err, http.StatusBadRequest) && !hasCode(err, codeTaskNotExist)
+	return hasStatus(err, http.StatusBadRequest) && !hasCode(err, codeTaskNotExist) && !hasCode(err, googleKeyInvalid)
 }
 
 // IsUnknownModel reports a gateway's model_not_found (new-api answers it with
@@ -218,7 +218,7 @@ func IsUnknownModel(err error) bool { return hasCode(err, codeModelNotFound) }
 // (IsKeyRefused tells which).
 func IsUnauthorized(err error) bool {
 	var dErr *DownloadError
-	return hasStatus(err, http.StatusUnauthorized) ||
+	return hasStatus(err, http.StatusUnauthorized) || hasCode(err, googleKeyInvalid) ||
 		(errors.As(err, &dErr) && dErr.StatusCode == http.StatusUnauthorized)
 }
 
@@ -230,7 +230,8 @@ func IsKeyRefused(err error) bool {
 	if errors.As(err, &dErr) {
 		return dErr.StatusCode == http.StatusUnauthorized && dErr.WithKey
 	}
-	return hasStatus(err, http.StatusUnauthorized)
+	// The Gemini API refuses a key with 400 API_KEY_INVALID.
+	return hasStatus(err, http.StatusUnauthorized) || hasCode(err, googleKeyInvalid)
 }
 
 // IsForbidden reports a 403: too little balance, or a model the key may not use.

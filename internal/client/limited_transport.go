@@ -26,7 +26,7 @@ var _ http.RoundTripper = (*limitedTransport)(nil)
 func (t *limitedTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	ctx := req.Context()
 	class := classRead
-	if req.Method == http.MethodPost {
+	if req.Method == http.MethodPost && !isReadCall(ctx) {
 		class = classSubmit
 	}
 	patience, _ := ctx.Value(callPatienceKey{}).(*callPatience)

@@ -63,6 +63,19 @@ const modelsPath = "/models"
 func (c *Client) ListModels(ctx context.Context) ([]Model, error) {
 	var raw json.RawMessage
 	ctx, trace := traceReach(ctx)
+	switch c.api {
+	case APIGemini, APIVertex:
+		list := c.listGeminiModels
+		path := geminiModelsPath
+		if c.api == APIVertex {
+			list, path = c.listVertexModels, vertexModelsPath
+		}
+		models, err := list(ctx)
+		if err != nil {
+			return nil, c.redactor().Error(trace.explain(http.MethodGet, path, err))
+		}
+		return models, nil
+	}
 	if _, err := c.doRequest(ctx, http.MethodGet, modelsPath, c.endpoint("models"), nil, &raw); err != nil {
 		return nil, trace.explain(http.MethodGet, modelsPath, err)
 	}

@@ -66,13 +66,21 @@ func (e *InexpressibleError) Error() string {
 }
 
 // Inexpressible lists the members of req that a cannot send, in a stable order;
-// none for APIVideoGenerations, which carries every member.
+// for APIVideoGenerations, which carries every member of the metadata, only a
+// Cloud Storage destination.
 func (a API) Inexpressible(req VideoRequest) []Inexpressible {
+	if a.Google() {
+		return veoInexpressible(a, req)
+	}
+	var out []Inexpressible
+	if req.StorageURI != "" {
+		out = append(out, Inexpressible{Param: ParamStorageURI,
+			Reason: fmt.Sprintf("the %s API has no Cloud Storage destination (only Vertex AI writes clips to gs://)", a)})
+	}
 	if a != APIOpenAIVideos || req.Metadata == nil {
-		return nil
+		return out
 	}
 	md := req.Metadata
-	var out []Inexpressible
 	if md.Ratio != "" || md.Resolution != "" {
 		if _, err := OpenAIVideoSize(md.Ratio, md.Resolution); err != nil {
 			param := ParamRatio

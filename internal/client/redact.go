@@ -236,8 +236,11 @@ func redirectTarget(location string) string {
 	return u.String()
 }
 
-// redactor returns the redactor of this client's API key and extra headers.
-func (c *Client) redactor() *redactor { return newRedactor(c.apiKey, c.headers.secrets()...) }
+// redactor returns the redactor of this client's API key, extra headers and
+// the vertex API's access tokens.
+func (c *Client) redactor() *redactor {
+	return newRedactor(c.apiKey, append(c.headers.secrets(), c.google.seenTokens()...)...)
+}
 
 // Text returns text a server sent, fit for an error or a diagnostic: without the
 // secret in any form, and without the signature of any signed URL it quotes. A

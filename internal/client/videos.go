@@ -107,6 +107,9 @@ type VideoRequest struct {
 	Prompt   string    `json:"prompt"`
 	Seconds  string    `json:"seconds,omitempty"`
 	Metadata *Metadata `json:"metadata,omitempty"`
+	// StorageURI is the vertex API's gs:// destination, where Vertex AI writes
+	// the clip itself (its storageUri); no other API carries it.
+	StorageURI string `json:"-"`
 }
 
 // Video is a task as the service reports it (CONTRIBUTING.md, "Task object and echoes").
@@ -142,6 +145,10 @@ type Video struct {
 	// OpenAI's 0-100); the waiter aims its looks with it.
 	Progress    float64
 	HasProgress bool
+	// InlineClip is a succeeded vertex operation that holds its clip itself
+	// (no storage destination was given): URL is empty, and DownloadVideo
+	// reads the clip from the operation.
+	InlineClip bool
 }
 
 const (
@@ -164,19 +171,28 @@ func (c *Client) SubmitVideo(ctx context.Context, req VideoRequest) (*Video, err
 	if req.Metadata.isEmpty() {
 		req.Metadata = nil
 	}
-	parent := ctx
-	ctx, guard := c.guardSubmission(parent)
-	defer guard.stop()
-	rec := &submitRecord{guard: guard}
-	ctx = context.WithValue(ctx, submitRecordKey{}, rec)
 	path, url, body := generationsPath, c.endpoint("video", "generations"), any(req)
-	if c.api == APIOpenAIVideos {
+	switch c.api {
+	case APIOpenAIVideos:
 		form, err := openAIVideoForm(req)
 		if err != nil {
 			return nil, err
 		}
 		path, url, body = videosPath, c.endpoint("videos"), form
+	case APIGemini, APIVertex:
+		// Reference images are fetched before anything is submitted.
+		veo, err := c.veoBody(ctx, req)
+		if err != nil {
+			return nil, err
+		}
+		path, url, body = c.veoSubmitRoute(req.Model)
+		body = veo
 	}
+	parent := ctx
+	ctx, guard := c.guardSubmission(parent)
+	defer guard.stop()
+	rec := &submitRecord{guard: guard}
+	ctx = context.WithValue(ctx, submitRecordKey{}, rec)
 	var answer json.RawMessage
 	_, err := c.doRequest(ctx, http.MethodPost, path, url, body, &answer)
 	if err == nil {
@@ -219,12 +235,19 @@ func (c *Client) getVideo(ctx context.Context, taskID string) (*Video, http.Head
 	if strings.TrimSpace(taskID) == "" {
 		return nil, nil, errors.New("a task ID is required")
 	}
-	path, url := taskPath, c.endpoint("video", "generations", taskID)
-	if c.api == APIOpenAIVideos {
+	method, path, url, body := http.MethodGet, taskPath, c.endpoint("video", "generations", taskID), any(nil)
+	switch c.api {
+	case APIOpenAIVideos:
 		path, url = videoPath, c.endpoint("videos", taskID)
+	case APIGemini, APIVertex:
+		var err error
+		if method, path, url, body, err = c.veoReadRoute(taskID); err != nil {
+			return nil, nil, err
+		}
+		ctx = withReadCall(withInlineClips(ctx, nil))
 	}
 	var answer json.RawMessage
-	header, err := c.doRequest(ctx, http.MethodGet, path, url, nil, &answer)
+	header, err := c.doRequest(ctx, method, path, url, body, &answer)
 	if err != nil {
 		return nil, header, err
 	}
@@ -240,8 +263,11 @@ func (c *Client) getVideo(ctx context.Context, taskID string) (*Video, http.Head
 // texts that reach an error, the failure reason and a quoted answer, are redacted.
 func (c *Client) decodeVideo(data []byte, tc taskContext) (*Video, error) {
 	decode := decodeTask
-	if c.api == APIOpenAIVideos {
+	switch c.api {
+	case APIOpenAIVideos:
 		decode = c.decodeOpenAIVideo
+	case APIGemini, APIVertex:
+		decode = c.decodeVeoOperation
 	}
 	redact := c.redactor()
 	v, err := decode(data, tc)

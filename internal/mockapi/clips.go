@@ -252,10 +252,16 @@ func (s *Server) Clip(id string) (clip []byte, ok bool) {
 	if t == nil {
 		return nil, false
 	}
+	return s.clipBytes(t)
+}
+
+// clipBytes is t's clip, whole; it needs no lock (a task's clip is fixed at
+// submission).
+func (s *Server) clipBytes(t *task) ([]byte, bool) {
 	if t.html {
 		return []byte(htmlClip), true
 	}
-	clip, err := io.ReadAll(&clipReader{head: clipHead(id, s.clipSize), size: s.clipSize})
+	clip, err := io.ReadAll(&clipReader{head: clipHead(t.id, s.clipSize), size: s.clipSize})
 	if err != nil {
 		panic(err) // clipReader never fails
 	}

@@ -182,10 +182,30 @@ const (
 	// behind the key, DELETE /v1/videos/{id} and GET /v1/videos. The
 	// video-generations endpoints answer 404, as on OpenAI.
 	DialectOpenAIVideos = "openai-videos"
+	// DialectGemini answers as the Gemini API's Veo does
+	// (google.golang.org/genai v1.77's shapes): the key in x-goog-api-key (or
+	// ?key=), POST /v1beta/models/{model}:predictLongRunning answered by a
+	// long-running operation, GET /v1beta/{operation name} until done, the
+	// clip at /v1beta/files/{file}:download?alt=media behind the key,
+	// GET /v1beta/models with supportedGenerationMethods, Google's error
+	// bodies ({"error": {"code", "message", "status", "details"}}).
+	DialectGemini = "gemini"
+	// DialectVertex answers as Vertex AI's Veo does: a bearer access token
+	// (one of Config.Keys: the test's token source hands it out), POST
+	// /v1/projects/{p}/locations/{l}/publishers/google/models/{model}:predictLongRunning
+	// (v1beta1 too, genai's default), the operation read with POST
+	// ...:fetchPredictOperation, the clip inline in the operation or, with
+	// parameters.storageUri, named at gs://; GET
+	// /v1beta1/publishers/google/models lists the models.
+	DialectVertex = "vertex"
 )
 
-// Dialects lists the dialects Config.Dialect accepts.
-var Dialects = []string{DialectOpenAI, DialectNewAPI, DialectOpenAIVideos}
+// Dialects lists the dialects of the video-generations and openai-videos
+// APIs; GoogleDialects those of Google's Veo. Config.Dialect accepts both.
+var (
+	Dialects       = []string{DialectOpenAI, DialectNewAPI, DialectOpenAIVideos}
+	GoogleDialects = []string{DialectGemini, DialectVertex}
+)
 
 // WithDialect is a Config option (as acctest.NewMock takes them) that makes
 // the mock speak the named dialect.
@@ -462,8 +482,8 @@ func (c Config) validate() error {
 			add("required_headers: a header name is empty")
 		}
 	}
-	if !slices.Contains(Dialects, c.Dialect) {
-		add("dialect must be one of %q, got %q", Dialects, c.Dialect)
+	if !slices.Contains(Dialects, c.Dialect) && !slices.Contains(GoogleDialects, c.Dialect) {
+		add("dialect must be one of %q, got %q", slices.Concat(Dialects, GoogleDialects), c.Dialect)
 	}
 	if len(errs) > 0 {
 		return fmt.Errorf("mockapi: invalid config: %w", errors.Join(errs...))

@@ -53,6 +53,8 @@ func (s *Server) release(id, failReason string) bool {
 		t.runningAt = now
 	}
 	t.failReason = failReason
+	// A success overrides a Veo safety filter as it overrides [mock:fail].
+	t.filtered = t.filtered && failReason != ""
 	s.finalize(t)
 	return true
 }

@@ -73,6 +73,14 @@ func (s *Server) injectFault(w http.ResponseWriter, ep string, submission bool) 
 		s.writeNewAPIFault(w, ep, status, msg)
 		return true
 	}
+	if s.google() {
+		word := "INTERNAL"
+		if status == http.StatusServiceUnavailable {
+			word = "UNAVAILABLE"
+		}
+		writeGoogleError(w, status, word, msg, "")
+		return true
+	}
 	writeError(w, status, "server_error", "", msg)
 	return true
 }

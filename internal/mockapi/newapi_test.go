@@ -298,9 +298,9 @@ func TestNewAPIRateLimitAndFaults(t *testing.T) {
 
 func TestDialectConfig(t *testing.T) {
 	t.Parallel()
-	if _, err := New(Config{Keys: []Key{{Key: "k"}}, Models: defaultModels(), Dialect: "gemini"}); err == nil ||
+	if _, err := New(Config{Keys: []Key{{Key: "k"}}, Models: defaultModels(), Dialect: "sora"}); err == nil ||
 		!strings.Contains(err.Error(), "dialect") {
-		t.Errorf("New with dialect gemini: %v, want an error naming dialect", err)
+		t.Errorf("New with dialect sora: %v, want an error naming dialect", err)
 	}
 	cfg, err := LoadConfig(writeConfig(t, `{"dialect": "new-api"}`))
 	if err != nil || cfg.Dialect != DialectNewAPI {

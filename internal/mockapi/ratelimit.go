@@ -66,6 +66,10 @@ func (s *Server) refuse(w http.ResponseWriter, wait time.Duration, why string) {
 	}
 	secs := max(1, int(math.Ceil(wait.Seconds())))
 	w.Header().Set("Retry-After", strconv.Itoa(secs))
+	if s.google() {
+		writeGoogleError(w, http.StatusTooManyRequests, "RESOURCE_EXHAUSTED", fmt.Sprintf("%s; retry after %d s", why, secs), "")
+		return
+	}
 	writeError(w, http.StatusTooManyRequests, "rate_limit_error", "",
 		fmt.Sprintf("%s; retry after %d s with exponential back-off", why, secs))
 }

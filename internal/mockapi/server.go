@@ -44,6 +44,8 @@ type Server struct {
 	cfg      Config
 	newAPI   bool // cfg.Dialect is DialectNewAPI
 	videos   bool // cfg.Dialect is DialectOpenAIVideos
+	gemini   bool // cfg.Dialect is DialectGemini
+	vertex   bool // cfg.Dialect is DialectVertex
 	models   map[string]*Model
 	seed     int64 // cfg.Seed, or the one drawn for this run when it is 0
 	signKey  []byte
@@ -133,6 +135,8 @@ func New(cfg Config) (*Server, error) {
 		cfg:      cfg,
 		newAPI:   cfg.Dialect == DialectNewAPI,
 		videos:   cfg.Dialect == DialectOpenAIVideos,
+		gemini:   cfg.Dialect == DialectGemini,
+		vertex:   cfg.Dialect == DialectVertex,
 		models:   make(map[string]*Model, len(cfg.Models)),
 		seed:     runSeed,
 		signKey:  sum[:],
@@ -228,6 +232,10 @@ func (s *Server) ExpireURLs() {
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rec := &statusRecorder{ResponseWriter: w}
 	defer func() { s.countResponse(rec.code()) }()
+	if s.google() && !strings.HasPrefix(r.URL.Path, "/_mock/") {
+		s.serveGoogle(rec, r)
+		return
+	}
 
 	ep, id, found := matchPath(r.URL)
 	if ep == epKeyedClip && !s.cfg.KeyedClips && !s.videos {

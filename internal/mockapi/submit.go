@@ -27,6 +27,12 @@ type submitRequest struct {
 	cost        int64
 	duration    time.Duration
 	failReason  string
+	// Google's dialects: a failure that is a safety filter's, the gs://
+	// destination, and the vertex model's resource name its operations
+	// are named under.
+	filtered   bool
+	storageURI string
+	resource   string
 }
 
 // requestError is an API error response waiting to be written.

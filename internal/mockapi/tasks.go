@@ -38,6 +38,8 @@ type task struct {
 	base        string // scheme://host of the submission, for webhook URLs
 	html        bool
 	failReason  string // non-empty when the task is destined to fail
+	filtered    bool   // the failure is a Veo safety filter's (Google's dialects)
+	storageURI  string // Veo on Vertex AI: the gs:// destination of the clip
 	submittedAt time.Time
 	// submitStatus is the status the submission was answered with: 200, or
 	// 504 when the gateway fault swallowed the answer.
@@ -263,7 +265,7 @@ func (s *Server) accept(r *http.Request, ks *keyState, req *submitRequest) *task
 		req.failReason = "the video could not be generated (simulated failure, task_failure_rate); submit a new task"
 	}
 	t := &task{
-		id:           s.newTaskID(now),
+		id:           s.newTaskID(now, req),
 		model:        req.model,
 		prompt:       req.prompt,
 		seconds:      req.seconds,
@@ -274,6 +276,8 @@ func (s *Server) accept(r *http.Request, ks *keyState, req *submitRequest) *task
 		base:         baseURL(r),
 		html:         strings.Contains(req.prompt, htmlMarker),
 		failReason:   req.failReason,
+		filtered:     req.filtered,
+		storageURI:   req.storageURI,
 		submittedAt:  now,
 		submitStatus: http.StatusOK,
 		runningAt:    now.Add(req.duration / 4),
@@ -301,10 +305,15 @@ func (s *Server) accept(r *http.Request, ks *keyState, req *submitRequest) *task
 // The new-api dialect's IDs look like its upstream's ("cgt-" and the
 // submission time), so only their random part repeats with a seed.
 // Callers hold s.mu.
-func (s *Server) newTaskID(now time.Time) string {
+func (s *Server) newTaskID(now time.Time, req *submitRequest) string {
 	for {
 		var id string
 		switch {
+		case s.gemini:
+			// Google's operation names: models/{model}/operations/{id}.
+			id = "models/" + req.model + "/operations/" + s.randomHex()[:12]
+		case s.vertex:
+			id = req.resource + "/operations/" + uuidOf(s.randomHex())
 		case s.videos:
 			id = "video_" + s.randomHex()
 		case s.newAPI:
@@ -324,4 +333,9 @@ func (s *Server) randomHex() string {
 	binary.BigEndian.PutUint64(b[:8], s.idRNG.Uint64())
 	binary.BigEndian.PutUint64(b[8:], s.idRNG.Uint64())
 	return hex.EncodeToString(b[:])
+}
+
+// uuidOf writes 32 hex digits as a UUID, as Vertex AI names its operations.
+func uuidOf(h string) string {
+	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:32]
 }
