@@ -104,6 +104,9 @@ func (s *Server) serveGoogle(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	s.requests[key]++
 	s.mu.Unlock()
+	if !s.admitsHeaders(w, r) {
+		return
+	}
 	ks, ok := s.authenticateGoogle(w, r)
 	if !ok {
 		return
