@@ -257,14 +257,14 @@ func (s *Server) handleGeminiFile(w http.ResponseWriter, r *http.Request, file s
 	s.mu.Lock()
 	var t *task
 	if err == nil {
-		t = s.tasks[string(name)]
+		t = s.lookup(string(name), now)
 	}
-	status := ""
+	status, gone := "", false
 	if t != nil && !t.deleted {
-		status = s.observe(t, now)
+		status, gone = s.observe(t, now), s.clipExpired(t, now)
 	}
 	s.mu.Unlock()
-	if status != statusSucceeded || t.filtered {
+	if status != statusSucceeded || t.filtered || gone {
 		writeGoogleError(w, http.StatusNotFound, "NOT_FOUND", fmt.Sprintf("File files/%s not found.", file), "")
 		return
 	}

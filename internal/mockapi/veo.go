@@ -281,7 +281,7 @@ func (s *Server) handleVertexFetch(w http.ResponseWriter, r *http.Request, route
 func (s *Server) writeOperation(w http.ResponseWriter, base, name string) {
 	now := s.now()
 	s.mu.Lock()
-	t := s.tasks[name]
+	t := s.lookup(name, now)
 	if t == nil || t.deleted {
 		if t != nil {
 			t.read(now)
