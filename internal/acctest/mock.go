@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"golang.org/x/oauth2"
 
 	"github.com/videogen/terraform-provider-videogen/internal/client"
 	"github.com/videogen/terraform-provider-videogen/internal/mockapi"
@@ -50,8 +51,13 @@ func StartMock(cfg mockapi.Config) (*Mock, error) {
 		ts.Start()
 	}
 	api := client.APIVideoGenerations
-	if cfg.Dialect == mockapi.DialectOpenAIVideos {
+	switch cfg.Dialect {
+	case mockapi.DialectOpenAIVideos:
 		api = client.APIOpenAIVideos
+	case mockapi.DialectGemini:
+		api = client.APIGemini
+	case mockapi.DialectVertex:
+		api = client.APIVertex
 	}
 	return &Mock{Server: srv, URL: ts.URL, ts: ts, api: api}, nil
 }
@@ -84,6 +90,14 @@ func NewMock(t testing.TB, opts ...func(*mockapi.Config)) *Mock {
 	for _, opt := range opts {
 		opt(&cfg)
 	}
+	if cfg.Dialect == mockapi.DialectVertex {
+		// The provider's credentials for Vertex AI are Application Default
+		// Credentials only: the tests' own, whose token the mock knows.
+		if err := useGoogleADC(); err != nil {
+			t.Fatalf("acctest: Application Default Credentials for the vertex dialect: %v", err)
+		}
+		cfg.Keys = append(cfg.Keys, mockapi.Key{Key: VertexAccessToken})
+	}
 	m, err := StartMock(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -114,6 +128,13 @@ func (m *Mock) ProviderBlock(extra ...string) string {
 	}
 	if m.api != "" && m.api != client.APIVideoGenerations {
 		settings = append(settings, struct{ name, value string }{"api", strconv.Quote(string(m.api))})
+	}
+	if m.api == client.APIVertex {
+		// Vertex AI takes no key: Application Default Credentials, a project
+		// and a location.
+		settings = append(settings[:1], settings[2:]...)
+		settings = append(settings, struct{ name, value string }{"project", strconv.Quote(VertexProject)},
+			struct{ name, value string }{"location", strconv.Quote(VertexLocation)})
 	}
 	var rest []string
 	for _, line := range extra {
@@ -180,7 +201,13 @@ func (m *Mock) Client(t testing.TB) *client.Client {
 	if m.api != "" {
 		opts = append(opts, client.WithAPI(m.api))
 	}
-	c, err := client.New(m.URL, mockapi.DefaultAPIKey, opts...)
+	key := mockapi.DefaultAPIKey
+	if m.api == client.APIVertex {
+		key = ""
+		opts = append(opts, client.WithTokenSource(oauth2.StaticTokenSource(&oauth2.Token{AccessToken: VertexAccessToken})),
+			client.WithVertexProject(VertexProject, VertexLocation))
+	}
+	c, err := client.New(m.URL, key, opts...)
 	if err != nil {
 		t.Fatalf("acctest: client for the mock: %v", err)
 	}

@@ -96,7 +96,7 @@ func (m *Mock) ExpectFileMatchesClip(t *testing.T, p string) resource.TestCheckF
 // ClipDownloads counts the clips the mock served, at signed URLs or behind the key.
 func (m *Mock) ClipDownloads() int {
 	requests := m.Ledger().Requests
-	return requests["GET /_mock/clips"] + requests["GET /v1/videos/{task_id}/content"]
+	return requests["GET /_mock/clips"] + requests["GET /v1/videos/{task_id}/content"] + requests["GET /v1beta/files/{file}:download"]
 }
 
 // ExpectClipDownloads checks that the mock served want clip downloads.

@@ -43,6 +43,8 @@ type savedTask struct {
 	Base            string          `json:"base"`
 	HTML            bool            `json:"html,omitempty"`
 	FailReason      string          `json:"fail_reason,omitempty"`
+	Filtered        bool            `json:"filtered,omitempty"`
+	StorageURI      string          `json:"storage_uri,omitempty"`
 	SubmittedAt     time.Time       `json:"submitted_at"`
 	SubmitStatus    int             `json:"submit_status"`
 	RunningAt       time.Time       `json:"running_at"`
@@ -103,7 +105,7 @@ func (s *Server) restoreState() error {
 		t := &task{
 			id: saved.ID, model: saved.Model, prompt: saved.Prompt, seconds: saved.Seconds,
 			metadata: slices.Clone([]byte(saved.Metadata)), callbackURL: saved.CallbackURL, key: ks, cost: saved.Cost,
-			base: saved.Base, html: saved.HTML, failReason: saved.FailReason, submittedAt: saved.SubmittedAt,
+			base: saved.Base, html: saved.HTML, failReason: saved.FailReason, filtered: saved.Filtered, storageURI: saved.StorageURI, submittedAt: saved.SubmittedAt,
 			submitStatus: saved.SubmitStatus, runningAt: saved.RunningAt, finalAt: saved.FinalAt, held: saved.Held,
 			final: saved.Final, finalStatus: saved.FinalStatus, errMsg: saved.ErrMsg, billed: saved.Billed,
 			deleted: saved.Deleted, deletedStatus: saved.DeletedStatus, getCount: saved.GetCount,
@@ -145,7 +147,8 @@ func (s *Server) saveState() {
 		st.Tasks = append(st.Tasks, savedTask{
 			ID: t.id, Model: t.model, Prompt: t.prompt, Seconds: t.seconds, Metadata: slices.Clone(t.metadata),
 			CallbackURL: t.callbackURL, KeyDigest: keyDigest(t.key.Key.Key), Cost: t.cost, Base: t.base, HTML: t.html,
-			FailReason: t.failReason, SubmittedAt: t.submittedAt, SubmitStatus: t.submitStatus, RunningAt: t.runningAt,
+			FailReason: t.failReason, Filtered: t.filtered, StorageURI: t.storageURI, SubmittedAt: t.submittedAt,
+			SubmitStatus: t.submitStatus, RunningAt: t.runningAt,
 			FinalAt: t.finalAt, Held: t.held, Final: t.final, FinalStatus: t.finalStatus, ErrMsg: t.errMsg,
 			Billed: t.billed, Deleted: t.deleted, DeletedStatus: t.deletedStatus, GetCount: t.getCount,
 			GetTimes: slices.Clone(t.getTimes), FinalObservedAt: t.finalObservedAt,
