@@ -1,6 +1,7 @@
 package acctest
 
 import (
+	"context"
 	"crypto/rand"
 	"crypto/rsa"
 	"crypto/x509"
@@ -19,7 +20,7 @@ import (
 // VertexAccessToken is the access token the tests' Application Default
 // Credentials hand out; every mock of the vertex dialect that NewMock starts
 // accepts it, as Vertex AI accepts a Google account's token.
-const VertexAccessToken = "ya29.acctest-vertex-access-token"
+const VertexAccessToken = "ya29.acctest-vertex-access-token" //nolint:gosec // a token of the tests' own token server, good for the mock only
 
 // VertexProject and VertexLocation are what ProviderBlock configures for the
 // vertex API.
@@ -61,7 +62,7 @@ func startGoogleADC() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	ln, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", "127.0.0.1:0")
 	if err != nil {
 		return "", err
 	}

@@ -155,7 +155,7 @@ func (c *Client) authorize(req *http.Request) error {
 			return fmt.Errorf("no access token from Application Default Credentials: %w", c.redactor().Error(err))
 		}
 		if !tok.Valid() || tok.AccessToken == "" {
-			return errors.New("Application Default Credentials gave no valid access token")
+			return errors.New("no valid access token from Application Default Credentials")
 		}
 		c.google.remember(tok.AccessToken)
 		req.Header.Set("Authorization", "Bearer "+tok.AccessToken)

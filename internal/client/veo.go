@@ -308,11 +308,11 @@ func (c *Client) decodeVeoOperation(data []byte, tc taskContext) (*Video, error)
 }
 
 // veoSubmitRoute is where a predict request for model goes on the client's API.
-func (c *Client) veoSubmitRoute(model string) (path, rawURL string, body any) {
+func (c *Client) veoSubmitRoute(model string) (path, rawURL string) {
 	if c.api == APIVertex {
-		return vertexPredictPath, c.vertexModelEndpoint(model, "predictLongRunning"), nil
+		return vertexPredictPath, c.vertexModelEndpoint(model, "predictLongRunning")
 	}
-	return geminiPredictPath, c.geminiModelEndpoint(model, "predictLongRunning"), nil
+	return geminiPredictPath, c.geminiModelEndpoint(model, "predictLongRunning")
 }
 
 // veoReadRoute is how an operation is read on the client's API: a GET of its

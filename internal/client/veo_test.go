@@ -399,7 +399,8 @@ func TestVertexTokenStaysOutOfLogsAndErrors(t *testing.T) {
 	echo := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusBadRequest)
-		fmt.Fprintf(w, `{"error":{"code":400,"message":"bad header %s","status":"INVALID_ARGUMENT"}}`, r.Header.Get("Authorization"))
+		fmt.Fprintf(w, `{"error":{"code":400,"message":"bad header %s","status":"INVALID_ARGUMENT"}}`, //nolint:gosec // G705: JSON to the test's own client
+			r.Header.Get("Authorization"))
 	}))
 	t.Cleanup(echo.Close)
 	logger := &tokenLogger{}

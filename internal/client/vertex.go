@@ -238,4 +238,4 @@ func (c *Client) downloadInlineClip(ctx context.Context, video *Video, out Outpu
 
 // errCloudStorageClip is a clip Vertex AI wrote to Cloud Storage, which this
 // client does not read.
-var errCloudStorageClip = errors.New("Vertex AI wrote the clip to Cloud Storage (storage_uri); read it from there")
+var errCloudStorageClip = errors.New("the clip is in Cloud Storage, where Vertex AI wrote it (storage_uri): read it from there")

@@ -185,7 +185,7 @@ func (c *Client) SubmitVideo(ctx context.Context, req VideoRequest) (*Video, err
 		if err != nil {
 			return nil, err
 		}
-		path, url, body = c.veoSubmitRoute(req.Model)
+		path, url = c.veoSubmitRoute(req.Model)
 		body = veo
 	}
 	parent := ctx
