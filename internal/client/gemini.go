@@ -16,9 +16,6 @@ const (
 	geminiPredictPath   = "/v1beta/models/{model}:predictLongRunning"
 	geminiOperationPath = "/v1beta/{operation}"
 	geminiModelsPath    = "/v1beta/models"
-	// geminiMaxModelPages bounds the pages of the model list read: the
-	// Gemini API lists a few dozen models.
-	geminiMaxModelPages = 20
 )
 
 // geminiModelEndpoint is {base}/v1beta/models/{model}:{verb}. A model given as
@@ -38,34 +35,52 @@ type geminiModel struct {
 // ID without the models/ prefix.
 func (c *Client) listGeminiModels(ctx context.Context) ([]Model, error) {
 	var out []Model
+	err := c.listGoogleModels(ctx, geminiModelsPath, c.endpoint("v1beta", "models"), "models", func(raw json.RawMessage) bool {
+		var m geminiModel
+		if json.Unmarshal(raw, &m) != nil || strings.TrimSpace(m.Name) == "" {
+			return false
+		}
+		if slices.Contains(m.SupportedGenerationMethods, "predictLongRunning") {
+			out = append(out, Model{ID: strings.TrimPrefix(m.Name, "models/"), OwnedBy: "google", Raw: raw})
+		}
+		return true
+	})
+	return out, err
+}
+
+// googleMaxModelPages bounds the pages of a model list read: Google's lists
+// hold a few dozen to a few hundred models.
+const googleMaxModelPages = 20
+
+// listGoogleModels reads the pages of a Google model list (pages of 1,000,
+// nextPageToken) at rawURL, handing each entry of its member list to keep,
+// which reports whether the entry could be read.
+func (c *Client) listGoogleModels(ctx context.Context, path, rawURL, member string, keep func(json.RawMessage) bool) error {
 	token := ""
-	for range geminiMaxModelPages {
-		u := c.endpoint("v1beta", "models") + "?pageSize=1000"
+	for range googleMaxModelPages {
+		u := rawURL + "?pageSize=1000"
 		if token != "" {
 			u += "&pageToken=" + url.QueryEscape(token)
 		}
-		var page struct {
-			Models        []json.RawMessage `json:"models"`
-			NextPageToken string            `json:"nextPageToken"`
+		var page map[string]json.RawMessage
+		if _, err := c.doRequest(ctx, http.MethodGet, path, u, nil, &page); err != nil {
+			return err
 		}
-		if _, err := c.doRequest(ctx, http.MethodGet, geminiModelsPath, u, nil, &page); err != nil {
-			return nil, err
+		var entries []json.RawMessage
+		if err := json.Unmarshal(page[member], &entries); err != nil || (entries == nil && token == "") {
+			return fmt.Errorf("GET %s: the answer has no %q list", path, member)
 		}
-		if page.Models == nil && token == "" {
-			return nil, fmt.Errorf("GET %s: the answer has no \"models\" list", geminiModelsPath)
-		}
-		for i, raw := range page.Models {
-			var m geminiModel
-			if err := json.Unmarshal(raw, &m); err != nil || strings.TrimSpace(m.Name) == "" {
-				return nil, fmt.Errorf("GET %s: model list entry %d has no name: %s", geminiModelsPath, i, snippet(raw))
-			}
-			if slices.Contains(m.SupportedGenerationMethods, "predictLongRunning") {
-				out = append(out, Model{ID: strings.TrimPrefix(m.Name, "models/"), OwnedBy: "google", Raw: raw})
+		for i, raw := range entries {
+			if !keep(raw) {
+				return fmt.Errorf("GET %s: model list entry %d has no name: %s", path, i, snippet(raw))
 			}
 		}
-		if token = page.NextPageToken; token == "" {
-			return out, nil
+		// A token that is not a string ends the list as no token does.
+		token = ""
+		_ = json.Unmarshal(page["nextPageToken"], &token)
+		if token == "" {
+			return nil
 		}
 	}
-	return out, nil
+	return nil
 }

@@ -7,8 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
-	"net/url"
 	"os"
 	"strings"
 
@@ -24,8 +22,6 @@ const (
 	vertexPredictPath = "/v1/projects/{project}/locations/{location}/publishers/google/models/{model}:predictLongRunning"
 	vertexFetchPath   = "/v1/{model}:fetchPredictOperation"
 	vertexModelsPath  = "/v1beta1/publishers/google/models"
-	// vertexMaxModelPages bounds the pages of Model Garden's list read.
-	vertexMaxModelPages = 20
 	// vertexMaxOperationBytes bounds a vertex operation answer, which holds
 	// its clip inline when no storage destination was given: a long 1080p
 	// clip is tens of MB, a third more in base64.
@@ -92,36 +88,18 @@ func (c *Client) vertexModelEndpoint(model, verb string) string {
 // closed to the project.
 func (c *Client) listVertexModels(ctx context.Context) ([]Model, error) {
 	var out []Model
-	token := ""
-	for range vertexMaxModelPages {
-		u := c.endpoint("v1beta1", "publishers", "google", "models") + "?pageSize=1000"
-		if token != "" {
-			u += "&pageToken=" + url.QueryEscape(token)
-		}
-		var page struct {
-			PublisherModels []json.RawMessage `json:"publisherModels"`
-			NextPageToken   string            `json:"nextPageToken"`
-		}
-		if _, err := c.doRequest(ctx, http.MethodGet, vertexModelsPath, u, nil, &page); err != nil {
-			return nil, err
-		}
-		if page.PublisherModels == nil && token == "" {
-			return nil, fmt.Errorf("GET %s: the answer has no \"publisherModels\" list", vertexModelsPath)
-		}
-		for i, raw := range page.PublisherModels {
+	err := c.listGoogleModels(ctx, vertexModelsPath, c.endpoint("v1beta1", "publishers", "google", "models"), "publisherModels",
+		func(raw json.RawMessage) bool {
 			var m struct {
 				Name string `json:"name"`
 			}
-			if err := json.Unmarshal(raw, &m); err != nil || strings.TrimSpace(m.Name) == "" {
-				return nil, fmt.Errorf("GET %s: model list entry %d has no name: %s", vertexModelsPath, i, snippet(raw))
+			if json.Unmarshal(raw, &m) != nil || strings.TrimSpace(m.Name) == "" {
+				return false
 			}
 			out = append(out, Model{ID: m.Name[strings.LastIndex(m.Name, "/")+1:], OwnedBy: "google", Raw: raw})
-		}
-		if token = page.NextPageToken; token == "" {
-			return out, nil
-		}
-	}
-	return out, nil
+			return true
+		})
+	return out, err
 }
 
 // inlineClipsKey carries, on a vertex operation read, where takeInlineClips
