@@ -31,6 +31,7 @@ import (
 
 	"github.com/videogen/terraform-provider-videogen/internal/acctest"
 	"github.com/videogen/terraform-provider-videogen/internal/client"
+	"github.com/videogen/terraform-provider-videogen/internal/clip"
 	"github.com/videogen/terraform-provider-videogen/internal/mockapi"
 )
 
@@ -762,7 +763,7 @@ resource "videogen_video" "clip" {
 		}
 		for _, rc := range saved.ResourceChanges {
 			before, _ := rc.Change.Before.(map[string]any)
-			if !rc.Change.Actions.Delete() || before["billing"] != billingBilled {
+			if !rc.Change.Actions.Delete() || before["billing"] != clip.BillingBilled {
 				t.Fatalf("%s: actions %v, billing before %v; want a delete of a billed clip", rc.Address, rc.Change.Actions,
 					before["billing"])
 			}
@@ -939,7 +940,7 @@ resource "videogen_video" "clip" {
 `, promptA)
 	}
 	a, b := "videogen_video.clip[0]", "videogen_video.clip[1]"
-	newClip := knownvalue.StringExact(billingNewClip)
+	newClip := knownvalue.StringExact(clip.BillingNewClip)
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
@@ -956,7 +957,7 @@ resource "videogen_video" "clip" {
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(a, plancheck.ResourceActionDestroyBeforeCreate),
 					plancheck.ExpectKnownValue(a, tfjsonpath.New("billing"), newClip),
-					expectPrior{a, "billing", billingBilled},
+					expectPrior{a, "billing", clip.BillingBilled},
 					plancheck.ExpectResourceAction(b, plancheck.ResourceActionNoop),
 					// Unset, and a new request has nothing of them to echo.
 					plancheck.ExpectKnownValue(a, tfjsonpath.New("reference_images"), knownvalue.Null()),
@@ -1004,9 +1005,9 @@ resource "videogen_video" "test" {
 				Config: config("max_new_clips = 0"),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(videoAddr, plancheck.ResourceActionDestroyBeforeCreate),
-					plancheck.ExpectKnownValue(videoAddr, tfjsonpath.New("billing"), knownvalue.StringExact(billingResumes)),
+					plancheck.ExpectKnownValue(videoAddr, tfjsonpath.New("billing"), knownvalue.StringExact(clip.BillingResumes)),
 					expectPrior{videoAddr, "status", "succeeded"},
-					expectPrior{videoAddr, "billing", billingCutShort},
+					expectPrior{videoAddr, "billing", clip.BillingCutShort},
 				}},
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(videoAddr, tfjsonpath.New("task_id"), taskIDOf(mock, 0)),
@@ -1047,7 +1048,7 @@ func TestAccBilling_plannedResumeNotPossible(t *testing.T) {
 		}
 	}()
 	out := applyOutput(t, wd)
-	if !wrapped(`billing`, billingResumes).MatchString(out) ||
+	if !wrapped(`billing`, clip.BillingResumes).MatchString(out) ||
 		!wrapped("Planned Resume Not Possible", "A new task is submitted instead").MatchString(out) {
 		t.Fatalf("want a plan that resumes task %s and a warning that the apply could not:\n%s", taskIDs[0], out)
 	}

@@ -7,7 +7,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 
-	"github.com/videogen/terraform-provider-videogen/internal/client"
+	"github.com/videogen/terraform-provider-videogen/internal/clip"
 	"github.com/videogen/terraform-provider-videogen/internal/framework/privatestate"
 	"github.com/videogen/terraform-provider-videogen/internal/provider/apidiag"
 )
@@ -18,24 +18,6 @@ import (
 // clip records in private state the API it was made or imported through, and a
 // clip of another API is an error that names api, with state left alone (see
 // CONTRIBUTING.md, "OpenAI's video API").
-
-// privateKeyAPI holds the API shape a clip was made or imported through. Clips
-// made before it was recorded were made through the only API there was.
-const privateKeyAPI privatestate.String = "api"
-
-// recordClipAPI notes the provider's API in a clip's private state.
-func (d *providerData) recordClipAPI(ctx context.Context, p privatestate.Setter) diag.Diagnostics {
-	return privateKeyAPI.Set(ctx, p, string(d.api))
-}
-
-// clipAPI is the API a clip was made or imported through.
-func clipAPI(ctx context.Context, p privatestate.Getter) apiShape {
-	shape, diags := privateKeyAPI.Get(ctx, p)
-	if diags.HasError() || shape == "" {
-		return apiVideoGenerations
-	}
-	return apiShape(shape)
-}
 
 // checkClipAPI reports whether the clip of taskID belongs to the provider's API,
 // and adds an error naming the provider's api when it does not (a diagnostic of
@@ -68,32 +50,17 @@ func (d *providerData) checkClipAPI(ctx context.Context, p privatestate.Getter, 
 // Delete cannot tell the two apart. apiRecorded says whether the private state
 // Delete was handed records an API.
 func (r *videoResource) checkLetGoTaskAPI(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse,
-	clip videoResourceModel, apiRecorded bool,
+	m videoResourceModel, apiRecorded bool,
 ) bool {
-	taskID := clip.TaskID.ValueString()
+	taskID := m.TaskID.ValueString()
 	if apiRecorded {
 		return r.data.checkClipAPI(ctx, req.Private, taskID, &resp.Diagnostics)
 	}
-	madeThrough, known := r.taskKnownHere(ctx, clip, &resp.Diagnostics)
+	madeThrough, known := r.taskKnownHere(ctx, m, &resp.Diagnostics)
 	if known {
 		return true
 	}
-	// Terraform keeps a clip whose Delete failed with the private state that Delete
-	// answers, which starts as the one it was handed: the replacement's. Without
-	// the clip's own marks, the next Read would take it for a clip of
-	// video-generations that finished waiting, and the plan after would let its
-	// task go. So the clip gets back what its own private state held, as far as
-	// the answer tells: the API that made it, and its cut-short wait (the task is
-	// unfinished, and a clip replaced without a private state of its own is a
-	// tainted one).
-	for _, d := range []diag.Diagnostics{
-		privateKeyAPI.Set(ctx, resp.Private, string(madeThrough)),
-		privateKeyWaitCutShort.Set(ctx, resp.Private, true),
-		privateKeyResumes.Set(ctx, resp.Private, false),
-		privateKeyPlannedNew.Set(ctx, resp.Private, false),
-	} {
-		resp.Diagnostics.Append(d...)
-	}
+	resp.Diagnostics.Append(restoreOwnMarks(ctx, resp.Private, madeThrough)...)
 	return false
 }
 
@@ -102,23 +69,22 @@ func (r *videoResource) checkLetGoTaskAPI(ctx context.Context, req resource.Dele
 // Only a 404 from an address proven to be the service points at another one;
 // after any other failure the provider's own is the likelier, and the next Read
 // checks the task again.
-func (r *videoResource) taskKnownHere(ctx context.Context, clip videoResourceModel, diags *diag.Diagnostics) (apiShape, bool) {
-	taskID := clip.TaskID.ValueString()
-	_, err := r.data.client.GetVideo(ctx, taskID)
+func (r *videoResource) taskKnownHere(ctx context.Context, m videoResourceModel, diags *diag.Diagnostics) (apiShape, bool) {
+	taskID := m.TaskID.ValueString()
+	_, gone, err := r.data.lifecycle.ReadTask(ctx, taskID)
 	switch {
-	case err == nil:
+	case err == nil && !gone:
 		return r.data.api, true
-	case !client.IsNotFound(err):
+	case clip.WrongAddress(err):
+		addAPIError(diags, "Unable to Delete Video", apidiag.WrongAddress, err)
+		return r.data.api, false
+	case !gone:
 		advice, _ := apidiag.Advice(apidiag.Get, err, nil)
 		diags.AddError("Unable to Delete Video",
 			fmt.Sprintf("Task %s (the clip of prompt %q) is unfinished, and before it is handed to the clip that replaces "+
 				"this one (or let go of), the provider reads it to make sure that the %q API, the provider's api, knows it. "+
 				"That read failed. %s State was left as it was: apply again once the service answers.\n\nOriginal error: %s",
-				taskID, shortPrompt(clip.Prompt), r.data.api, advice, err))
-		return r.data.api, false
-	}
-	if verr := r.data.models.VerifyService(ctx); verr != nil {
-		addAPIError(diags, "Unable to Delete Video", apidiag.WrongAddress, fmt.Errorf("%w; and %w", err, verr))
+				taskID, clip.ShortPrompt(m.Prompt.ValueString()), r.data.api, advice, err))
 		return r.data.api, false
 	}
 	// There are two APIs: a task unknown to one was made through the other.
@@ -134,6 +100,6 @@ func (r *videoResource) taskKnownHere(ctx context.Context, clip videoResourceMod
 			"the task runs on. If api changed since the clip was made, set it back and apply again (the replacement "+
 			"then takes the task over; a second provider block with an alias serves both APIs). If the task is gone, "+
 			"remove the clip with terraform state rm and apply again. State was left as it was.\n\nOriginal error: %s",
-			taskID, shortPrompt(clip.Prompt), r.data.api, other, err))
+			taskID, clip.ShortPrompt(m.Prompt.ValueString()), r.data.api, other, err))
 	return other, false
 }

@@ -435,27 +435,34 @@ func (a clipArgument) value(r *client.VideoRequest) attr.Value {
 	return nil
 }
 
-// arg is the model's value of a clip argument. The model's fields carry the
-// same tfsdk names as the table's rows, which TestClipArgumentsCoverTheSchema
-// keeps true.
+// arg is the model's value of a clip argument, nil for a name the model has no
+// field for. The model's fields carry the same tfsdk names as the table's rows,
+// which TestClipArgumentsCoverTheSchema keeps true.
 func (m *videoResourceModel) arg(name string) attr.Value {
-	v, _ := modelField(m, name).Interface().(attr.Value)
+	i, ok := modelFields[name]
+	if !ok {
+		return nil
+	}
+	v, _ := reflect.ValueOf(m).Elem().Field(i).Interface().(attr.Value)
 	return v
 }
 
 func (m *videoResourceModel) setArg(name string, v attr.Value) {
-	modelField(m, name).Set(reflect.ValueOf(v))
+	if i, ok := modelFields[name]; ok {
+		reflect.ValueOf(m).Elem().Field(i).Set(reflect.ValueOf(v))
+	}
 }
 
-func modelField(m *videoResourceModel, name string) reflect.Value {
-	v := reflect.ValueOf(m).Elem()
-	for i := range v.NumField() {
-		if v.Type().Field(i).Tag.Get("tfsdk") == name {
-			return v.Field(i)
-		}
+// modelFields indexes videoResourceModel's fields by their tfsdk names, read
+// once rather than on every access.
+var modelFields = func() map[string]int {
+	t := reflect.TypeFor[videoResourceModel]()
+	fields := make(map[string]int, t.NumField())
+	for i := range t.NumField() {
+		fields[t.Field(i).Tag.Get("tfsdk")] = i
 	}
-	panic("videoResourceModel has no field for attribute " + name)
-}
+	return fields
+}()
 
 // schemaAttribute completes the row's attribute: a required argument is
 // required, every other optional, an echoed one also computed (it records the

@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/videogen/terraform-provider-videogen/internal/client"
+	"github.com/videogen/terraform-provider-videogen/internal/clip"
 	"github.com/videogen/terraform-provider-videogen/internal/provider/apidiag"
 )
 
@@ -33,7 +34,7 @@ func (d *providerData) removal(taskID string, status client.Status) string {
 			"stays billed, since deleting refunds nothing, and can no longer be downloaded. Set delete_on_destroy = false "+
 			"in the provider block to keep it on the server", taskID, d.api)
 	}
-	return fmt.Sprintf("%s: task %s only leaves Terraform state, and %s", d.keptBecause(status), taskID, keptTaskCost(status))
+	return fmt.Sprintf("%s: task %s only leaves Terraform state, and %s", d.keptBecause(status), taskID, clip.KeptTaskCost(status))
 }
 
 // keptBecause says why destroying a clip of status does not delete it.

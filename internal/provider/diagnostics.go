@@ -8,9 +8,9 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/videogen/terraform-provider-videogen/internal/client"
+	"github.com/videogen/terraform-provider-videogen/internal/clip"
 	"github.com/videogen/terraform-provider-videogen/internal/provider/apidiag"
 )
 
@@ -18,16 +18,6 @@ import (
 // a rejected request may concern (attributeForBadRequest).
 func addAPIError(diags *diag.Diagnostics, summary string, op apidiag.Operation, err error) {
 	apidiag.Add(diags, summary, op, err, attributeForBadRequest)
-}
-
-// addUncertainAttemptsWarning says that a submission got through only after
-// attempts that may each have created a task nobody tracks.
-func addUncertainAttemptsWarning(diags *diag.Diagnostics, v *client.Video) {
-	diags.AddWarning("Submission May Have Created an Untracked Task",
-		fmt.Sprintf("Task %s was created and is tracked in state. Before it, %s: a gateway may answer so after the service "+
-			"has already accepted the task, so that attempt may have created another task, billed and tracked by nobody. "+
-			"Look in the service's console for a second task created just now with this prompt. Set submit_gateway_retries "+
-			"= 0 in the provider block never to send a submission twice.", v.TaskID, strings.Join(v.UncertainAttempts, "; ")))
 }
 
 // addRemovedFromStateWarning says what destroying a clip does, for every clip of
@@ -38,39 +28,6 @@ func addRemovedFromStateWarning(diags *diag.Diagnostics, why string) {
 			"destroys so, except one whose task failed (never billed), stays on the service and stays billed (an "+
 			"unfinished task if it succeeds); their task IDs are in the plan above if you need to find them in the "+
 			"service's console.", why))
-}
-
-// addAbandonedTaskWarning names a task that an earlier run left unfinished and
-// that no replacement took over, because the clip is now asked for differently.
-// The clip is named by the prompt it was made with: Terraform shows no address
-// for what a Delete says.
-func addAbandonedTaskWarning(diags *diag.Diagnostics, clip videoResourceModel) {
-	taskID := clip.TaskID.ValueString()
-	diags.AddWarning("Unfinished Task Abandoned",
-		fmt.Sprintf("Task %s (the clip of prompt %q) was still running when an earlier apply stopped waiting for it. Its "+
-			"resource now asks for a different clip (an argument or triggers_replace changed), so a new task is submitted "+
-			"instead of resuming %s. Task %s only leaves Terraform state, and %s.", taskID, shortPrompt(clip.Prompt),
-			taskID, taskID, keptTaskCost(client.Status(clip.Status.ValueString()))))
-}
-
-// shortPrompt is a prompt as a message quotes it: its first 60 characters.
-func shortPrompt(p types.String) string {
-	r := []rune(p.ValueString())
-	if len(r) > 60 {
-		return string(r[:60]) + "..."
-	}
-	return string(r)
-}
-
-// addResumeNotPossibleWarning says that a clip planned to resume an earlier task
-// is submitted as a new one: the task failed or went away after the plan, or an
-// identical clip of the same apply took it over first.
-func addResumeNotPossibleWarning(diags *diag.Diagnostics) {
-	diags.AddWarning("Planned Resume Not Possible",
-		"The plan said this clip resumes an earlier task with no new charge, but at apply no unfinished task of exactly "+
-			"this clip could be taken over: it failed or is gone since the plan, or an identical clip of this apply took "+
-			"it first. A new task is submitted instead, and it is billed when it succeeds. State keeps the planned billing "+
-			"until the next refresh records what the new task bills.")
 }
 
 // attributeForBadRequest maps the parameters the service's 400 blames (see
@@ -112,7 +69,7 @@ func addWaitError(diags *diag.Diagnostics, taskID, op string, timeout time.Durat
 			"Apply again to keep waiting for the same task: the next terraform apply takes task %s over instead of "+
 			"submitting a new one; its plan shows the resource as tainted and replaced, with billing = %q. If the "+
 			"arguments of this resource change before then, a new task is submitted and task %s is left running. To "+
-			"wait longer, raise timeouts.%s.", taskID, billingResumes, taskID, op)):
+			"wait longer, raise timeouts.%s.", taskID, clip.BillingResumes, taskID, op)):
 	default:
 		advice, _ := apidiag.Advice(apidiag.Get, err, attributeForBadRequest)
 		diags.AddError("Unable to Wait for Video", fmt.Sprintf(
@@ -121,4 +78,26 @@ func addWaitError(diags *diag.Diagnostics, taskID, op string, timeout time.Durat
 				"replaced, but the apply takes task %s over instead of submitting a new one).\n\nOriginal error: %s",
 			taskID, advice, taskID, err))
 	}
+}
+
+// addNotes turns what the clip's lifecycle says into diagnostics; a failed
+// call to the service is worded as every such failure of a clip is.
+func addNotes(diags *diag.Diagnostics, notes clip.Notes) {
+	for _, n := range notes {
+		switch {
+		case n.Call != nil:
+			addAPIError(diags, n.Call.Summary, callOperations[n.Call.Op], n.Call.Err)
+		case !n.Error:
+			diags.AddWarning(n.Summary, n.Detail)
+		case n.Attribute != "":
+			diags.AddAttributeError(path.Root(n.Attribute), n.Summary, n.Detail)
+		default:
+			diags.AddError(n.Summary, n.Detail)
+		}
+	}
+}
+
+// callOperations is apidiag's name of each call the lifecycle makes.
+var callOperations = map[clip.Op]apidiag.Operation{
+	clip.OpGet: apidiag.Get, clip.OpSubmit: apidiag.Submit, clip.OpWrongAddress: apidiag.WrongAddress,
 }

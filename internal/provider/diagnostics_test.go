@@ -218,27 +218,6 @@ func TestAddAPIErrorWrongAddress(t *testing.T) {
 	}
 }
 
-func TestNewClipBudget(t *testing.T) {
-	t.Parallel()
-	var diags diag.Diagnostics
-	b := newNewClipBudget(2)
-	for range 3 {
-		b.count(&diags)
-	}
-	if len(diags) != 1 || diags[0].Summary() != "Too Many New Clips" ||
-		!strings.Contains(diags[0].Detail(), "at least 3 new clips") || !strings.Contains(diags[0].Detail(), "max_new_clips allows 2") {
-		t.Fatalf("diagnostics = %v", diags)
-	}
-	unlimited := newNewClipBudget(-1)
-	var none diag.Diagnostics
-	for range 100 {
-		unlimited.count(&none)
-	}
-	if len(none) != 0 {
-		t.Fatalf("an unset max_new_clips reported %v", none)
-	}
-}
-
 func TestUnknownModelDetail(t *testing.T) {
 	t.Parallel()
 	few := unknownModelDetail("videogen-3", []string{"videogen-1", "videogen-2"})

@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 
 	"github.com/videogen/terraform-provider-videogen/internal/acctest"
+	"github.com/videogen/terraform-provider-videogen/internal/clip"
 )
 
 // A clip whose task failed was never billed: replacing it says nothing of a clip
@@ -69,10 +70,10 @@ func TestAccVideoResource_resumedClipIsBilledOnceItSucceeds(t *testing.T) {
 	if err != nil || len(st.Values.RootModule.Resources) != 1 {
 		t.Fatalf("state: %v, %v", st, err)
 	}
-	clip := st.Values.RootModule.Resources[0].AttributeValues
-	if clip["task_id"] != taskID || clip["status"] != "succeeded" || clip["billing"] != billingBilled {
+	v := st.Values.RootModule.Resources[0].AttributeValues
+	if v["task_id"] != taskID || v["status"] != "succeeded" || v["billing"] != clip.BillingBilled {
 		t.Fatalf("after the resuming apply: task %v, status %v, billing %q; want task %s succeeded and %q",
-			clip["task_id"], clip["status"], clip["billing"], taskID, billingBilled)
+			v["task_id"], v["status"], v["billing"], taskID, clip.BillingBilled)
 	}
 	if err := mock.ExpectSubmissions(1)(nil); err != nil {
 		t.Error(err)

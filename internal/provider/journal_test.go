@@ -16,10 +16,9 @@ import (
 
 	"github.com/hashicorp/go-version"
 	"github.com/hashicorp/terraform-exec/tfexec"
-	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/videogen/terraform-provider-videogen/internal/acctest"
+	"github.com/videogen/terraform-provider-videogen/internal/clip"
 	"github.com/videogen/terraform-provider-videogen/internal/journal"
 	"github.com/videogen/terraform-provider-videogen/internal/mockapi"
 )
@@ -252,8 +251,8 @@ func TestAccJournal_workspacesAdoptOnlyTheirOwnTasks(t *testing.T) {
 		}
 		// The other workspace's task is no business of this one's plan.
 		after, err := wd.PlanOut(ctx, "tfplan", "videogen_video.clip")
-		if err != nil || after["billing"] != billingNewClip {
-			t.Fatalf("workspace %s plans billing %v (error %v), want %q", ws, after["billing"], err, billingNewClip)
+		if err != nil || after["billing"] != clip.BillingNewClip {
+			t.Fatalf("workspace %s plans billing %v (error %v), want %q", ws, after["billing"], err, clip.BillingNewClip)
 		}
 		run := wd.Start(ctx, "apply", "-input=false", "-no-color", "tfplan")
 		awaitHeld(t, mock, run, i+1)
@@ -322,8 +321,8 @@ func TestAccJournal_lostAnswerIsSaidAtPlan(t *testing.T) {
 	t.Parallel()
 	ctx := t.Context()
 	mock := acctest.NewMock(t, func(cfg *mockapi.Config) { cfg.GatewayFailuresAfterSubmit = -1 })
-	clip := cliVideo("an answer lost on the way back")
-	wd := cliWorkdir(t, mock, clip, "submit_gateway_retries = 0")
+	video := cliVideo("an answer lost on the way back")
+	wd := cliWorkdir(t, mock, video, "submit_gateway_retries = 0")
 	if err := wd.Apply(ctx); err == nil {
 		t.Fatal("the apply whose answer was lost succeeded")
 	}
@@ -337,15 +336,15 @@ func TestAccJournal_lostAnswerIsSaidAtPlan(t *testing.T) {
 		t.Fatal(err)
 	}
 	billing := after["billing"]
-	if billing != billingMayBillTwice {
-		t.Fatalf("the plan's billing is %v, want %q", billing, billingMayBillTwice)
+	if billing != clip.BillingMayBillTwice {
+		t.Fatalf("the plan's billing is %v, want %q", billing, clip.BillingMayBillTwice)
 	}
 	if !wrapped("Warning: Clip May Be Billed Twice", "never learned whether the service created", "max_new_clips",
 		"import it").MatchString(out.String()) {
 		t.Fatalf("the plan does not warn of the lost answer:\n%s", out.String())
 	}
 
-	if err := wd.Write(cliClip(mock, clip, "submit_gateway_retries = 0", "max_new_clips = 0")); err != nil {
+	if err := wd.Write(cliClip(mock, video, "submit_gateway_retries = 0", "max_new_clips = 0")); err != nil {
 		t.Fatal(err)
 	}
 	if err := wd.Apply(ctx); err == nil || !wrapped("Too Many New Clips").MatchString(err.Error()) {
@@ -459,30 +458,6 @@ func TestAccJournal_unreadableJournalSubmitsNothing(t *testing.T) {
 	}
 	if n := mock.Submissions(); n != 0 {
 		t.Fatalf("the ledger shows %d submissions, want 0", n)
-	}
-}
-
-// A task whose removal fails stays in the journal. Where the state keeps it,
-// that is only logged; for a clip that leaves state the user is told which
-// task a later identical clip would adopt, and this run never adopts it.
-func TestJournalRemoveFailure(t *testing.T) {
-	t.Parallel()
-	d := &providerData{journal: unwritableJournal(t), handover: newTaskHandover()}
-	var diags diag.Diagnostics
-	d.journalRemove(t.Context(), "task_held", nil)
-	d.journalRemove(t.Context(), "task_left", &diags)
-	if len(diags) != 1 || diags[0].Severity() != diag.SeverityWarning || diags[0].Summary() != "Task Left in the Task Journal" {
-		t.Fatalf("want one warning 'Task Left in the Task Journal', got %v", diags)
-	}
-	if !wrapped("Task task_left left Terraform state", "adopts task task_left", "triggers_replace",
-		"Original error:").MatchString(diags[0].Detail()) {
-		t.Errorf("the warning does not say which task and what to do:\n%s", diags[0].Detail())
-	}
-	if d.handover.claim("task_left") {
-		t.Error("this run may still adopt the task that left state")
-	}
-	if !d.handover.claim("task_held") {
-		t.Error("a task the state keeps was claimed")
 	}
 }
 
@@ -604,51 +579,6 @@ func TestAccJournal_noteFailingAfterTheAnswerWarns(t *testing.T) {
 	}
 }
 
-// A task the service answered with, or one handed over, that the journal
-// cannot note is a warning naming it, never an error: it exists, and this run
-// records it in state. A shared journal_url database is no exception.
-func TestTaskNotNotedIsAWarning(t *testing.T) {
-	t.Parallel()
-	refused, err := mockapi.RefusedURL(t.Context())
-	if err != nil {
-		t.Fatal(err)
-	}
-	shared := journal.NewPostgres(strings.Replace(refused, "http://", "postgres://videogen@", 1)+"/terraform?sslmode=disable",
-		"state", journal.DefaultMaxAge)
-	for _, j := range []*journal.Journal{shared, unwritableJournal(t)} {
-		d := &providerData{journal: j, handover: newTaskHandover()}
-		var diags diag.Diagnostics
-		d.taskNotNoted(t.Context(), "task_answered", heldByThisApply,
-			j.Sent(t.Context(), "", journal.Entry{TaskID: "task_answered", Fingerprint: "f"}), &diags)
-		d.taskNotNoted(t.Context(), "task_adopted", heldByThisApply, j.Claim(t.Context(), journal.Entry{TaskID: "task_adopted", Fingerprint: "f"}), &diags)
-		if diags.HasError() || len(diags) != 2 {
-			t.Fatalf("%s: want two warnings, got %v", j.Where(), diags)
-		}
-		for i, task := range []string{"task_answered", "task_adopted"} {
-			if diags[i].Summary() != "Task Not Noted in the Task Journal" || !strings.Contains(diags[i].Detail(), task) {
-				t.Errorf("%s: %s: %s", j.Where(), diags[i].Summary(), diags[i].Detail())
-			}
-		}
-	}
-}
-
-// A tainted clip whose request cannot be built from its state (here: an
-// argument the provider's api cannot carry) cannot be noted before Delete hands
-// its task over: that is said, naming the task, since until the replacement is
-// saved the task is in no state and no journal.
-func TestNoteHandedOverWithoutARequest(t *testing.T) {
-	t.Parallel()
-	r := &videoResource{data: &providerData{api: apiOpenAIVideos, journal: unwritableJournal(t), handover: newTaskHandover()}}
-	state := videoResourceModel{TaskID: types.StringValue("task_handed"), Model: types.StringValue("sora-2"),
-		Prompt: types.StringValue("p"), CallbackURL: types.StringValue("https://hooks.example/done")}
-	var diags diag.Diagnostics
-	r.noteHandedOver(t.Context(), state, &diags)
-	if diags.HasError() || len(diags) != 1 || diags[0].Summary() != "Task Not Noted in the Task Journal" ||
-		!wrapped("Task task_handed exists and is handed to the clip that replaces this one", "callback_url").MatchString(diags[0].Detail()) {
-		t.Fatalf("want one warning naming task_handed and why, got %v", diags)
-	}
-}
-
 // TestAccJournal_handedOverTaskKeptOnAnUnprovenNotFound: the replacement of a
 // clip whose wait was cut short reads the task it takes over. A gateway that
 // answers that read 404 and will not give the model list either proves
@@ -689,7 +619,7 @@ func TestAccJournal_handedOverTaskKeptOnAnUnprovenNotFound(t *testing.T) {
 	}
 	// Planned while the gateway works: the replacement resumes the task.
 	out, err := wd.Start(ctx, "plan", "-out=resume.tfplan", "-input=false", "-no-color").Wait()
-	if err != nil || !strings.Contains(out, billingResumes) {
+	if err != nil || !strings.Contains(out, clip.BillingResumes) {
 		t.Fatalf("the plan does not resume task %s (error %v):\n%s", taskID, err, out)
 	}
 	lost.Store(true)

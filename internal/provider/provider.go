@@ -25,6 +25,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/videogen/terraform-provider-videogen/internal/client"
+	"github.com/videogen/terraform-provider-videogen/internal/clip"
 	"github.com/videogen/terraform-provider-videogen/internal/journal"
 	"github.com/videogen/terraform-provider-videogen/internal/localfile"
 	"github.com/videogen/terraform-provider-videogen/internal/provider/apidiag"
@@ -81,17 +82,13 @@ type providerData struct {
 	// says once that it could not be read.
 	models         *client.ModelCatalog
 	modelsReported sync.Once
-	// handover, journal and budget exist once per provider process, which is what
+	// lifecycle and journal exist once per provider process, which is what
 	// Terraform starts for one plan or one apply.
-	handover     *taskHandover
-	journal      *journal.Journal
-	journalError sync.Once
-	budget       *newClipBudget
+	lifecycle *clip.Lifecycle
+	journal   *journal.Journal
 	// clips and planned are videogen_video_file's part (videofile.Configured).
 	clips   localfile.Known
 	planned localfile.Claims
-	// held holds the tasks the videogen_video resources read in this run hold.
-	held heldTasks
 	// api is the request shape of the API the client speaks, and
 	// deleteOnDestroy whether destroying a clip deletes it there (see destroyEffect).
 	api             apiShape
@@ -330,9 +327,11 @@ func (p *videogenProvider) Configure(ctx context.Context, req provider.Configure
 	if !cfg.MaxNewClips.IsNull() {
 		maxNewClips = cfg.MaxNewClips.ValueInt64()
 	}
+	models := client.NewModelCatalog(c)
 	data := &providerData{
-		client: c, models: client.NewModelCatalog(c), handover: newTaskHandover(),
-		journal: jnl, budget: newNewClipBudget(maxNewClips),
+		client: c, models: models, journal: jnl,
+		lifecycle: clip.New(clip.Config{Client: c, Models: models, Journal: jnl, API: api,
+			MaxNewClips: maxNewClips, Log: clientLogger{}}),
 		api: apiShape(api), deleteOnDestroy: cfg.DeleteOnDestroy.IsNull() || cfg.DeleteOnDestroy.ValueBool(),
 	}
 	resp.ResourceData = data
@@ -411,11 +410,20 @@ func parseDurationAttr(v types.String) (time.Duration, bool) {
 }
 
 // clientLogger routes the client's request logs, which the client has already
-// freed of the API key, to tflog.
+// freed of the API key, and the clip lifecycle's, to tflog.
 type clientLogger struct{}
 
 func (clientLogger) Debug(ctx context.Context, msg string, fields map[string]any) {
 	tflog.Debug(ctx, msg, fields)
+}
+
+// Info and Warn route the clip lifecycle's logs (clip.Logger).
+func (clientLogger) Info(ctx context.Context, msg string, fields map[string]any) {
+	tflog.Info(ctx, msg, fields)
+}
+
+func (clientLogger) Warn(ctx context.Context, msg string, fields map[string]any) {
+	tflog.Warn(ctx, msg, fields)
 }
 
 // requireConfigured reports whether the provider handed over a client (see

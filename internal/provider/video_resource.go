@@ -20,6 +20,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/videogen/terraform-provider-videogen/internal/client"
+	"github.com/videogen/terraform-provider-videogen/internal/clip"
 	"github.com/videogen/terraform-provider-videogen/internal/framework/privatestate"
 	"github.com/videogen/terraform-provider-videogen/internal/provider/apidiag"
 	"github.com/videogen/terraform-provider-videogen/internal/validators"
@@ -95,16 +96,16 @@ func (r *videoResource) Schema(ctx context.Context, _ resource.SchemaRequest, re
 			},
 			"billing": schema.StringAttribute{
 				MarkdownDescription: "What this clip costs, for a reviewer of the plan. A clip planned for creation or " +
-					"replacement says `" + billingNewClip + "` (a task is submitted, and billed when it succeeds) or `" +
-					billingResumes + "` (the clip is tainted because an apply stopped waiting for its task, and the apply " +
+					"replacement says `" + clip.BillingNewClip + "` (a task is submitted, and billed when it succeeds) or `" +
+					clip.BillingResumes + "` (the clip is tainted because an apply stopped waiting for its task, and the apply " +
 					"waits for that same task again). It is unknown (known after apply) when the plan cannot tell: an " +
 					"argument is known only at apply, a clip with the same arguments takes the task this one could resume, or " +
 					"the task journal holds a task that a killed run submitted for this very clip and state (a warning names it). " +
-					"It says `" + billingMayBillTwice + "` when an earlier run sent this very request and never learned " +
+					"It says `" + clip.BillingMayBillTwice + "` when an earlier run sent this very request and never learned " +
 					"whether the service created a task (a warning says when); `max_new_clips` counts it as a new clip. " +
-					"After a refresh it says what the task's status means: `" + billingBilled + "`, `" + billingIfSucceeds +
-					"`, `" + billingNotBilled + "` (the generation failed), `" + billingMayHaveBeenPaid + "` (cancelled, or " +
-					"its clip expired) or `" + billingCutShort + "` (an apply stopped waiting for it; the next apply resumes " +
+					"After a refresh it says what the task's status means: `" + clip.BillingBilled + "`, `" + clip.BillingIfSucceeds +
+					"`, `" + clip.BillingNotBilled + "` (the generation failed), `" + clip.BillingMayHaveBeenPaid + "` (cancelled, or " +
+					"its clip expired) or `" + clip.BillingCutShort + "` (an apply stopped waiting for it; the next apply resumes " +
 					"it unless the arguments changed). A clip that is destroyed or replaced stays billed, whether the server " +
 					"keeps it or deletes it (`delete_on_destroy`), and the plan warns of each clip it destroys.",
 				Computed:      true,
@@ -158,7 +159,15 @@ func (r *videoResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	r.heldByPriorState(ctx, state)
+	if r.data != nil && !state.Model.IsNull() && !state.TaskID.IsNull() {
+		// A prior state proves that a state holds its task, even in a plan with
+		// -refresh=false, which reads no clip. Every plan forgets it before any apply
+		// adopts a journaled task, so the task of a run whose provider ended (but whose
+		// Terraform may have been killed before it saved the state) is adopted only
+		// when no resource of the state holds it. A state without a model is a fresh
+		// import, not saved yet.
+		r.data.lifecycle.Forget(ctx, state.TaskID.ValueString())
+	}
 	switch {
 	case req.Plan.Raw.IsNull():
 		r.planDestroy(state, &resp.Diagnostics)
@@ -169,14 +178,14 @@ func (r *videoResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 		return
 	}
 	status := client.Status(state.Status.ValueString())
-	if privateKeyWaitCutShort.Get(ctx, req.Private) && r.data != nil {
+	if waitCutShort(ctx, req.Private) && r.data != nil {
 		// A tainted clip is planned with no prior state; this one was untainted, so a
 		// replacement (-replace, a changed argument) is a new clip, not a resume.
-		r.data.budget.unsee(state.TaskID.ValueString())
+		r.data.lifecycle.Kept(state.TaskID.ValueString())
 		if status.Usable() {
 			// Its task finished meanwhile: an in-place update records the clip's billing
 			// and drops the mark, so that Delete no longer hands the task over.
-			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("billing"), billingOf(status))...)
+			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("billing"), clip.BillingOf(status))...)
 		}
 	}
 	if !state.Model.IsNull() && !plan.Model.Equal(state.Model) {
@@ -185,7 +194,11 @@ func (r *videoResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 	if replacesClip(plan, state) {
 		// The replacement is a new submission: the limits apply to it as to a new clip.
 		checkModelLimits(ctx, r.data, &plan, &resp.Diagnostics)
-		r.checkSendable(ctx, plan, req.Config, &resp.Diagnostics)
+		if r.data != nil && req.Config.Raw.IsFullyKnown() {
+			// No apply submits part of a request the provider's API cannot carry.
+			_, diags := r.data.clipOf(ctx, &plan, req.Config)
+			resp.Diagnostics.Append(diags...)
+		}
 		if status.Usable() || !status.Final() {
 			addReplacedClipWarning(&resp.Diagnostics, r.data, state.TaskID.ValueString(), status)
 		}
@@ -224,14 +237,6 @@ func replacesClip(plan, state videoResourceModel) bool {
 	return false
 }
 
-// keptTaskCost says what a task that leaves Terraform state goes on costing.
-func keptTaskCost(status client.Status) string {
-	if !status.Final() {
-		return fmt.Sprintf("the task is %s: it keeps running and is billed if it succeeds", status)
-	}
-	return "its clip stays on the service and stays billed"
-}
-
 // addReplacedClipWarning says, at plan, that the clip a replacement lets go of
 // stays billed, and what becomes of it. Terraform shows warnings of one summary
 // as one, with a count.
@@ -245,13 +250,16 @@ func addReplacedClipWarning(diags *diag.Diagnostics, data *providerData, taskID 
 // planCreate plans a clip that does not exist yet: it says in billing whether the
 // apply submits a new, billed task or takes over one that exists, and plans the
 // reference media and webhook left unset as null, since a request without them
-// has nothing of them to echo.
+// has nothing of them to echo. A request the provider's API cannot carry fails
+// the plan, so that no apply submits part of it; one with values known only at
+// apply is checked then, by Create, before it submits: at plan an unknown ratio
+// may be one the configuration leaves to the service or one it sets from
+// another resource.
 func (r *videoResource) planCreate(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse,
 	plan videoResourceModel,
 ) {
 	r.checkModel(ctx, plan.Model, &resp.Diagnostics)
 	checkModelLimits(ctx, r.data, &plan, &resp.Diagnostics)
-	r.checkSendable(ctx, plan, req.Config, &resp.Diagnostics)
 	var cfg videoResourceModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
 	if resp.Diagnostics.HasError() {
@@ -263,44 +271,26 @@ func (r *videoResource) planCreate(ctx context.Context, req resource.ModifyPlanR
 		}
 	}
 	plan.Billing = types.StringUnknown()
-	switch {
-	case r.data == nil || !req.Config.Raw.IsFullyKnown():
-		// Which task the apply takes over may depend on values known only then: count
-		// the clip as new, the most it can cost.
-		if r.data != nil {
-			r.data.budget.count(&resp.Diagnostics)
+	if r.data != nil {
+		known := req.Config.Raw.IsFullyKnown()
+		c, diags := r.data.clipOf(ctx, &plan, req.Config)
+		if known {
+			resp.Diagnostics.Append(diags...)
 		}
-	default:
-		switch r.data.budget.plan(plan) {
-		case plannedResume:
-			plan.Billing = types.StringValue(billingResumes)
-			// Terraform hands this planned private state to the Delete of the tainted
-			// clip, not the clip's own: it tells Delete that the plan resumes its task.
-			resp.Diagnostics.Append(privateKeyResumes.Set(ctx, resp.Private, true)...)
-		case plannedEither:
-			r.data.budget.count(&resp.Diagnostics)
-		case plannedNew:
-			// It tells the Delete of a tainted clip replaced by this one that the plan,
-			// knowing its task, lets it go (see privateKeyResumes).
-			resp.Diagnostics.Append(privateKeyPlannedNew.Set(ctx, resp.Private, true)...)
-			plan.Billing = r.planFromJournal(ctx, plan, req.Config, &resp.Diagnostics)
-			r.data.budget.count(&resp.Diagnostics)
+		if resp.Diagnostics.HasError() {
+			return
 		}
+		planned, notes := r.data.lifecycle.Plan(ctx, c, known)
+		addNotes(&resp.Diagnostics, notes)
+		if planned.Billing != "" {
+			plan.Billing = types.StringValue(planned.Billing)
+		}
+		resp.Diagnostics.Append(markPlanned(ctx, resp.Private, planned)...)
 	}
 	// One write of the whole plan rather than one per attribute: each SetAttribute
 	// walks and rebuilds the plan's whole value.
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 }
-
-// privateKeyResumes marks, in the planned private state of a tainted clip's
-// replacement, that the plan resumes the clip's task. Terraform hands the Delete of
-// the tainted clip that planned private state, not the clip's own.
-const privateKeyResumes privatestate.Flag = "resumes_task"
-
-// privateKeyPlannedNew marks, in the same planned private state, a replacement that
-// the plan, having refreshed the tainted clip's task, calls a new clip: the task
-// is let go, and the Delete of the tainted clip says so on that clip.
-const privateKeyPlannedNew privatestate.Flag = "plans_new_clip"
 
 // planDestroy warns, for each clip a plan destroys, that it stays billed: the
 // service has no delete. Terraform shows warnings of the same summary as one, with
@@ -359,7 +349,7 @@ func (r *videoResource) Create(ctx context.Context, req resource.CreateRequest, 
 	}
 	timeout, diags := plan.Timeouts.Create(ctx, defaultWaitTimeout)
 	resp.Diagnostics.Append(diags...)
-	request, diags := plan.toRequest(ctx, req.Config, r.data.api)
+	c, diags := r.data.clipOf(ctx, &plan, req.Config)
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return
@@ -370,23 +360,22 @@ func (r *videoResource) Create(ctx context.Context, req resource.CreateRequest, 
 	r.data.confirmations.begin()
 	defer func() { r.data.confirmations.end(plan.TaskID.ValueString(), unconfirmed, &resp.Diagnostics) }()
 
-	task := r.takeOverOrSubmit(ctx, plan, request, &resp.Diagnostics)
+	task, notes := r.data.lifecycle.Acquire(ctx, c, plan.Billing.ValueString() == clip.BillingResumes)
+	addNotes(&resp.Diagnostics, notes)
 	if task == nil {
 		return
 	}
 	// A plan that could not say whether the clip is new or resumed leaves billing to
 	// the apply, which records what the task's last status bills.
 	billingFromStatus := plan.Billing.IsUnknown()
-	plan.ID, plan.TaskID = types.StringValue(task.video.TaskID), types.StringValue(task.video.TaskID)
+	plan.ID, plan.TaskID = types.StringValue(task.Video.TaskID), types.StringValue(task.Video.TaskID)
 	plan.URL, plan.Format = types.StringNull(), types.StringNull()
-	plan.applyVideo(task.video)
+	plan.applyVideo(task.Video)
 	resp.Diagnostics.Append(setVideoIdentity(ctx, resp.Identity, plan.TaskID)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 	resp.Diagnostics.Append(r.data.recordClipAPI(ctx, resp.Private)...)
 	defer func() {
-		for _, o := range r.data.handover.abandoned(plan) {
-			addAbandonedTaskWarning(&resp.Diagnostics, o.clip)
-		}
+		addNotes(&resp.Diagnostics, r.data.lifecycle.Abandoned(c))
 	}()
 	// The task stays in the journal until a later run finds it in a state: a
 	// remote backend saves this state only at the end of the apply, or every
@@ -395,25 +384,18 @@ func (r *videoResource) Create(ctx context.Context, req resource.CreateRequest, 
 		return
 	}
 
-	if final := r.wait(ctx, &plan, timeout, "create", &resp.Diagnostics, task.waitOpts...); final != nil &&
+	if final := r.wait(ctx, &plan, timeout, "create", &resp.Diagnostics, task.WaitOpts...); final != nil &&
 		final.Status.Usable() {
-		unconfirmed = unconfirmedParams(request, final)
+		unconfirmed = unconfirmedParams(c.Request, final)
 	}
 	if billingFromStatus {
-		plan.Billing = types.StringValue(billingOf(client.Status(plan.Status.ValueString())))
+		plan.Billing = types.StringValue(clip.BillingOf(client.Status(plan.Status.ValueString())))
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 	if !client.Status(plan.Status.ValueString()).Final() {
-		resp.Diagnostics.Append(privateKeyWaitCutShort.Set(ctx, resp.Private, true)...)
+		resp.Diagnostics.Append(markWaitCutShort(ctx, resp.Private, true)...)
 	}
 }
-
-// privateKeyWaitCutShort marks, in private state, a clip whose create wait ended
-// before the task did. Terraform taints such a resource and hands its private state
-// to Read but not to the Delete of its replacement, so Read records the mark in
-// billing (billingCutShort): Delete then knows the task is unfinished business, not
-// a clip the user asked to regenerate (-replace, taint).
-const privateKeyWaitCutShort privatestate.Flag = "wait_cut_short"
 
 func (r *videoResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state videoResourceModel
@@ -426,19 +408,12 @@ func (r *videoResource) Read(ctx context.Context, req resource.ReadRequest, resp
 	if !r.data.checkClipAPI(ctx, req.Private, taskID, &resp.Diagnostics) {
 		return
 	}
-	r.data.held.hold(taskID, &resp.Diagnostics)
+	addNotes(&resp.Diagnostics, r.data.lifecycle.Hold(taskID))
 	var unconfirmed []string
 	r.data.confirmations.begin()
 	defer func() { r.data.confirmations.end(taskID, unconfirmed, &resp.Diagnostics) }()
-	video, err := r.data.client.GetVideo(ctx, taskID)
-	if client.IsNotFound(err) {
-		// A wrong base_url answers 404 for every task too: make sure the address is the
-		// service before anything leaves state, or every clip would be generated again.
-		if verr := r.data.models.VerifyService(ctx); verr != nil {
-			addAPIError(&resp.Diagnostics, "Unable to Read Video", apidiag.WrongAddress,
-				fmt.Errorf("%w; and %w", err, verr))
-			return
-		}
+	video, gone, err := r.data.lifecycle.ReadTask(ctx, taskID)
+	if gone {
 		resp.Diagnostics.AddWarning("Video Task Not Found",
 			fmt.Sprintf("Task %s no longer exists on the service, so it was removed from state; the next apply generates "+
 				"(and bills) a new clip. Original error: %s", taskID, err))
@@ -446,13 +421,18 @@ func (r *videoResource) Read(ctx context.Context, req resource.ReadRequest, resp
 		return
 	}
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "Unable to Read Video", apidiag.Get, err)
+		op := apidiag.Get
+		if clip.WrongAddress(err) {
+			// Nothing leaves state on a 404 that may be a wrong base_url's.
+			op = apidiag.WrongAddress
+		}
+		addAPIError(&resp.Diagnostics, "Unable to Read Video", op, err)
 		return
 	}
 	if !state.Model.IsNull() {
 		// A state holds the task: the journal need not remember it any longer. A
 		// task just imported (no model yet) is not saved until the apply ends.
-		r.data.journalRemove(ctx, taskID, nil)
+		r.data.lifecycle.Forget(ctx, taskID)
 	}
 	if video.Status.Gone() && client.Status(state.Status.ValueString()) != video.Status {
 		resp.Diagnostics.AddWarning("Video No Longer Available",
@@ -466,13 +446,13 @@ func (r *videoResource) Read(ctx context.Context, req resource.ReadRequest, resp
 	}
 	unconfirmed = r.firstSeenFinished(ctx, state, video, req.Private)
 	state.applyVideo(video)
-	state.Billing = types.StringValue(billingOf(video.Status))
-	if privateKeyWaitCutShort.Get(ctx, req.Private) && (!video.Status.Final() || video.Status.Usable()) {
+	state.Billing = types.StringValue(clip.BillingOf(video.Status))
+	if waitCutShort(ctx, req.Private) && (!video.Status.Final() || video.Status.Usable()) {
 		// Terraform taints a clip whose wait was cut short and plans its replacement
 		// with no prior state: the budget tells that plan the task can be resumed,
 		// and the mark in state tells Delete to hand the task over.
-		state.Billing = types.StringValue(billingCutShort)
-		r.data.budget.see(state)
+		state.Billing = types.StringValue(clip.BillingCutShort)
+		r.data.lifecycle.Seen(argsOf(&state))
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
@@ -487,14 +467,14 @@ func (r *videoResource) firstSeenFinished(ctx context.Context, state videoResour
 	private privatestate.Getter,
 ) []string {
 	prior := client.Status(state.Status.ValueString())
-	if state.Model.IsNull() || prior == "" || prior.Final() || !video.Status.Usable() || privateKeyWaitCutShort.Get(ctx, private) {
+	if state.Model.IsNull() || prior == "" || prior.Final() || !video.Status.Usable() || waitCutShort(ctx, private) {
 		return nil
 	}
-	request, diags := state.toRequest(ctx, tfsdk.Config{}, r.data.api)
+	c, diags := r.data.clipOf(ctx, &state, tfsdk.Config{})
 	if diags.HasError() {
 		return nil
 	}
-	return unconfirmedParams(request, video)
+	return unconfirmedParams(c.Request, video)
 }
 
 // Update only ever records adopted values and settings: every argument that would
@@ -522,17 +502,17 @@ func (r *videoResource) Update(ctx context.Context, req resource.UpdateRequest, 
 		r.data.confirmations.begin()
 		defer func() { r.data.confirmations.end(plan.TaskID.ValueString(), unconfirmed, &resp.Diagnostics) }()
 		if final := r.wait(ctx, &plan, timeout, "update", &resp.Diagnostics); final != nil && final.Status.Usable() {
-			request, diags := plan.toRequest(ctx, req.Config, r.data.api)
+			c, diags := r.data.clipOf(ctx, &plan, req.Config)
 			resp.Diagnostics.Append(diags...)
-			unconfirmed = unconfirmedParams(request, final)
+			unconfirmed = unconfirmedParams(c.Request, final)
 		}
 	}
 	if plan.Billing.IsUnknown() {
 		// A wait that read nothing leaves the status it started from.
-		plan.Billing = types.StringValue(billingOf(client.Status(plan.Status.ValueString())))
+		plan.Billing = types.StringValue(clip.BillingOf(client.Status(plan.Status.ValueString())))
 	}
 	if client.Status(plan.Status.ValueString()).Final() {
-		resp.Diagnostics.Append(privateKeyWaitCutShort.Set(ctx, resp.Private, false)...)
+		resp.Diagnostics.Append(markWaitCutShort(ctx, resp.Private, false)...)
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
@@ -551,51 +531,26 @@ func (r *videoResource) Delete(ctx context.Context, req resource.DeleteRequest, 
 		// An unreadable state has no task ID to offer a replacement.
 		return
 	}
-	taskID := state.TaskID.ValueString()
-	resumed := privateKeyResumes.Get(ctx, req.Private)
-	unfinished := !client.Status(state.Status.ValueString()).Final() || state.Billing.ValueString() == billingCutShort
-	// The API recorded in the private state Delete was handed: none in a tainted
-	// clip's (Terraform hands it the replacement's planned one) and in a clip's
-	// from before the API was recorded.
-	recorded, _ := privateKeyAPI.Get(ctx, req.Private)
-	// A plan that resumes the task read it through this API; any other unfinished
-	// task is handed over or let go of only once this API is known to know it.
-	if unfinished && !resumed && r.data != nil && !r.checkLetGoTaskAPI(ctx, req, resp, state, recorded != "") {
-		return
-	}
-	// A replacement planned as new lets the task go only if its plan knew the task.
-	// One made with -refresh=false read none: a clip cut short (waited for, still
-	// unfinished) whose billing no Read recorded as cut short, and whose own private
-	// state, which records its API, is not what Delete was handed (a tainted clip's
-	// never is). Its task is offered, as by a plan that could not tell.
-	unread := recorded == "" && state.WaitForCompletion.ValueBool() && state.Billing.ValueString() != billingCutShort
-	if unfinished && !resumed && !unread && r.data != nil && privateKeyPlannedNew.Get(ctx, req.Private) {
-		// The replacement's plan knew this task and asks for another clip.
-		r.data.journalRemove(ctx, taskID, nil)
-		addAbandonedTaskWarning(&resp.Diagnostics, state)
-		return
-	}
-	if (resumed || unfinished) && r.data != nil {
-		r.noteHandedOver(ctx, state, &resp.Diagnostics)
-		r.data.handover.offer(state, resumed)
-		if resumed {
-			// The replacement is planned again before it is created, and must again be
-			// planned as the resume it was.
-			r.data.budget.promise(state)
-		}
-		tflog.Info(ctx, "offering an unfinished task to this resource's replacement", map[string]any{"task_id": taskID})
-		return
-	}
+	taskID, d := state.TaskID.ValueString(), deletionOf(ctx, req.Private, state)
 	if r.data != nil {
-		// The state held the task until now.
-		r.data.journalRemove(ctx, taskID, &resp.Diagnostics)
+		// A plan that resumes the task read it through this API; any other unfinished
+		// task is handed over or let go of only once this API is known to know it.
+		if (d.outcome == clip.LetGo || d.outcome == clip.HandedOver) &&
+			!r.checkLetGoTaskAPI(ctx, req, resp, state, d.recorded != "") {
+			return
+		}
+		held, _ := r.data.clipOf(ctx, &state, tfsdk.Config{})
+		addNotes(&resp.Diagnostics, r.data.lifecycle.Release(ctx, held, d.outcome))
+		if d.outcome != clip.Destroyed {
+			return
+		}
 	}
-	madeThrough := apiShape(recorded)
+	madeThrough := d.recorded
 	deletes := r.data.deletesOnDestroy(client.Status(state.Status.ValueString()))
 	// A private state without an API says nothing of the clip: it is deleted
 	// through this API, which a refresh checked (Read refuses a clip of another);
 	// a server that does not know it leaves it, with a warning.
-	if deletes && (recorded == "" || madeThrough == r.data.api) {
+	if deletes && (madeThrough == "" || madeThrough == r.data.api) {
 		r.data.deleteVideo(ctx, taskID, &resp.Diagnostics)
 		return
 	}
@@ -636,71 +591,6 @@ func (r *videoResource) wait(ctx context.Context, m *videoResourceModel, timeout
 	return video
 }
 
-// toRequest builds the submission from the plan, and the write-only reference media
-// from config, where alone they exist. Unset arguments, and echoed ones the service
-// chooses (unknown until it echoes them), are not sent.
-//
-// The request is for the API shape of the provider's api setting: an argument
-// that shape cannot carry is an error naming it, never dropped, and so is a
-// ratio and resolution that make no size of OpenAI's video API.
-func (m *videoResourceModel) toRequest(ctx context.Context, config tfsdk.Config, shape apiShape) (client.VideoRequest, diag.Diagnostics) {
-	writeOnly, diags := writeOnlyMedia(ctx, config)
-	req := client.VideoRequest{Metadata: &client.Metadata{}}
-	for _, a := range clipArguments {
-		if len(a.request) == 0 {
-			continue
-		}
-		v, at := m.arg(a.name), path.Root(a.name)
-		if wo, ok := writeOnly[a.name]; ok && !wo.IsNull() {
-			v, at = wo, path.Root(a.writeOnly.name)
-		}
-		if v.IsNull() || v.IsUnknown() {
-			continue
-		}
-		field, ok := a.request[shape]
-		if !ok {
-			diags.AddAttributeError(at, "Argument Not Supported by the API", fmt.Sprintf("%s cannot be sent to the %q "+
-				"API (the provider's api setting), which carries only %s. Remove %s, or use a server of an API that "+
-				"carries it. Nothing was submitted.", at, shape, carriedBy(shape), at))
-			continue
-		}
-		diags.Append(field.set(v, &req, at)...)
-	}
-	for _, e := range client.API(shape).Inexpressible(req) {
-		// The client knows which ratio and resolution make no size: it names the one to change.
-		if at := strings.TrimPrefix(e.Param, "metadata."); at == "ratio" || at == "resolution" {
-			diags.AddAttributeError(path.Root(at), "No Size for This Ratio and Resolution", fmt.Sprintf("OpenAI's video "+
-				"API (api = %q) takes ratio and resolution as one size in pixels, and ratio %q with resolution %q has "+
-				"none: %s. Nothing was submitted.", shape, req.Metadata.Ratio, req.Metadata.Resolution, e.Reason))
-		}
-	}
-	return req, diags
-}
-
-// checkSendable fails the plan of a new clip whose request the provider's API
-// cannot carry, so that no apply submits part of it. A configuration with values
-// known only at apply is checked then, by Create, before it submits: at plan an
-// unknown ratio may be one the configuration leaves to the service or one it
-// sets from another resource.
-func (r *videoResource) checkSendable(ctx context.Context, plan videoResourceModel, config tfsdk.Config, diags *diag.Diagnostics) {
-	if r.data == nil || !config.Raw.IsFullyKnown() {
-		return
-	}
-	_, d := plan.toRequest(ctx, config, r.data.api)
-	diags.Append(d...)
-}
-
-// carriedBy lists the arguments an API shape carries, for errors.
-func carriedBy(shape apiShape) string {
-	var names []string
-	for _, a := range clipArguments {
-		if _, ok := a.request[shape]; ok {
-			names = append(names, a.name)
-		}
-	}
-	return strings.Join(names, ", ")
-}
-
 // applyVideo records what the service reports (see recordEcho).
 func (m *videoResourceModel) applyVideo(v *client.Video) {
 	// The URL of a finished clip stays the one first recorded: a signed URL changes
@@ -711,7 +601,7 @@ func (m *videoResourceModel) applyVideo(v *client.Video) {
 	m.Status = status
 	if m.Billing.IsUnknown() {
 		// A creation the plan could not call new or resumed records what its task costs.
-		m.Billing = types.StringValue(billingOf(v.Status))
+		m.Billing = types.StringValue(clip.BillingOf(v.Status))
 	}
 	if !keepURL {
 		m.URL = url

@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-testing/compare"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
@@ -29,6 +30,7 @@ import (
 
 	"github.com/videogen/terraform-provider-videogen/internal/acctest"
 	"github.com/videogen/terraform-provider-videogen/internal/client"
+	"github.com/videogen/terraform-provider-videogen/internal/clip"
 	"github.com/videogen/terraform-provider-videogen/internal/mockapi"
 )
 
@@ -396,7 +398,7 @@ func TestAccVideoResource_resumeAfterTimeoutWithoutPayingTwice(t *testing.T) {
 					})),
 					statecheck.ExpectKnownValue(videoAddr, tfjsonpath.New("status"), knownvalue.StringExact("succeeded")),
 					// Not "wait cut short": Delete would hand the finished task to a later -replace.
-					statecheck.ExpectKnownValue(videoAddr, tfjsonpath.New("billing"), knownvalue.StringExact(billingBilled)),
+					statecheck.ExpectKnownValue(videoAddr, tfjsonpath.New("billing"), knownvalue.StringExact(clip.BillingBilled)),
 					statecheck.ExpectKnownValue(videoAddr, tfjsonpath.New("url"), knownvalue.StringRegexp(regexp.MustCompile(`\.mp4`))),
 				},
 				Check: mock.ExpectSubmissions(1),
@@ -442,12 +444,12 @@ func TestAccVideoResource_untaintedClipFinishedMeanwhile(t *testing.T) {
 				Config: config,
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(videoAddr, plancheck.ResourceActionUpdate),
-					expectPrior{videoAddr, "billing", billingCutShort},
-					plancheck.ExpectKnownValue(videoAddr, tfjsonpath.New("billing"), knownvalue.StringExact(billingBilled)),
+					expectPrior{videoAddr, "billing", clip.BillingCutShort},
+					plancheck.ExpectKnownValue(videoAddr, tfjsonpath.New("billing"), knownvalue.StringExact(clip.BillingBilled)),
 				}},
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(videoAddr, tfjsonpath.New("task_id"), taskIDOf(mock, 0)),
-					statecheck.ExpectKnownValue(videoAddr, tfjsonpath.New("billing"), knownvalue.StringExact(billingBilled)),
+					statecheck.ExpectKnownValue(videoAddr, tfjsonpath.New("billing"), knownvalue.StringExact(clip.BillingBilled)),
 				},
 				Check: mock.ExpectSubmissions(1),
 			},
@@ -857,4 +859,35 @@ func TestAccVideoResource_noWaitFailureIsReplacedByNextPlan(t *testing.T) {
 			},
 		},
 	})
+}
+
+func TestReplacesClip(t *testing.T) {
+	t.Parallel()
+	clip := clipState("task_1", "a sunset", "16:9")
+	clip.ReferenceMediaWOVersion = types.Int64Null()
+	same := clip
+	recut := clip
+	recut.Prompt = types.StringValue("a sunrise")
+	otherRatio := clip
+	otherRatio.Ratio = types.StringValue("9:16")
+	ratioFromElsewhere := clip
+	ratioFromElsewhere.Ratio = types.StringUnknown()
+	imported := clip
+	imported.Model, imported.Prompt, imported.Ratio = types.StringNull(), types.StringNull(), types.StringNull()
+	adopting := clip
+	adopting.Ratio = types.StringValue("16:9")
+	for name, c := range map[string]struct {
+		plan, state videoResourceModel
+		want        bool
+	}{
+		"unchanged":                     {same, clip, false},
+		"prompt changed":                {recut, clip, true},
+		"echoed argument changed":       {otherRatio, clip, true},
+		"echoed argument not known yet": {ratioFromElsewhere, clip, false},
+		"import adopts configuration":   {adopting, imported, false},
+	} {
+		if got := replacesClip(c.plan, c.state); got != c.want {
+			t.Errorf("%s: replacesClip = %v, want %v", name, got, c.want)
+		}
+	}
 }

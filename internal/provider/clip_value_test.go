@@ -1,13 +1,13 @@
 package provider
 
 import (
-	"slices"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/videogen/terraform-provider-videogen/internal/client"
+	"github.com/videogen/terraform-provider-videogen/internal/clip"
 )
 
 // clipState is the state of an unfinished clip as Delete sees it.
@@ -37,41 +37,10 @@ func planFor(prompt, ratio string) videoResourceModel {
 	return m
 }
 
-func TestTaskHandoverIsExclusive(t *testing.T) {
+// The lifecycle's clips compare by the table's rules.
+func TestClipOfComparesByTheTable(t *testing.T) {
 	t.Parallel()
-	h := newTaskHandover()
-	h.offer(clipState("t1", "same", ""), false)
-	h.offer(clipState("t2", "same", "16:9"), false)
-	h.offer(clipState("t3", "changed since", ""), false)
-	// Its replacement's plan resumes it: never abandoned, even before it is taken.
-	h.offer(clipState("t4", "resumed by its own replacement", ""), true)
-
-	first, ok1 := h.take(planFor("same", ""))
-	second, ok2 := h.take(planFor("same", ""))
-	if !ok1 || !ok2 || first == second {
-		t.Fatalf("two identical clips took %q and %q, want two different tasks", first, second)
-	}
-	if _, ok := h.take(planFor("same", "")); ok {
-		t.Fatal("a third identical clip took a task: every offered task may be adopted once")
-	}
-	if h.claim(first) {
-		t.Fatal("a task taken from the handover was claimed again through the journal")
-	}
-	var abandoned []string
-	for _, o := range h.abandoned(planFor("new", "")) {
-		abandoned = append(abandoned, o.clip.TaskID.ValueString())
-	}
-	if !slices.Equal(abandoned, []string{"t3"}) {
-		t.Fatalf("abandoned = %v, want [t3]", abandoned)
-	}
-	if got := h.abandoned(planFor("new", "")); len(got) != 0 {
-		t.Fatalf("abandoned reported %v twice", got)
-	}
-}
-
-func TestSameClip(t *testing.T) {
-	t.Parallel()
-	clip := clipState("t1", "a kite", "16:9")
+	held := clipState("t1", "a kite", "16:9")
 	cases := map[string]struct {
 		plan videoResourceModel
 		want bool
@@ -89,21 +58,9 @@ func TestSameClip(t *testing.T) {
 		want bool
 	}{triggered, false}
 	for name, c := range cases {
-		if got := sameClip(c.plan, clip); got != c.want {
-			t.Errorf("%s: sameClip = %v, want %v", name, got, c.want)
+		if got := clip.Same(argsOf(&c.plan), argsOf(&held)); got != c.want {
+			t.Errorf("%s: clip.Same = %v, want %v", name, got, c.want)
 		}
-	}
-}
-
-func TestTaskHandoverReleaseMakesATaskAvailableAgain(t *testing.T) {
-	t.Parallel()
-	h := newTaskHandover()
-	if !h.claim("t1") {
-		t.Fatal("claim of a new task failed")
-	}
-	h.release("t1")
-	if !h.claim("t1") {
-		t.Fatal("a released task could not be claimed again")
 	}
 }
 

@@ -1,12 +1,9 @@
-package provider
+package clip
 
 import (
 	"context"
 	"fmt"
 	"strings"
-
-	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/videogen/terraform-provider-videogen/internal/journal"
 )
@@ -36,43 +33,43 @@ func doubtTimes(notes []journal.Unconfirmed) string {
 
 // planDoubts reports whether the journal holds unconfirmed submissions of this
 // very request for this state, and warns of them at plan.
-func (d *providerData) planDoubts(ctx context.Context, fingerprint string, diags *diag.Diagnostics) bool {
-	notes, err := d.journal.Doubts(ctx, fingerprint)
+func (l *Lifecycle) planDoubts(ctx context.Context, fingerprint string, notes *Notes) bool {
+	doubts, err := l.journal.Doubts(ctx, fingerprint)
 	if err != nil {
-		d.journalProblem(ctx, err, diags)
+		l.problem(ctx, err, notes)
 		return false
 	}
-	if len(notes) == 0 {
+	if len(doubts) == 0 {
 		return false
 	}
-	when := doubtTimes(notes)
-	diags.AddWarning("Clip May Be Billed Twice",
+	when := doubtTimes(doubts)
+	notes.Warn("Clip May Be Billed Twice",
 		fmt.Sprintf("An earlier run sent the request of this clip %s and never learned whether the service created a "+
 			"task: its answer was lost, or the run was killed while the request was on its way. Applying this plan "+
 			"sends the request again, so it may bill a second clip; its billing says so, and max_new_clips counts it.\n\n"+
 			"Before applying, look in the service's console for a task created %s with this prompt. If there is one, "+
 			"import it (terraform import, or an import block) instead of applying this plan; if there is none, apply: "+
 			"nothing else was billed. The provider noted the earlier submission in its task journal (%s).",
-			when, when, d.journal.Where()))
+			when, when, l.journal.Where()))
 	return true
 }
 
-// sayUnconfirmedSubmissions warns, before Create submits, about the unconfirmed
-// submissions of this very request that earlier runs noted, once each per run.
-// It reports false when a journal_url database could not be read: the doubt
-// would go unsaid, so nothing may be submitted.
-func (d *providerData) sayUnconfirmedSubmissions(ctx context.Context, fingerprint string, diags *diag.Diagnostics) bool {
-	notes, err := d.journal.TakeDoubts(ctx, fingerprint)
+// sayUnconfirmedSubmissions warns, before Acquire submits, about the
+// unconfirmed submissions of this very request that earlier runs noted, once
+// each per run. It reports false when a journal_url database could not be
+// read: the doubt would go unsaid, so nothing may be submitted.
+func (l *Lifecycle) sayUnconfirmedSubmissions(ctx context.Context, fingerprint string, notes *Notes) bool {
+	doubts, err := l.journal.TakeDoubts(ctx, fingerprint)
 	if err != nil {
-		return !d.journalProblem(ctx, err, diags)
+		return !l.problem(ctx, err, notes)
 	}
-	if len(notes) == 0 {
+	if len(doubts) == 0 {
 		return true
 	}
-	when := doubtTimes(notes)
-	tflog.Warn(ctx, "an earlier run submitted this request without learning whether a task was created",
-		map[string]any{"submitted_at": when, "journal": d.journal.Where()})
-	diags.AddWarning("Earlier Submission May Have Created This Clip",
+	when := doubtTimes(doubts)
+	l.warn(ctx, "an earlier run submitted this request without learning whether a task was created",
+		map[string]any{"submitted_at": when, "journal": l.journal.Where()})
+	notes.Warn("Earlier Submission May Have Created This Clip",
 		fmt.Sprintf("An earlier apply sent this same request %s, and never learned whether the service "+
 			"created a task: the request may have reached it, but no task ID came back. That task, if it exists, is billed "+
 			"like any other. This apply sends the request again.\n\n"+
@@ -81,6 +78,6 @@ func (d *providerData) sayUnconfirmedSubmissions(ctx context.Context, fingerprin
 			"(terraform import, or an import block); its clip is then adopted without another submission. "+
 			"If there is none, nothing else was billed.\n\n"+
 			"The provider noted the earlier submission in its task journal (%s); this warning is shown once.",
-			when, when, d.journal.Where()))
+			when, when, l.journal.Where()))
 	return true
 }

@@ -1,0 +1,48 @@
+package clip
+
+import (
+	"sync"
+
+	"github.com/videogen/terraform-provider-videogen/internal/client"
+	"github.com/videogen/terraform-provider-videogen/internal/journal"
+)
+
+// Lifecycle is what one provider process knows of the clips of its plan or
+// apply: the budget of new clips, the tasks handed over by Deletes, the task
+// journal and the tasks the state's resources were read holding.
+type Lifecycle struct {
+	client   *client.Client
+	models   *client.ModelCatalog
+	journal  *journal.Journal
+	api      client.API
+	budget   *budget
+	handover *handover
+	held     heldTasks
+	log      Logger
+	// journalError says once per run that the journal_path file cannot be written.
+	journalError sync.Once
+}
+
+// Config is what a Lifecycle works with.
+type Config struct {
+	Client  *client.Client
+	Models  *client.ModelCatalog
+	Journal *journal.Journal
+	API     client.API
+	// MaxNewClips bounds the new clips of one plan; negative for no limit.
+	MaxNewClips int64
+	Log         Logger
+}
+
+// New returns the lifecycle of one provider process.
+func New(cfg Config) *Lifecycle {
+	return &Lifecycle{client: cfg.Client, models: cfg.Models, journal: cfg.Journal, api: cfg.API,
+		budget: newBudget(cfg.MaxNewClips), handover: newHandover(), log: cfg.Log}
+}
+
+// Seen registers, at plan, a tainted clip whose unfinished task its
+// replacement may resume.
+func (l *Lifecycle) Seen(c Clip) { l.budget.see(c) }
+
+// Kept forgets a clip registered by Seen: the plan keeps it, untainted.
+func (l *Lifecycle) Kept(taskID string) { l.budget.unsee(taskID) }
