@@ -23,6 +23,7 @@ type Results struct {
 	Refresh     *RefreshResult    `json:"refresh,omitempty"`
 	Startup     *StartupResult    `json:"startup,omitempty"`
 	Download    *DownloadResult   `json:"download,omitempty"`
+	Store       *StoreResult      `json:"store,omitempty"`
 	Waves       *WavesResult      `json:"waves,omitempty"`
 	Long        *LongResult       `json:"long,omitempty"`
 	FanOut      *FanOutResult     `json:"fanout,omitempty"`
@@ -118,6 +119,9 @@ func BuildRows(res *Results) []Row {
 	}
 	if d := res.Download; d != nil {
 		rows = append(rows, d.rows()...)
+	}
+	if s := res.Store; s != nil {
+		rows = append(rows, s.rows()...)
 	}
 	if w := res.Waves; w != nil {
 		rows = append(rows, wavesRows(w)...)

@@ -25,6 +25,8 @@ type Settings struct {
 	StartupRuns         int        `json:"startup_runs"`
 	DownloadBytes       int64      `json:"download_bytes"`
 	DownloadRepeats     int        `json:"download_repeats"`
+	StoreBytes          int64      `json:"store_bytes"`
+	StoreRepeats        int        `json:"store_repeats"`
 
 	WavesClips          int      `json:"waves_clips"`
 	WavesGeneration     Duration `json:"waves_generation"`
@@ -56,6 +58,7 @@ func DefaultSettings() Settings {
 		SweepTasks: 40, SweepFrom: Duration(time.Second), SweepTo: Duration(60 * time.Second),
 		StartupRuns:   15,
 		DownloadBytes: 1 << 30, DownloadRepeats: 3,
+		StoreBytes: 1 << 30, StoreRepeats: 3,
 
 		WavesClips: 100, WavesGeneration: Duration(4 * time.Second), WavesSpread: 0.1, WavesParallelism: 10,
 		LongClips: 20, LongGeneration: Duration(30 * time.Second), LongSpread: 0.3,
@@ -76,6 +79,7 @@ func QuickSettings() Settings {
 	s.SweepTasks, s.SweepTo = 8, Duration(8*time.Second)
 	s.StartupRuns = 3
 	s.DownloadBytes, s.DownloadRepeats = 64<<20, 1
+	s.StoreBytes, s.StoreRepeats = 64<<20, 1
 	s.WavesClips, s.WavesGeneration = 30, Duration(2*time.Second)
 	s.LongClips, s.LongGeneration = 6, Duration(6*time.Second)
 	s.FanOutClips, s.FanOutParallelism = 60, 30

@@ -8,7 +8,7 @@
 // Usage:
 //
 //	videogen-bench [-out bench/results] [-doc BENCHMARKS.md] [-quick]
-//	               [-only startup,latency,sweep,apply,refresh,download,waves,long,fanout,bigrefresh,bigapply]
+//	               [-only startup,latency,sweep,apply,refresh,download,store,waves,long,fanout,bigrefresh,bigapply]
 //	videogen-bench -render bench/results/results.json
 //
 // The CLI and the Go toolchain are found as the acceptance tests find them
@@ -38,14 +38,20 @@ import (
 	"github.com/videogen/terraform-provider-videogen/internal/bench"
 )
 
-var allCases = []string{"startup", "latency", "sweep", "apply", "refresh", "download", "waves", "long", "fanout", "bigrefresh", "bigapply"}
+var allCases = []string{"startup", "latency", "sweep", "apply", "refresh", "download", "store", "waves", "long", "fanout", "bigrefresh", "bigapply"}
 
 const (
 	tableStart = "<!-- bench:table -->"
 	tableEnd   = "<!-- /bench:table -->"
 )
 
-func main() { os.Exit(run()) }
+func main() {
+	// The store case runs this program again as its writing process.
+	if len(os.Args) > 1 && os.Args[1] == bench.StoreWriteFlag {
+		os.Exit(bench.StoreWriteMain(os.Args[2:]))
+	}
+	os.Exit(run())
+}
 
 func run() int {
 	out := flag.String("out", filepath.Join("bench", "results"), "directory for results.json, table.md and latency-vs-gets.svg")
@@ -117,6 +123,7 @@ func run() int {
 		"sweep":    func() (err error) { res.Sweep, err = keep(r.Sweep(ctx)); return err },
 		"apply":    func() (err error) { res.Apply, err = keep(r.Apply(ctx)); return err },
 		"download": func() (err error) { res.Download, err = keep(r.Download(ctx)); return err },
+		"store":    func() (err error) { res.Store, err = keep(r.Store(ctx)); return err },
 		"waves":    func() (err error) { res.Waves, err = keep(r.Waves(ctx)); return err },
 		"long":     func() (err error) { res.Long, err = keep(r.Long(ctx)); return err },
 		"fanout":   func() (err error) { res.FanOut, err = keep(r.FanOut(ctx)); return err },

@@ -1,0 +1,216 @@
+package bench
+
+import (
+	"bufio"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+
+	"github.com/videogen/terraform-provider-videogen/internal/clipstore"
+	"github.com/videogen/terraform-provider-videogen/internal/storetest"
+)
+
+// StoreResult is a clip of StoreBytes written to a real S3 server (versitygw
+// on loopback) by internal/clipstore in a process of its own, and by
+// `curl --aws-sigv4 -T` of the same file to the same server, StoreRepeats
+// times each, alternately.
+type StoreResult struct {
+	Bytes           int64     `json:"bytes"`
+	Runs            int       `json:"runs"`
+	StoreSeconds    []float64 `json:"store_seconds"` // exec to exit of the writing process
+	CurlSeconds     []float64 `json:"curl_seconds"`  // exec to exit
+	StorePeakRSS    int64     `json:"store_peak_rss_bytes"`
+	CurlPeakRSS     int64     `json:"curl_peak_rss_bytes"`
+	StoreMiBps      float64   `json:"store_mib_per_s"` // from the median time
+	CurlMiBps       float64   `json:"curl_mib_per_s"`
+	StoreMeasuredBy string    `json:"store_measured_by"`
+}
+
+func (d *StoreResult) rows() []Row {
+	name := fmt.Sprintf("Store a %s clip in S3 (versitygw), median of %d runs", sizeLabel(d.Bytes), d.Runs)
+	p, c := mib(d.StorePeakRSS), mib(d.CurlPeakRSS)
+	ratio := Ratio(d.StoreMiBps, d.CurlMiBps)
+	return []Row{
+		{Case: name, Figure: "Peak RSS of the writing process, highest of the runs (peer: curl --aws-sigv4 -T)", Unit: "MiB",
+			Target: "< 64", Provider: p, Peer: ptr(c), Ratio: ratioPtr(p, c), Met: ptr(p < 64), Note: d.StoreMeasuredBy},
+		{Case: name, Figure: "Throughput (peer: curl --aws-sigv4 -T)", Unit: "MiB/s", Target: "≥ 0.8 × curl",
+			Provider: d.StoreMiBps, Peer: ptr(d.CurlMiBps), Ratio: ratioPtr(d.StoreMiBps, d.CurlMiBps), Met: ptr(ratio >= 0.8),
+			Note: fmt.Sprintf("store %.2f s, curl %.2f s", Median(d.StoreSeconds), Median(d.CurlSeconds))},
+	}
+}
+
+// StoreWriteFlag, as the first argument of the bench's own program, makes it
+// the writing process of the store case (StoreWriteMain) instead of the
+// bench.
+const StoreWriteFlag = "-store-write"
+
+// StoreWriteMain writes the file args[1] to the destination URL args[0] with
+// internal/clipstore, as the provider does, and prints its size and SHA-256.
+// The store reads its credentials from the environment.
+func StoreWriteMain(args []string) int {
+	if len(args) != 2 {
+		fmt.Fprintln(os.Stderr, "usage: videogen-bench -store-write URL FILE")
+		return 2
+	}
+	ctx := context.Background()
+	f, err := os.Open(args[1])
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer f.Close()
+	s, err := clipstore.Open(ctx, args[0])
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer s.Close()
+	w, err := s.Write(ctx, f, clipstore.Meta{TaskID: "bench-store", Model: benchModel}, clipstore.WriteOptions{})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	fmt.Printf("%d %s\n", w.Size, w.SHA256)
+	return 0
+}
+
+// Store starts versitygw, writes a file of StoreBytes pseudo-random bytes,
+// and stores it StoreRepeats times with the store package in a child process
+// and with curl, alternately, each to a new key, removed once measured.
+func (r *Runner) Store(ctx context.Context) (*StoreResult, error) {
+	size := r.Settings.StoreBytes
+	wd, err := os.Getwd()
+	if err != nil {
+		return nil, err
+	}
+	root, err := storetest.RepoRoot(wd)
+	if err != nil {
+		return nil, err
+	}
+	dir, err := os.MkdirTemp(r.Env.Work, "store-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	r.logf("store: starting versitygw (built into bin/tools on first use)")
+	srv, err := storetest.Start(ctx, root, "s3", dir)
+	if err != nil {
+		return nil, err
+	}
+	defer srv.Stop()
+	file := filepath.Join(dir, "clip.mp4")
+	sum, err := writeRandomFile(file, size)
+	if err != nil {
+		return nil, err
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	c := srv.S3Client()
+	res := &StoreResult{Bytes: size, Runs: r.Settings.StoreRepeats,
+		StoreMeasuredBy: "internal/clipstore's Write in a child process reading the file (not yet the provider applying videogen_video_file)"}
+	for rep := 1; rep <= res.Runs; rep++ {
+		key := fmt.Sprintf("clips/store-%d.mp4", rep)
+		seconds, rss, err := r.storeWrite(ctx, self, srv, key, file, size, sum)
+		if err != nil {
+			return nil, err
+		}
+		res.StoreSeconds = append(res.StoreSeconds, seconds)
+		res.StorePeakRSS = max(res.StorePeakRSS, rss)
+		if _, err := c.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: aws.String(srv.Bucket), Key: aws.String(key)}); err != nil {
+			return nil, err
+		}
+		key = fmt.Sprintf("clips/curl-%d.mp4", rep)
+		cs, crss, err := curlPut(ctx, srv, key, file)
+		if err != nil {
+			return nil, err
+		}
+		res.CurlSeconds = append(res.CurlSeconds, cs)
+		res.CurlPeakRSS = max(res.CurlPeakRSS, crss)
+		head, err := c.HeadObject(ctx, &s3.HeadObjectInput{Bucket: aws.String(srv.Bucket), Key: aws.String(key)})
+		if err != nil {
+			return nil, fmt.Errorf("curl's object: %w", err)
+		}
+		if aws.ToInt64(head.ContentLength) != size {
+			return nil, fmt.Errorf("curl's object has %d bytes, want %d", aws.ToInt64(head.ContentLength), size)
+		}
+		if _, err := c.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: aws.String(srv.Bucket), Key: aws.String(key)}); err != nil {
+			return nil, err
+		}
+		r.logf("store %d: clipstore %.2f s (%.0f MiB/s, %.0f MiB RSS), curl --aws-sigv4 -T %.2f s (%.0f MiB/s, %.0f MiB RSS)", rep,
+			seconds, mib(size)/seconds, mib(rss), cs, mib(size)/cs, mib(crss))
+	}
+	res.StoreMiBps = mib(size) / Median(res.StoreSeconds)
+	res.CurlMiBps = mib(size) / Median(res.CurlSeconds)
+	return res, nil
+}
+
+// storeWrite runs the bench's own program as the writing process and checks
+// what it says it wrote.
+func (r *Runner) storeWrite(ctx context.Context, self string, srv *storetest.Server, key, file string, size int64, sum string) (float64, int64, error) {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, self, StoreWriteFlag, srv.URL(key), file)
+	cmd.Env = append(os.Environ(), srv.Environ()...)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	begin := time.Now()
+	out, err := cmd.Output()
+	if err != nil {
+		return 0, 0, fmt.Errorf("the writing process: %w: %s", err, stderr.String())
+	}
+	seconds := time.Since(begin).Seconds()
+	if got, want := strings.TrimSpace(string(out)), fmt.Sprintf("%d %s", size, sum); got != want {
+		return 0, 0, fmt.Errorf("the writing process wrote %q, want %q", got, want)
+	}
+	return seconds, maxRSS(cmd.ProcessState), nil
+}
+
+// curlPut uploads file with one signed PUT, the way a hand-written script
+// would, and returns its time from exec to exit and its peak RSS. The key
+// pair goes to curl on its standard input, not its command line.
+func curlPut(ctx context.Context, srv *storetest.Server, key, file string) (float64, int64, error) {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "curl", "--silent", "--show-error", "--fail", "-K", "-",
+		"--aws-sigv4", "aws:amz:"+storetest.S3Region+":s3", "-T", file,
+		srv.Endpoint+"/"+srv.Bucket+"/"+key)
+	cmd.Stdin = strings.NewReader(fmt.Sprintf("user = \"%s:%s\"\n", srv.Env["AWS_ACCESS_KEY_ID"], srv.Env["AWS_SECRET_ACCESS_KEY"]))
+	begin := time.Now()
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return 0, 0, fmt.Errorf("curl --aws-sigv4 -T: %w: %s", err, out)
+	}
+	return time.Since(begin).Seconds(), maxRSS(cmd.ProcessState), nil
+}
+
+// writeRandomFile writes size pseudo-random bytes (incompressible, like a
+// clip) to path and returns their SHA-256.
+func writeRandomFile(path string, size int64) (string, error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return "", err
+	}
+	h := sha256.New()
+	w := bufio.NewWriterSize(io.MultiWriter(f, h), 1<<20)
+	if _, err := io.CopyN(w, rand.NewChaCha8([32]byte{7}), size); err != nil {
+		_ = f.Close()
+		return "", err
+	}
+	if err := w.Flush(); err != nil {
+		_ = f.Close()
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), f.Close()
+}

@@ -1,0 +1,218 @@
+package clipstore
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"cloud.google.com/go/storage"
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
+	azblobblob "github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/blob"
+	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/blockblob"
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+	s3types "github.com/aws/aws-sdk-go-v2/service/s3/types"
+
+	"github.com/videogen/terraform-provider-videogen/internal/storetest"
+)
+
+func hashOf(t *testing.T, r io.Reader) string {
+	t.Helper()
+	h := sha256.New()
+	if _, err := io.Copy(h, r); err != nil {
+		t.Fatalf("reading back: %v", err)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+func TestFileStore(t *testing.T) {
+	dir := t.TempDir()
+	testStore(t, backend{
+		url: func(key string) string {
+			return (&url.URL{Scheme: "file", Path: filepath.ToSlash(filepath.Join(dir, key))}).String()
+		},
+		read: func(t *testing.T, key string) (string, string, map[string]string, bool) {
+			f, err := os.Open(filepath.Join(dir, key))
+			if errors.Is(err, os.ErrNotExist) {
+				return "", "", nil, false
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			sum := hashOf(t, f)
+			raw, err := os.ReadFile(filepath.Join(dir, key) + ".attrs")
+			if err != nil {
+				t.Fatal(err)
+			}
+			var attrs struct {
+				ContentType string            `json:"user.content_type"`
+				Metadata    map[string]string `json:"user.metadata"`
+			}
+			if err := json.Unmarshal(raw, &attrs); err != nil {
+				t.Fatal(err)
+			}
+			return sum, attrs.ContentType, attrs.Metadata, true
+		},
+		uploading: func(t *testing.T, key string) bool {
+			tmp, _ := filepath.Glob(filepath.Join(dir, key) + ".*.tmp")
+			return len(tmp) > 0
+		},
+		leftovers: func(t *testing.T, key string) []string {
+			left, _ := filepath.Glob(filepath.Join(dir, key) + "*")
+			return left
+		},
+	})
+}
+
+func TestS3Store(t *testing.T) {
+	srv := storetest.StartS3(t)
+	srv.Setenv(t)
+	c := srv.S3Client()
+	uploads := func(t *testing.T, key string) []string {
+		out, err := c.ListMultipartUploads(t.Context(), &s3.ListMultipartUploadsInput{Bucket: aws.String(srv.Bucket), Prefix: aws.String(key)})
+		if err != nil {
+			t.Fatalf("listing multipart uploads: %v", err)
+		}
+		var ids []string
+		for _, u := range out.Uploads {
+			ids = append(ids, aws.ToString(u.Key)+" "+aws.ToString(u.UploadId))
+		}
+		return ids
+	}
+	testStore(t, backend{
+		url: srv.URL,
+		read: func(t *testing.T, key string) (string, string, map[string]string, bool) {
+			out, err := c.GetObject(t.Context(), &s3.GetObjectInput{Bucket: aws.String(srv.Bucket), Key: aws.String(key)})
+			var nsk *s3types.NoSuchKey
+			if errors.As(err, &nsk) {
+				return "", "", nil, false
+			}
+			if err != nil {
+				t.Fatalf("GetObject: %v", err)
+			}
+			defer out.Body.Close()
+			return hashOf(t, out.Body), aws.ToString(out.ContentType), out.Metadata, true
+		},
+		uploading: func(t *testing.T, key string) bool { return len(uploads(t, key)) > 0 },
+		leftovers: uploads,
+		secrets:   []string{srv.Env["AWS_SECRET_ACCESS_KEY"]},
+	})
+
+	t.Run("a killed run's multipart upload is aborted by the next write", func(t *testing.T) {
+		ctx := t.Context()
+		// What a process killed mid-upload leaves: an upload with a part,
+		// never completed nor aborted; and one of another key beside it.
+		for _, key := range []string{"clips/killed.mp4", "clips/killed.mp4.other"} {
+			mu, err := c.CreateMultipartUpload(ctx, &s3.CreateMultipartUploadInput{Bucket: aws.String(srv.Bucket), Key: aws.String(key)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			part, _ := clip(3, 5<<20)
+			if _, err := c.UploadPart(ctx, &s3.UploadPartInput{Bucket: aws.String(srv.Bucket), Key: aws.String(key),
+				UploadId: mu.UploadId, PartNumber: aws.Int32(1), Body: bytes.NewReader(part)}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		s := openStore(t, srv.URL("clips/killed.mp4"))
+		data, sum := clip(4, 1<<20)
+		w, err := s.Write(ctx, bytes.NewReader(data), Meta{TaskID: "cgt-killed", Model: "m"}, WriteOptions{})
+		if err != nil || w.SHA256 != sum {
+			t.Fatalf("Write = %+v, %v", w, err)
+		}
+		if left := uploads(t, "clips/killed.mp4"); len(left) != 1 || !strings.HasPrefix(left[0], "clips/killed.mp4.other ") {
+			t.Errorf("incomplete uploads after the write: %v; want only the other key's", left)
+		}
+	})
+
+	t.Run("refused credentials say so and show none", func(t *testing.T) {
+		t.Setenv("AWS_SECRET_ACCESS_KEY", "wrong-"+srv.Env["AWS_SECRET_ACCESS_KEY"])
+		s := openStore(t, srv.URL("clips/denied.mp4"))
+		_, err := s.Write(t.Context(), strings.NewReader("clip"), Meta{TaskID: "cgt-1"}, WriteOptions{})
+		if !errors.Is(err, ErrPermission) {
+			t.Fatalf("Write with a wrong secret = %v; want ErrPermission", err)
+		}
+		backend{secrets: []string{srv.Env["AWS_SECRET_ACCESS_KEY"], "wrong-"}}.checkShown(t, err)
+		if _, err := s.Stat(t.Context()); !errors.Is(err, ErrPermission) && !errors.Is(err, ErrNotFound) {
+			t.Errorf("Stat with a wrong secret = %v; want ErrPermission", err)
+		}
+	})
+}
+
+func TestGCSStore(t *testing.T) {
+	srv := storetest.StartGCS(t)
+	srv.Setenv(t)
+	c := srv.GCSClient(t)
+	testStore(t, backend{
+		url: srv.URL,
+		read: func(t *testing.T, key string) (string, string, map[string]string, bool) {
+			o := c.Bucket(srv.Bucket).Object(key)
+			attrs, err := o.Attrs(t.Context())
+			if errors.Is(err, storage.ErrObjectNotExist) {
+				return "", "", nil, false
+			}
+			if err != nil {
+				t.Fatalf("reading the object's attributes: %v", err)
+			}
+			r, err := o.NewReader(t.Context())
+			if err != nil {
+				t.Fatalf("reading the object: %v", err)
+			}
+			defer r.Close()
+			return hashOf(t, r), attrs.ContentType, attrs.Metadata, true
+		},
+	})
+}
+
+func TestAzureStore(t *testing.T) {
+	srv := storetest.StartAzurite(t)
+	srv.Setenv(t)
+	c := srv.AzureClient(t)
+	testStore(t, backend{
+		url: srv.URL,
+		read: func(t *testing.T, key string) (string, string, map[string]string, bool) {
+			resp, err := c.NewBlobClient(key).DownloadStream(t.Context(), nil)
+			var re *azcore.ResponseError
+			if errors.As(err, &re) && re.StatusCode == 404 {
+				return "", "", nil, false
+			}
+			if err != nil {
+				t.Fatalf("DownloadStream: %v", err)
+			}
+			defer resp.Body.Close()
+			md := map[string]string{}
+			for k, v := range resp.Metadata {
+				if v != nil {
+					md[strings.ToLower(k)] = unescape(*v)
+				}
+			}
+			return hashOf(t, resp.Body), aws.ToString(resp.ContentType), md, true
+		},
+		uploading: func(t *testing.T, key string) bool {
+			// Blocks staged but not committed: Azure keeps them out of
+			// sight and discards them unless a block list commits them.
+			list, err := c.NewBlockBlobClient(key).GetBlockList(t.Context(), blockblob.BlockListTypeUncommitted, nil)
+			return err == nil && len(list.UncommittedBlocks) > 0
+		},
+		secrets: []string{srv.Env["AZURE_STORAGE_KEY"]},
+	})
+
+	t.Run("refused credentials say so and show none", func(t *testing.T) {
+		t.Setenv("AZURE_STORAGE_KEY", "d3JvbmcgYnV0IHdlbGwtZm9ybWVkIGtleQ==")
+		s := openStore(t, srv.URL("clips/denied.mp4"))
+		_, err := s.Write(t.Context(), strings.NewReader("clip"), Meta{TaskID: "cgt-1"}, WriteOptions{})
+		if !errors.Is(err, ErrPermission) {
+			t.Fatalf("Write with a wrong key = %v; want ErrPermission", err)
+		}
+		backend{secrets: []string{srv.Env["AZURE_STORAGE_KEY"], "d3JvbmcgYnV0IHdlbGwtZm9ybWVkIGtleQ"}}.checkShown(t, err)
+	})
+	_ = azblobblob.SetMetadataOptions{}
+}
