@@ -162,7 +162,7 @@ func (r *Runner) Store(ctx context.Context) (*StoreResult, error) {
 func (r *Runner) storeWrite(ctx context.Context, self string, srv *storetest.Server, key, file string, size int64, sum string) (float64, int64, error) {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, self, StoreWriteFlag, srv.URL(key), file)
+	cmd := exec.CommandContext(ctx, self, StoreWriteFlag, srv.URL(key), file) //nolint:gosec // G204: this program, on a file it wrote
 	cmd.Env = append(os.Environ(), srv.Environ()...)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
@@ -184,6 +184,7 @@ func (r *Runner) storeWrite(ctx context.Context, self string, srv *storetest.Ser
 func curlPut(ctx context.Context, srv *storetest.Server, key, file string) (float64, int64, error) {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Minute)
 	defer cancel()
+	//nolint:gosec // G204: curl on a file this case wrote, to the server it started
 	cmd := exec.CommandContext(ctx, "curl", "--silent", "--show-error", "--fail", "-K", "-",
 		"--aws-sigv4", "aws:amz:"+storetest.S3Region+":s3", "-T", file,
 		srv.Endpoint+"/"+srv.Bucket+"/"+key)

@@ -38,9 +38,9 @@ type backend struct {
 }
 
 // clip returns n pseudo-random bytes made from seed, and their SHA-256.
-func clip(seed uint64, n int) ([]byte, string) {
+func clip(seed byte, n int) ([]byte, string) {
 	b := make([]byte, n)
-	r := rand.NewChaCha8([32]byte{byte(seed), byte(seed >> 8)})
+	r := rand.NewChaCha8([32]byte{seed})
 	_, _ = r.Read(b)
 	sum := sha256.Sum256(b)
 	return b, hex.EncodeToString(sum[:])

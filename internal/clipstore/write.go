@@ -91,7 +91,7 @@ func (s *Store) cleanUp(ctx context.Context, err error) error {
 	actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), abortTimeout)
 	defer cancel()
 	if _, abortErr := s.AbortIncompleteUploads(actx); abortErr != nil {
-		return fmt.Errorf("%w; its incomplete upload could not be aborted either (the next write aborts it): %v", err, abortErr)
+		return fmt.Errorf("%w; its incomplete upload could not be aborted either (the next write aborts it): %w", err, abortErr)
 	}
 	return err
 }

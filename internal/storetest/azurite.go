@@ -35,8 +35,9 @@ func startAzurite(ctx context.Context, root, dir string) (*Server, error) {
 	}
 	data := filepath.Join(dir, "azurite")
 	key := base64.StdEncoding.EncodeToString([]byte(randomHex(32)))
-	endpoint, log, stop, err := run(ctx, "azurite", func(port int) *exec.Cmd {
-		cmd := exec.Command(bin, "--blobHost", "127.0.0.1", "--blobPort", strconv.Itoa(port),
+	endpoint, log, stop, err := run(ctx, "azurite", func(ctx context.Context, port int) *exec.Cmd {
+		//nolint:gosec // G204: the server make store-server-path installed
+		cmd := exec.CommandContext(ctx, bin, "--blobHost", "127.0.0.1", "--blobPort", strconv.Itoa(port),
 			"--location", data, "--silent", "--skipApiVersionCheck", "--disableTelemetry")
 		cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "AZURITE_ACCOUNTS=" + AzuriteAccount + ":" + key}
 		return cmd

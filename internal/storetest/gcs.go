@@ -29,9 +29,10 @@ func startGCS(ctx context.Context, root, dir string) (*Server, error) {
 		return nil, err
 	}
 	data := filepath.Join(dir, "fake-gcs-server")
-	endpoint, log, stop, err := run(ctx, "fake-gcs-server", func(port int) *exec.Cmd {
+	endpoint, log, stop, err := run(ctx, "fake-gcs-server", func(ctx context.Context, port int) *exec.Cmd {
 		host := "127.0.0.1:" + strconv.Itoa(port)
-		cmd := exec.Command(bin, "-scheme", "http", "-host", "127.0.0.1", "-port", strconv.Itoa(port),
+		//nolint:gosec // G204: the server make store-server-path built
+		cmd := exec.CommandContext(ctx, bin, "-scheme", "http", "-host", "127.0.0.1", "-port", strconv.Itoa(port),
 			"-backend", "filesystem", "-filesystem-root", data,
 			"-public-host", host, "-external-url", "http://"+host, "-log-level", "warn")
 		cmd.Env = []string{"PATH=/usr/bin:/bin", "HOME=" + dir}

@@ -39,8 +39,9 @@ func startS3(ctx context.Context, root, dir string) (*Server, error) {
 		return nil, err
 	}
 	access, secret := "videogen-test-"+randomHex(4), randomHex(20)
-	endpoint, log, stop, err := run(ctx, "versitygw", func(port int) *exec.Cmd {
-		cmd := exec.Command(bin, "--access", access, "--secret", secret, "--region", S3Region,
+	endpoint, log, stop, err := run(ctx, "versitygw", func(ctx context.Context, port int) *exec.Cmd {
+		//nolint:gosec // G204: the server make store-server-path built
+		cmd := exec.CommandContext(ctx, bin, "--access", access, "--secret", secret, "--region", S3Region,
 			"--port", "127.0.0.1:"+strconv.Itoa(port), "posix", data)
 		cmd.Env = []string{"PATH=/usr/bin:/bin", "HOME=" + dir}
 		return cmd

@@ -160,7 +160,7 @@ func tool(ctx context.Context, root, server string) (string, error) {
 	if p, ok := tools[server]; ok {
 		return p, nil
 	}
-	cmd := exec.CommandContext(ctx, "make", "-s", "--no-print-directory", "store-server-path", "SERVER="+server)
+	cmd := exec.CommandContext(ctx, "make", "-s", "--no-print-directory", "store-server-path", "SERVER="+server) //nolint:gosec // G204: the project's own make target
 	cmd.Dir = root
 	var stderr logBuffer
 	cmd.Stderr = &stderr
@@ -170,7 +170,7 @@ func tool(ctx context.Context, root, server string) (string, error) {
 	}
 	p := strings.TrimSpace(string(out))
 	if _, err := os.Stat(p); err != nil || !filepath.IsAbs(p) {
-		return "", fmt.Errorf("make store-server-path SERVER=%s printed %q, not a built server (%v)\n%s", server, p, err, stderr.String())
+		return "", fmt.Errorf("make store-server-path SERVER=%s printed %q, not a built server\n%s", server, p, stderr.String())
 	}
 	tools[server] = p
 	return p, nil
@@ -178,28 +178,35 @@ func tool(ctx context.Context, root, server string) (string, error) {
 
 // freePort is a port nothing listens on at the moment; the server may lose
 // it to another process before it binds, so starts are retried.
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+func freePort(ctx context.Context) (int, error) {
+	var lc net.ListenConfig
+	l, err := lc.Listen(ctx, "tcp", "127.0.0.1:0")
 	if err != nil {
 		return 0, err
 	}
 	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
+	addr, ok := l.Addr().(*net.TCPAddr)
+	if !ok {
+		return 0, fmt.Errorf("listening on %s, not a TCP address", l.Addr())
+	}
+	return addr.Port, nil
 }
 
 // run starts a server process at a free port until ready answers, trying
 // up to five ports, and returns its endpoint, its log and how to stop it.
-func run(ctx context.Context, name string, command func(port int) *exec.Cmd,
+// command makes the process with the context it is given, which outlives
+// ctx: the server runs until stopped.
+func run(ctx context.Context, name string, command func(ctx context.Context, port int) *exec.Cmd,
 	ready func(ctx context.Context, endpoint string) error) (string, *logBuffer, func(), error) {
 	var lastErr error
 	for range 5 {
-		port, err := freePort()
+		port, err := freePort(ctx)
 		if err != nil {
 			return "", nil, nil, err
 		}
 		endpoint := "http://127.0.0.1:" + strconv.Itoa(port)
 		log := &logBuffer{}
-		cmd := command(port)
+		cmd := command(context.WithoutCancel(ctx), port)
 		cmd.Stdout, cmd.Stderr = log, log
 		setProcAttr(cmd)
 		if err := cmd.Start(); err != nil {
