@@ -29,8 +29,16 @@ type Run struct {
 // settings made on w.TF (SetLog, SetStdout, ...) do not apply. A failure to
 // start is returned by Wait.
 func (w *Workdir) Start(ctx context.Context, args ...string) *Run {
+	return w.StartVia(ctx, nil, args...)
+}
+
+// StartVia is Start with the CLI run through a command that runs its
+// arguments (via, then the CLI and args), such as setpriv or unshare: the CLI
+// and its provider plugins as another user, or in a namespace of their own.
+func (w *Workdir) StartVia(ctx context.Context, via []string, args ...string) *Run {
 	r := &Run{done: make(chan struct{})}
-	cmd := exec.CommandContext(ctx, w.h.CLI.Path, args...) //nolint:gosec // running the CLI with the caller's arguments is the point
+	argv := append(append(append([]string{}, via...), w.h.CLI.Path), args...)
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...) //nolint:gosec // running the CLI with the caller's arguments is the point
 	cmd.Dir = w.Dir
 	cmd.Env = append(envList(w.env), "TF_IN_AUTOMATION=1")
 	startInGroup(cmd)

@@ -89,18 +89,21 @@ func (s *fileStore) update(ctx context.Context, change func(*records) bool) erro
 // goroutine's change, ends while it waits for the journal's lock, the others
 // go back to the queue for the next goroutine. Callers hold viewMu.
 func (s *fileStore) commit(ctx context.Context, own *queuedChange, batch []*queuedChange) {
+	// Opened to read (flock's default), which is all a lock needs: a journal
+	// that may be read but not written is still read under it.
 	lock := flock.New(s.path+".lock", flock.SetPermissions(0o600))
+	var errs []error
 	err := os.MkdirAll(filepath.Dir(s.path), 0o700)
 	if err == nil {
 		_, err = lock.TryLockContext(ctx, lockRetry)
 		if err != nil {
-			err = fmt.Errorf("locking the task journal %s: %w", s.path, err)
+			err = s.lockFailed(ctx, err)
 		}
 	} else {
 		err = fmt.Errorf("the task journal %s: %w", s.path, err)
 	}
 	if err == nil {
-		err = s.apply(batch)
+		errs, err = s.apply(batch)
 		_ = lock.Unlock() // closing the descriptor releases the lock anyway
 	} else if ctx.Err() != nil {
 		mine := slices.Contains(batch, own)
@@ -113,19 +116,108 @@ func (s *fileStore) commit(ctx context.Context, own *queuedChange, batch []*queu
 			batch = []*queuedChange{own}
 		}
 	}
-	for _, q := range batch {
+	for i, q := range batch {
+		if err == nil && errs != nil {
+			q.done <- errs[i]
+			continue
+		}
 		q.done <- err
 	}
 }
 
+// lockFailed is the error of a lock that could not be taken. Of a journal
+// that is there (or that this process cannot even tell is there), it is
+// unreadable: the journal may hold a killed run's task for the very clip a
+// plan creates, and taking it for an empty one would bill that clip twice.
+func (s *fileStore) lockFailed(ctx context.Context, err error) error {
+	err = fmt.Errorf("locking the task journal %s: %w", s.path, err)
+	if ctx.Err() != nil {
+		return err
+	}
+	present, perr := s.present()
+	switch {
+	case perr != nil:
+		return unreadable(fmt.Errorf("%w; and this process cannot tell whether the journal is there (%w): %s", err, perr, accessAdvice))
+	case present:
+		return unreadable(fmt.Errorf("%w: %s", err, accessAdvice))
+	}
+	return err
+}
+
+// accessAdvice says what to do about a journal this process may not read.
+const accessAdvice = "make the journal's directory and files (the journal, its .log, .lock and .runs) readable, " +
+	"and writable, by the user that runs Terraform, on a file system mounted read-write"
+
+// present reports whether the journal's file or log is there; an error when
+// this process cannot tell (a directory it may not search).
+func (s *fileStore) present() (bool, error) {
+	for _, p := range []string{s.path, s.path + ".log"} {
+		_, err := os.Lstat(p)
+		switch {
+		case err == nil:
+			return true, nil
+		case !errors.Is(err, fs.ErrNotExist):
+			return false, err
+		}
+	}
+	return false, nil
+}
+
 // apply makes the changes on the view, read again where other processes
-// changed the files, and writes them. Callers hold viewMu and the journal's lock.
-func (s *fileStore) apply(batch []*queuedChange) error {
+// changed the files, and writes them. Callers hold viewMu and the journal's
+// lock. A journal that this process may read but not write (a read-only
+// mount, another user's files) is read all the same: each change that
+// writes nothing gets its answer, and each that would write gets the error
+// (errs, in batch's order, when not nil, holds each change's outcome).
+func (s *fileStore) apply(batch []*queuedChange) (errs []error, err error) {
 	defer func() {
 		if s.view != nil {
 			s.view.close()
 		}
 	}()
+	if err := s.load(); err != nil {
+		return nil, err
+	}
+	if s.view.readOnly != nil {
+		errs = make([]error, len(batch))
+		for i, q := range batch {
+			q.change(&s.view.recs)
+			if len(s.view.recs.changes) == 0 {
+				continue
+			}
+			errs[i] = fmt.Errorf("writing the task journal %s: it can be read but not written (%w): %s", s.path,
+				s.view.readOnly, accessAdvice)
+			// The records in memory hold a change the files do not.
+			s.forget()
+			if i+1 < len(batch) {
+				if err := s.load(); err != nil {
+					for j := i + 1; j < len(batch); j++ {
+						errs[j] = err
+					}
+					return errs, nil
+				}
+			}
+		}
+		return errs, nil
+	}
+	for _, q := range batch {
+		q.change(&s.view.recs)
+	}
+	if len(s.view.recs.changes) == 0 {
+		return nil, nil
+	}
+	if err := s.view.commit(); err != nil {
+		// The records in memory hold changes the files may not: the next
+		// change reads the files again.
+		s.forget()
+		return nil, fmt.Errorf("writing the task journal %s: %w", s.path, err)
+	}
+	return nil, nil
+}
+
+// load brings the view up to date with the files. Callers hold viewMu and
+// the journal's lock.
+func (s *fileStore) load() error {
 	if s.view == nil || !s.view.current() {
 		s.forget()
 		v, err := loadView(s.path)
@@ -137,18 +229,6 @@ func (s *fileStore) apply(batch []*queuedChange) error {
 	if err := s.view.readLog(); err != nil {
 		s.forget()
 		return err
-	}
-	for _, q := range batch {
-		q.change(&s.view.recs)
-	}
-	if len(s.view.recs.changes) == 0 {
-		return nil
-	}
-	if err := s.view.commit(); err != nil {
-		// The records in memory hold changes the files may not: the next
-		// change reads the files again.
-		s.forget()
-		return fmt.Errorf("writing the task journal %s: %w", s.path, err)
 	}
 	return nil
 }
@@ -210,8 +290,15 @@ func (s *fileStore) alive(_ context.Context, run string) (bool, error) {
 		return true, nil
 	}
 	path := s.runPath(run)
-	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+	// Opened to read (flock's default), which a shared lock needs: a journal
+	// that may only be read still tells a live run from a dead one. A test
+	// that fails is unreadable: taking the run for a dead one or a live one
+	// would guess, and a wrong guess bills its clip twice.
+	switch _, err := os.Stat(path); {
+	case errors.Is(err, fs.ErrNotExist):
 		return false, nil
+	case err != nil:
+		return false, unreadable(fmt.Errorf("the task journal %s: testing the lock of run %s: %w: %s", s.path, run, err, accessAdvice))
 	}
 	lock := flock.New(path, flock.SetPermissions(0o600))
 	ok, err := lock.TryRLock()
@@ -219,7 +306,7 @@ func (s *fileStore) alive(_ context.Context, run string) (bool, error) {
 		if errors.Is(err, fs.ErrNotExist) {
 			return false, nil
 		}
-		return false, fmt.Errorf("the task journal %s: testing the lock of run %s: %w", s.path, run, err)
+		return false, unreadable(fmt.Errorf("the task journal %s: testing the lock of run %s: %w: %s", s.path, run, err, accessAdvice))
 	}
 	if !ok {
 		return true, nil

@@ -53,6 +53,9 @@ type fileView struct {
 	// log is the log, open to read and write (never to append: see above)
 	// while the journal's lock is held; nil otherwise.
 	log *os.File
+	// readOnly is why the log is open only to read (a read-only mount,
+	// another user's file): the journal is read, and every change fails.
+	readOnly error
 	// offset is where the log's last whole line ends, size where the log
 	// ended when last looked at: between them is a line written in part.
 	offset, size int64
@@ -105,8 +108,11 @@ func loadView(path string) (*fileView, error) {
 	stub, info, err := readWithInfo(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-	case err != nil:
+	case errors.Is(err, errIsDir):
+		// Not a journal, and nothing this provider wrote.
 		return nil, fmt.Errorf("reading the task journal %s: %w", path, err)
+	case err != nil:
+		return nil, unreadable(fmt.Errorf("reading the task journal %s: %w: %s", path, err, accessAdvice))
 	default:
 		v.stub = info
 		var f file
@@ -134,16 +140,25 @@ func loadView(path string) (*fileView, error) {
 	case errors.Is(err, fs.ErrNotExist):
 		return v, nil
 	case err != nil:
-		return nil, fmt.Errorf("reading the task journal %s: %w", v.logPath, err)
+		return nil, unreadable(fmt.Errorf("reading the task journal %s: %w: %s", v.logPath, err, accessAdvice))
 	}
 	v.hasLog, v.size = true, size
 	return v, nil
 }
 
-// openLog opens the log and returns its size. Callers hold the journal's lock.
+// openLog opens the log and returns its size. A log that may only be read
+// is opened to read, and readOnly says why. Callers hold the journal's lock.
 func (v *fileView) openLog() (int64, error) {
 	// Not O_APPEND: see fileView.
 	log, err := os.OpenFile(v.logPath, os.O_RDWR, 0)
+	v.readOnly = nil
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		var rerr error
+		if log, rerr = os.Open(v.logPath); rerr == nil {
+			v.readOnly = err
+			err = nil
+		}
+	}
 	if err != nil {
 		return 0, err
 	}
@@ -166,9 +181,15 @@ func readWithInfo(path string) ([]byte, fs.FileInfo, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	if info.IsDir() {
+		return nil, nil, errIsDir
+	}
 	data, err := io.ReadAll(f)
 	return data, info, err
 }
+
+// errIsDir is a journal path that names a directory.
+var errIsDir = errors.New("a directory, not a journal's file")
 
 func newerVersion(path string, version int) error {
 	return unreadable(fmt.Errorf("the task journal %s has version %d, which this provider (version %d) does not know: "+
@@ -227,7 +248,7 @@ func (v *fileView) readLog() error {
 	buf := make([]byte, v.size-v.offset)
 	n, err := v.log.ReadAt(buf, v.offset)
 	if err != nil && !errors.Is(err, io.EOF) {
-		return fmt.Errorf("reading the task journal %s: %w", v.logPath, err)
+		return unreadable(fmt.Errorf("reading the task journal %s: %w", v.logPath, err))
 	}
 	buf = buf[:n]
 	for {

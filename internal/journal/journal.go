@@ -266,7 +266,12 @@ func (j *Journal) doubts(ctx context.Context, fingerprint string, take bool) ([]
 	if take {
 		// End, which drops the notes this run said, runs only for a run that holds its lock.
 		if err := j.holdRun(ctx); err != nil {
-			return nil, err
+			if IsUnreadable(err) || j.Shared() {
+				return nil, err
+			}
+			// A journal that cannot be written: the doubts are still said,
+			// unmarked, and the submission's own note fails and says so.
+			return j.doubts(ctx, fingerprint, false)
 		}
 	}
 	var out []Unconfirmed
@@ -286,6 +291,9 @@ func (j *Journal) doubts(ctx context.Context, fingerprint string, take bool) ([]
 		}
 		return changed
 	})
+	if take && err != nil && !IsUnreadable(err) && !j.Shared() {
+		return j.doubts(ctx, fingerprint, false)
+	}
 	if err != nil {
 		return nil, err
 	}

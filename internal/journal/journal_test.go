@@ -474,3 +474,33 @@ func TestJournalDeadRunIsDeadToOverlappingTests(t *testing.T) {
 		t.Fatalf("while another test of the dead run's lock runs, Matching = %+v, want its task adoptable", got)
 	}
 }
+
+// A journal whose run cannot take its lock (it cannot be written) still says
+// its doubts before a submission: TakeDoubts returns them unmarked, and the
+// submission's own note fails and says why. Before, TakeDoubts failed, which
+// the provider takes for a journal that cannot be written, and the same
+// request went out again with its doubt unsaid.
+func TestJournalTakeDoubtsOfAJournalThatCannotBeWritten(t *testing.T) {
+	t.Parallel()
+	ctx := t.Context()
+	path := filepath.Join(t.TempDir(), "j.json")
+	if _, err := New(path, "s", time.Hour).Sending(ctx, "fp", time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	// No run lock can be taken where the runs' directory should be.
+	if err := os.RemoveAll(path + ".runs"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path+".runs", nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	later := New(path, "s", time.Hour)
+	for range 2 {
+		if got, err := later.TakeDoubts(ctx, "fp"); err != nil || len(got) != 1 {
+			t.Fatalf("TakeDoubts = %+v (%v), want the doubt, each time it is asked", got, err)
+		}
+	}
+	if _, err := later.Sending(ctx, "fp", time.Now()); err == nil || IsUnreadable(err) {
+		t.Fatalf("Sending = %v, want an error of a journal that cannot be written", err)
+	}
+}
