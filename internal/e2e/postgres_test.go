@@ -35,6 +35,24 @@ const pgStartTimeout = time.Minute
 // if it does not stop) and its directory removed.
 func startPostgres(t *testing.T) string {
 	t.Helper()
+	return startPostgresServer(t).URL
+}
+
+// pgServer is a throwaway PostgreSQL server that a test may restart.
+type pgServer struct {
+	// URL is the connection string of the test's role.
+	URL string
+
+	restart func()
+}
+
+// Restart stops the server (a fast shutdown, which ends every session) and
+// starts it again on the same port and data.
+func (p *pgServer) Restart() { p.restart() }
+
+// startPostgresServer is startPostgres, with the server.
+func startPostgresServer(t *testing.T) *pgServer {
+	t.Helper()
 	bindir, err := findPostgres()
 	if err != nil {
 		if os.Geteuid() != 0 {
@@ -99,7 +117,19 @@ func startPostgres(t *testing.T) string {
 				}
 			})
 			t.Logf("PostgreSQL %s on 127.0.0.1:%d (data in %s)", bindir, port, dir)
-			return fmt.Sprintf("postgres://videogen_e2e:%s@127.0.0.1:%d/postgres?sslmode=disable", password, port)
+			restart := func() {
+				t.Helper()
+				if err := stop(); err != nil {
+					t.Fatalf("stopping PostgreSQL to restart it: %v", err)
+				}
+				if stop, err = runPostgres(t, cred, dir, filepath.Join(bindir, "postgres"), data, port, logPath); err != nil {
+					t.Fatalf("PostgreSQL did not start again: %v\n%s", err, readLog(logPath))
+				}
+			}
+			return &pgServer{
+				URL:     fmt.Sprintf("postgres://videogen_e2e:%s@127.0.0.1:%d/postgres?sslmode=disable", password, port),
+				restart: restart,
+			}
 		}
 		// Another process may have taken the port meanwhile: try another.
 		if attempt == 5 {

@@ -30,6 +30,9 @@ type pgStore struct {
 	conn *pgx.Conn
 	// runs are the runs whose advisory lock this session holds.
 	runs map[string]bool
+	// session is what this store knows of its sessions' ends, its reconnects
+	// and the records its runs wrote (see pgSession).
+	session pgSession
 }
 
 // pgConnectTimeout bounds a connection attempt when the URL sets no
@@ -110,6 +113,10 @@ func (s *pgStore) where() string { return s.redacted }
 
 // fail wraps an error of the database, with the password taken out of its text.
 func (s *pgStore) fail(op string, err error) error {
+	var done *pgError
+	if errors.As(err, &done) {
+		return err
+	}
 	msg := err.Error()
 	for _, p := range s.secrets {
 		if p != "" {
@@ -126,35 +133,55 @@ type pgError struct{ msg string }
 func (e *pgError) Error() string { return e.msg }
 
 // connect opens the session on first use and creates the schema and table.
-// Callers hold s.mu.
+// A session that ended (a server restarted or failed over, its
+// idle_session_timeout, a pooler) is opened again, and this process's runs
+// take their locks back (see reconnect). Callers hold s.mu.
 func (s *pgStore) connect(ctx context.Context) error {
+	if s.session.taken != nil {
+		return s.session.taken
+	}
 	if s.conn != nil {
 		if !s.conn.IsClosed() {
 			return nil
 		}
-		if len(s.runs) > 0 {
-			// The session that held this run's lock is gone: others may already
-			// have taken the run for dead.
-			return s.fail("connecting", errors.New("the connection that held this run's lock was lost"))
-		}
 		s.conn = nil
+		s.session.noteEnd(nil)
 	}
+	if len(s.runs) > 0 || s.session.ended != nil {
+		return s.reconnect(ctx)
+	}
+	conn, err := s.dial(ctx)
+	if err != nil {
+		return err
+	}
+	s.conn = conn
+	return nil
+}
+
+// dial opens a session, with the schema and table in place. Callers hold s.mu.
+func (s *pgStore) dial(ctx context.Context) (*pgx.Conn, error) {
 	cfg, err := pgx.ParseConfig(s.url)
 	if err != nil {
-		return s.fail("reading the URL", err)
+		return nil, s.fail("reading the URL", err)
 	}
 	if cfg.ConnectTimeout == 0 {
 		cfg.ConnectTimeout = pgConnectTimeout
 	}
 	conn, err := pgx.ConnectConfig(ctx, cfg)
 	if err != nil {
-		return s.fail("connecting", err)
+		return nil, s.fail("connecting", err)
 	}
-	err = pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
-		for _, q := range []string{
-			`SELECT pg_advisory_xact_lock(` + fmt.Sprint(pgSetupLock) + `)`,
-			`CREATE SCHEMA IF NOT EXISTS ` + pgSchema,
-			`CREATE TABLE IF NOT EXISTS ` + pgTable + ` (
+	// Created only when missing: CREATE SCHEMA needs the CREATE privilege on
+	// the database even when the schema is there, which a role granted only
+	// the table's rights does not have.
+	var exists bool
+	err = conn.QueryRow(ctx, `SELECT to_regclass('`+pgTable+`') IS NOT NULL`).Scan(&exists)
+	if err == nil && !exists {
+		err = pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
+			for _, q := range []string{
+				`SELECT pg_advisory_xact_lock(` + fmt.Sprint(pgSetupLock) + `)`,
+				`CREATE SCHEMA IF NOT EXISTS ` + pgSchema,
+				`CREATE TABLE IF NOT EXISTS ` + pgTable + ` (
 				kind         text        NOT NULL,
 				id           text        NOT NULL,
 				fingerprint  text        NOT NULL,
@@ -165,25 +192,29 @@ func (s *pgStore) connect(ctx context.Context) error {
 				run_ended    boolean     NOT NULL DEFAULT false,
 				said_by      text        NOT NULL DEFAULT '',
 				PRIMARY KEY (kind, id))`,
-		} {
-			if _, err := tx.Exec(ctx, q); err != nil {
-				return err
+			} {
+				if _, err := tx.Exec(ctx, q); err != nil {
+					return err
+				}
 			}
-		}
-		return nil
-	})
+			return nil
+		})
+	}
 	if err != nil {
 		_ = conn.Close(context.WithoutCancel(ctx))
-		return s.fail("creating the schema "+pgSchema, err)
+		return nil, s.fail("creating the schema "+pgSchema, privilegeAdvice(err))
 	}
 	if set := keepaliveSettings(cfg); set != "" {
 		if _, err := conn.Exec(ctx, set); err != nil {
 			_ = conn.Close(context.WithoutCancel(ctx))
-			return s.fail("setting the session's keepalive", err)
+			return nil, s.fail("setting the session's keepalive", err)
 		}
 	}
-	s.conn = conn
-	return nil
+	var idle string
+	if err := conn.QueryRow(ctx, `SELECT current_setting('idle_session_timeout', true)`).Scan(&idle); err == nil {
+		s.session.idle = parsePgDuration(idle)
+	}
+	return conn, nil
 }
 
 // pgKeepalive is the server's TCP keepalive of the journal's session, which
@@ -237,10 +268,24 @@ func rowsOf(r *records) map[[2]string]pgRow {
 func (s *pgStore) update(ctx context.Context, change func(*records) bool) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if err := s.connect(ctx); err != nil {
+	var after map[[2]string]pgRow
+	err := s.do(ctx, func(conn *pgx.Conn) error {
+		var err error
+		after, err = s.change(ctx, conn, change)
 		return err
+	})
+	if err != nil {
+		return s.fail("writing", privilegeAdvice(err))
 	}
-	err := pgx.BeginFunc(ctx, s.conn, func(tx pgx.Tx) error {
+	s.session.wrote(after, s.runs)
+	return nil
+}
+
+// change runs one change in a transaction; it returns the records after it
+// (nil when nothing changed).
+func (s *pgStore) change(ctx context.Context, conn *pgx.Conn, change func(*records) bool) (map[[2]string]pgRow, error) {
+	var out map[[2]string]pgRow
+	err := pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
 		// SHARE ROW EXCLUSIVE conflicts with itself: one writer at a time.
 		if _, err := tx.Exec(ctx, `LOCK TABLE `+pgTable+` IN SHARE ROW EXCLUSIVE MODE`); err != nil {
 			return err
@@ -295,12 +340,10 @@ func (s *pgStore) update(ctx context.Context, change func(*records) bool) error 
 				return err
 			}
 		}
+		out = after
 		return nil
 	})
-	if err != nil {
-		return s.fail("writing", err)
-	}
-	return nil
+	return out, err
 }
 
 // runKey is the advisory lock key of a run.
@@ -312,17 +355,17 @@ func runKey(run string) int64 {
 func (s *pgStore) hold(ctx context.Context, run string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if err := s.connect(ctx); err != nil {
-		return err
-	}
 	var ok bool
-	if err := s.conn.QueryRow(ctx, `SELECT pg_try_advisory_lock($1)`, runKey(run)).Scan(&ok); err != nil {
+	if err := s.do(ctx, func(conn *pgx.Conn) error {
+		return conn.QueryRow(ctx, `SELECT pg_try_advisory_lock($1)`, runKey(run)).Scan(&ok)
+	}); err != nil {
 		return s.fail("taking this run's lock", err)
 	}
 	if !ok {
 		return s.fail("taking this run's lock", errors.New("another session holds it"))
 	}
 	s.runs[run] = true
+	s.session.watch(s)
 	return nil
 }
 
@@ -330,6 +373,9 @@ func (s *pgStore) release(run string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	delete(s.runs, run)
+	if len(s.runs) == 0 {
+		s.session.stopWatching()
+	}
 	if s.conn != nil && len(s.runs) == 0 {
 		// Closing the session releases its locks.
 		ctx, cancel := context.WithTimeout(context.Background(), pgConnectTimeout)
@@ -351,18 +397,16 @@ func (s *pgStore) alive(ctx context.Context, run string) (bool, error) {
 	if s.runs[run] {
 		return true, nil
 	}
-	if err := s.connect(ctx); err != nil {
-		return false, err
-	}
 	var free bool
-	if err := s.conn.QueryRow(ctx, `SELECT pg_try_advisory_lock_shared($1)`, runKey(run)).Scan(&free); err != nil {
+	err := s.do(ctx, func(conn *pgx.Conn) error {
+		if err := conn.QueryRow(ctx, `SELECT pg_try_advisory_lock_shared($1)`, runKey(run)).Scan(&free); err != nil || !free {
+			return err
+		}
+		_, err := conn.Exec(ctx, `SELECT pg_advisory_unlock_shared($1)`, runKey(run))
+		return err
+	})
+	if err != nil {
 		return false, s.fail("testing the lock of run "+run, err)
 	}
-	if !free {
-		return true, nil
-	}
-	if _, err := s.conn.Exec(ctx, `SELECT pg_advisory_unlock_shared($1)`, runKey(run)); err != nil {
-		return false, s.fail("testing the lock of run "+run, err)
-	}
-	return false, nil
+	return !free, nil
 }
