@@ -302,6 +302,10 @@ func (c *Client) doRequest(ctx context.Context, method, endpointName, rawURL str
 	if body != nil {
 		req.Header.Set("Content-Type", contentType)
 	}
+	if rec, ok := ctx.Value(submitRecordKey{}).(*submitRecord); ok && rec.key != "" {
+		// Set once on the request that every retry sends again.
+		req.Header.Set(IdempotencyKeyHeader, rec.key)
+	}
 	if c.logger != nil {
 		c.log(ctx, "videogen API request", map[string]any{
 			"method": method, "url": rawURL, "body": withoutSignatures(string(body)), "headers": c.redactedHeaders(req.Header),

@@ -248,17 +248,18 @@ func TestDownloadVideoAfterExpiresAt(t *testing.T) {
 func TestOpenAIVideosHandlesEveryRequestMember(t *testing.T) {
 	t.Parallel()
 	handled := map[string]string{
-		"VideoRequest.Model":      "sent as model",
-		"VideoRequest.Prompt":     "sent as prompt",
-		"VideoRequest.Seconds":    "sent as seconds",
-		"VideoRequest.Metadata":   "its members below",
-		"VideoRequest.StorageURI": "refused",
-		"Metadata.Ratio":          "sent within size, or refused",
-		"Metadata.Resolution":     "sent within size, or refused",
-		"Metadata.GenerateAudio":  "refused",
-		"Metadata.CallbackURL":    "refused",
-		"Metadata.Content":        "one image sent as input_reference[image_url]; the rest refused",
-		"Metadata.Extra":          "refused",
+		"VideoRequest.Model":          "sent as model",
+		"VideoRequest.Prompt":         "sent as prompt",
+		"VideoRequest.Seconds":        "sent as seconds",
+		"VideoRequest.Metadata":       "its members below",
+		"VideoRequest.StorageURI":     "refused",
+		"VideoRequest.IdempotencyKey": "sent as the Idempotency-Key header, as on every API",
+		"Metadata.Ratio":              "sent within size, or refused",
+		"Metadata.Resolution":         "sent within size, or refused",
+		"Metadata.GenerateAudio":      "refused",
+		"Metadata.CallbackURL":        "refused",
+		"Metadata.Content":            "one image sent as input_reference[image_url]; the rest refused",
+		"Metadata.Extra":              "refused",
 	}
 	seen := map[string]bool{}
 	for _, typ := range []reflect.Type{reflect.TypeFor[client.VideoRequest](), reflect.TypeFor[client.Metadata]()} {

@@ -148,6 +148,8 @@ type submitRecord struct {
 	// lastStatus is the status of the last answer, 0 before any.
 	lastStatus int
 	guard      *submitGuard
+	// key is the submission's Idempotency-Key; empty sends none.
+	key string
 }
 
 type submitRecordKey struct{}

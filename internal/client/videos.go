@@ -110,6 +110,11 @@ type VideoRequest struct {
 	// StorageURI is the vertex API's gs:// destination, where Vertex AI writes
 	// the clip itself (its storageUri); no other API carries it.
 	StorageURI string `json:"-"`
+	// IdempotencyKey, when set, is sent as the submission's Idempotency-Key
+	// header, the same on every attempt: a server that honours it answers
+	// the same key with the task the first attempt created, billed once.
+	// Not part of the body, nor of what the request means (its fingerprint).
+	IdempotencyKey string `json:"-"`
 }
 
 // Video is a task as the service reports it (CONTRIBUTING.md, "Task object and echoes").
@@ -191,7 +196,7 @@ func (c *Client) SubmitVideo(ctx context.Context, req VideoRequest) (*Video, err
 	parent := ctx
 	ctx, guard := c.guardSubmission(parent)
 	defer guard.stop()
-	rec := &submitRecord{guard: guard}
+	rec := &submitRecord{guard: guard, key: req.IdempotencyKey}
 	ctx = context.WithValue(ctx, submitRecordKey{}, rec)
 	var answer json.RawMessage
 	_, err := c.doRequest(ctx, http.MethodPost, path, url, body, &answer)
@@ -277,3 +282,6 @@ func (c *Client) decodeVideo(data []byte, tc taskContext) (*Video, error) {
 	v.FailureReason = redact.Text(v.FailureReason)
 	return v, nil
 }
+
+// IdempotencyKeyHeader is the header that carries VideoRequest.IdempotencyKey.
+const IdempotencyKeyHeader = "Idempotency-Key"

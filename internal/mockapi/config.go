@@ -107,6 +107,14 @@ type Config struct {
 	// task and are then answered 504 with an HTML page; -1 means every one.
 	// Server.SetGatewayFailuresAfterSubmit changes it while serving.
 	GatewayFailuresAfterSubmit int `json:"gateway_failures_after_submit"`
+	// IgnoreIdempotencyKeys plays a server that does not deduplicate
+	// submissions: a repeated Idempotency-Key creates, and bills, a task
+	// again (see IdempotencyKeyHeader). Server.SetIgnoreIdempotencyKeys
+	// changes it while serving.
+	IgnoreIdempotencyKeys bool `json:"ignore_idempotency_keys"`
+	// IdempotencyWindow is how long a submission's Idempotency-Key returns
+	// its task; 0 = a day.
+	IdempotencyWindow Duration `json:"idempotency_window"`
 	// KeyedClips serves clips as a gateway does that keeps them behind its
 	// key (new-api's Sora and Veo channels): at
 	// {base}/v1/videos/{task_id}/content on the mock's own address, an API

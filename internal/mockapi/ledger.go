@@ -29,6 +29,7 @@ type LedgerTask struct {
 	Held            bool            `json:"held,omitempty"` // waiting for FinishTask or FailTask
 	SubmittedAt     time.Time       `json:"submitted_at"`
 	SubmitStatus    int             `json:"submit_status"`               // answer to the submission: 200, or 504 from the gateway fault
+	Replays         int             `json:"replays,omitempty"`           // submissions answered with this task by their Idempotency-Key, not billed
 	FinalAt         time.Time       `json:"final_at"`                    // when it becomes or became final; zero while held
 	FinalObservedAt *time.Time      `json:"final_observed_at,omitempty"` // first GET that returned the final status
 	GetCount        int             `json:"get_count"`                   // GETs of this task, including 404s after deletion
@@ -95,6 +96,7 @@ func (s *Server) Ledger() Ledger {
 			Held:         t.held && !t.final && !t.deleted,
 			SubmittedAt:  t.submittedAt,
 			SubmitStatus: t.submitStatus,
+			Replays:      t.replays,
 			FinalAt:      t.finalAt,
 			GetCount:     t.getCount,
 			GetTimes:     slices.Clone(t.getTimes),

@@ -78,6 +78,10 @@ type Server struct {
 	// gatewayFailures is how many more accepted submissions are answered
 	// 504; negative means every one.
 	gatewayFailures int
+	// keyed holds the submissions by API key and Idempotency-Key;
+	// ignoreKeys plays a server that does not deduplicate.
+	keyed      map[string]keyedSubmission
+	ignoreKeys bool
 	// limitedSubmissions is how many more submissions are answered 429
 	// whatever the key's bucket holds (RateLimitSubmissions).
 	limitedSubmissions int
@@ -157,6 +161,8 @@ func New(cfg Config) (*Server, error) {
 		changed:   make(chan struct{}),
 
 		gatewayFailures: cfg.GatewayFailuresAfterSubmit,
+		keyed:           map[string]keyedSubmission{},
+		ignoreKeys:      cfg.IgnoreIdempotencyKeys,
 	}
 	for i := range cfg.Models {
 		s.models[cfg.Models[i].ID] = &s.cfg.Models[i]

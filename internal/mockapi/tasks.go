@@ -42,8 +42,12 @@ type task struct {
 	storageURI  string // Veo on Vertex AI: the gs:// destination of the clip
 	submittedAt time.Time
 	// submitStatus is the status the submission was answered with: 200, or
-	// 504 when the gateway fault swallowed the answer.
+	// 504 when the gateway fault swallowed the answer; the last answer's
+	// when its Idempotency-Key was sent again.
 	submitStatus int
+	// replays counts the submissions answered with this task by their
+	// Idempotency-Key, none of them billed.
+	replays int
 
 	runningAt       time.Time
 	finalAt         time.Time // zero while held
@@ -241,6 +245,7 @@ func (s *Server) handleSubmit(w http.ResponseWriter, r *http.Request, ks *keySta
 		writeGatewayTimeout(w)
 		return
 	}
+	s.echoKey(w, r)
 	if s.videos {
 		// OpenAI answers a submission with the whole video object.
 		s.mu.Lock()
@@ -259,6 +264,14 @@ func (s *Server) accept(r *http.Request, ks *keyState, req *submitRequest) *task
 	now := s.now()
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if t := s.replay(r, ks, req, now); t != nil {
+		// The first submission's task, billed once; this answer may be
+		// lost on the way back like any other.
+		t.replays++
+		t.submitStatus = s.drawSubmitStatus()
+		s.notify()
+		return t
+	}
 	// Draw for every task, marked or not, so one task's marker doesn't shift
 	// which later tasks fail.
 	if draw := s.failRNG.Float64(); req.failReason == "" && draw < s.cfg.TaskFailureRate {
@@ -283,12 +296,7 @@ func (s *Server) accept(r *http.Request, ks *keyState, req *submitRequest) *task
 		runningAt:    now.Add(req.duration / 4),
 		held:         s.cfg.HoldTasks || strings.Contains(req.prompt, holdMarker),
 	}
-	if s.gatewayFailures != 0 {
-		if s.gatewayFailures > 0 {
-			s.gatewayFailures--
-		}
-		t.submitStatus = http.StatusGatewayTimeout
-	}
+	t.submitStatus = s.drawSubmitStatus()
 	if !t.held {
 		t.finalAt = now.Add(req.duration)
 		if !s.closed {
@@ -297,8 +305,21 @@ func (s *Server) accept(r *http.Request, ks *keyState, req *submitRequest) *task
 	}
 	s.tasks[t.id] = t
 	s.order = append(s.order, t)
+	s.remember(r, ks, t, now)
 	s.notify()
 	return t
+}
+
+// drawSubmitStatus is how an accepted submission is answered: 200, or 504
+// when the gateway fault swallows the answer. Callers hold s.mu.
+func (s *Server) drawSubmitStatus() int {
+	if s.gatewayFailures == 0 {
+		return http.StatusOK
+	}
+	if s.gatewayFailures > 0 {
+		s.gatewayFailures--
+	}
+	return http.StatusGatewayTimeout
 }
 
 // newTaskID draws from the seeded stream so the same seed gives the same IDs.
