@@ -41,10 +41,10 @@ func chownTree(t *testing.T, root string, file, dir fs.FileMode) {
 		if d.IsDir() {
 			mode = dir
 		}
-		if err := os.Chown(p, nobody, nobody); err != nil {
+		if err := os.Chown(p, nobody, nobody); err != nil { //nolint:gosec // G122: the test's own t.TempDir()
 			return err
 		}
-		return os.Chmod(p, mode)
+		return os.Chmod(p, mode) //nolint:gosec // G122: the test's own t.TempDir()
 	})
 	if err != nil {
 		t.Fatal(err)
