@@ -11,9 +11,10 @@ import (
 // re-apply) returns the task the first one created instead of billing a
 // second. The default and openai-videos dialects honour it for
 // Config.IdempotencyWindow and echo it in their answer, which tells a client
-// that the server deduplicates; the new-api dialect ignores it, as new-api
-// does, and so does every dialect with Config.IgnoreIdempotencyKeys (or
-// Server.SetIgnoreIdempotencyKeys), a server that does not deduplicate.
+// that the server deduplicates; the new-api, gemini and vertex dialects
+// ignore it, as new-api and Google's APIs do, and so does every dialect with
+// Config.IgnoreIdempotencyKeys (or Server.SetIgnoreIdempotencyKeys), a server
+// that does not deduplicate.
 const IdempotencyKeyHeader = "Idempotency-Key"
 
 // defaultIdempotencyWindow is how long a key is honoured when the
@@ -28,7 +29,7 @@ type keyedSubmission struct {
 
 // honoursKeys reports whether the server deduplicates submissions by key.
 // Callers hold s.mu.
-func (s *Server) honoursKeys() bool { return !s.ignoreKeys && !s.newAPI }
+func (s *Server) honoursKeys() bool { return !s.ignoreKeys && !s.newAPI && !s.google() }
 
 // replay returns the task that an earlier submission of the same request
 // with r's key (for the same API key, within the window) created; nil when
