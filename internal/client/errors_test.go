@@ -149,7 +149,7 @@ func TestAPIErrorDecoding(t *testing.T) {
 			if apiErr.Code != tt.wantCode {
 				t.Errorf("Code = %q, want %q", apiErr.Code, tt.wantCode)
 			}
-			if apiErr.Method != http.MethodGet || apiErr.Endpoint != "/video/generations/{task_id}" {
+			if apiErr.Method != http.MethodGet || apiErr.Endpoint != "/v1/video/generations/{task_id}" {
 				t.Errorf("Method/Endpoint = %q %q", apiErr.Method, apiErr.Endpoint)
 			}
 			if apiErr.Message == "" {
@@ -182,14 +182,14 @@ func TestAPIErrorString(t *testing.T) {
 		{
 			name: "full",
 			err: &APIError{StatusCode: 403, Type: "permission_error", Message: "no access", Method: "POST",
-				Endpoint: "/video/generations", Attempts: 1},
-			want: "POST /video/generations: HTTP 403 (permission_error): no access",
+				Endpoint: "/v1/video/generations", Attempts: 1},
+			want: "POST /v1/video/generations: HTTP 403 (permission_error): no access",
 		},
 		{
 			name: "retried",
-			err: &APIError{StatusCode: 503, Message: "busy", Method: "GET", Endpoint: "/models",
+			err: &APIError{StatusCode: 503, Message: "busy", Method: "GET", Endpoint: "/v1/models",
 				Attempts: 4, Elapsed: 1234 * time.Millisecond},
-			want: "GET /models: HTTP 503: busy [after 4 attempts over 1.2s]",
+			want: "GET /v1/models: HTTP 503: busy [after 4 attempts over 1.2s]",
 		},
 	}
 	for _, tt := range tests {
@@ -309,8 +309,8 @@ func TestCauseOfForbidden(t *testing.T) {
 
 func TestTransportErrorString(t *testing.T) {
 	t.Parallel()
-	e := &TransportError{Method: "GET", Endpoint: "/models", Attempts: 3, Elapsed: 2 * time.Second, Err: errors.New("connection refused")}
-	if got, want := e.Error(), "GET /models: connection refused [after 3 attempts over 2s]"; got != want {
+	e := &TransportError{Method: "GET", Endpoint: "/v1/models", Attempts: 3, Elapsed: 2 * time.Second, Err: errors.New("connection refused")}
+	if got, want := e.Error(), "GET /v1/models: connection refused [after 3 attempts over 2s]"; got != want {
 		t.Fatalf("Error() = %q, want %q", got, want)
 	}
 	if e.MaybeSent() || IsAmbiguousSubmit(e) {

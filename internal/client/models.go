@@ -54,7 +54,7 @@ var (
 	limitNestedFields = []string{"limits", "capabilities", "constraints"}
 )
 
-const modelsPath = "/models"
+const modelsPath = "/v1/models"
 
 // ListModels returns the models this key may use, in the service's order. When
 // no HTTP answer came, the error is an *UnreachableError that names the last

@@ -63,7 +63,7 @@ func TestListModels(t *testing.T) {
 						t.Errorf("error = %q, want it to contain %q", err, want)
 					}
 				}
-				if !strings.Contains(err.Error(), "GET /models") {
+				if !strings.Contains(err.Error(), "GET /v1/models") {
 					t.Errorf("error %q does not name the call", err)
 				}
 				return

@@ -19,9 +19,9 @@ import (
 // multipart/form-data, as OpenAI's own SDK (openai-go v3) sends it, with the
 // members model, prompt, seconds, size and input_reference; there is no metadata.
 const (
-	videosPath  = "/videos"
-	videoPath   = "/videos/{id}"
-	contentPath = "/videos/{id}/content"
+	videosPath  = "/v1/videos"
+	videoPath   = "/v1/videos/{id}"
+	contentPath = "/v1/videos/{id}/content"
 )
 
 // Request members as the video-generations API names them, which is how

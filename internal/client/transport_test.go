@@ -39,7 +39,7 @@ func TestListModelsUnreachableAfterRetries(t *testing.T) {
 	if u.Reason() != "the connection was refused" || !errors.Is(err, syscall.ECONNREFUSED) {
 		t.Errorf("reason %q, error %q: want a refused connection", u.Reason(), err)
 	}
-	if !strings.Contains(err.Error(), "GET /models") || !strings.Contains(err.Error(), "connection refused") {
+	if !strings.Contains(err.Error(), "GET /v1/models") || !strings.Contains(err.Error(), "connection refused") {
 		t.Errorf("error %q does not name the call and the transport error", err)
 	}
 }
@@ -96,7 +96,7 @@ func TestListModelsNoAnswer(t *testing.T) {
 	if IsUnreachable(err) || !errors.Is(err, context.Canceled) {
 		t.Fatalf("ListModels = %v, want the cancellation as it is", err)
 	}
-	u := &UnreachableError{Method: "GET", Endpoint: "/models", Cause: fmt.Errorf("GET /models: %w", context.DeadlineExceeded)}
+	u := &UnreachableError{Method: "GET", Endpoint: "/v1/models", Cause: fmt.Errorf("GET /v1/models: %w", context.DeadlineExceeded)}
 	if u.Reason() != "nothing answered in time" {
 		t.Errorf("Reason = %q for a deadline without a dial failure", u.Reason())
 	}
@@ -115,7 +115,7 @@ func TestUnreachableReason(t *testing.T) {
 		{errors.New("tls: first record does not look like a TLS handshake"), "TLS handshake"},
 		{&net.OpError{Op: "dial", Net: "tcp", Err: timeoutErr{}}, "timed out"},
 	} {
-		u := &UnreachableError{Method: "GET", Endpoint: "/models", Last: tt.last, Cause: context.DeadlineExceeded}
+		u := &UnreachableError{Method: "GET", Endpoint: "/v1/models", Last: tt.last, Cause: context.DeadlineExceeded}
 		if !strings.Contains(u.Reason(), tt.want) {
 			t.Errorf("Reason for %v = %q, want it to mention %q", tt.last, u.Reason(), tt.want)
 		}

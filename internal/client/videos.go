@@ -157,8 +157,8 @@ type Video struct {
 }
 
 const (
-	generationsPath = "/video/generations"
-	taskPath        = "/video/generations/{task_id}"
+	generationsPath = "/v1/video/generations"
+	taskPath        = "/v1/video/generations/{task_id}"
 )
 
 // SubmitVideo submits a generation task and returns its ID and initial status.

@@ -154,7 +154,7 @@ func TestSubmitVideoResponse(t *testing.T) {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("error = %v, want one containing %q", err, tt.wantErr)
 				}
-				if !strings.Contains(err.Error(), "POST /video/generations") {
+				if !strings.Contains(err.Error(), "POST /v1/video/generations") {
 					t.Errorf("error %q does not name the call", err)
 				}
 				return
