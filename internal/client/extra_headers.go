@@ -109,3 +109,11 @@ func (e *extraHeaders) secrets() []string {
 
 // minSecretHeaderLength is the shortest header value redacted wherever it occurs.
 const minSecretHeaderLength = 6
+
+// CheckHeaders reports why WithHeaders(h) would make New fail, without quoting
+// any value.
+func CheckHeaders(h map[string]string) error {
+	c := &Client{}
+	WithHeaders(h)(c)
+	return c.headersErr
+}

@@ -136,3 +136,12 @@ func (t *reachTrace) explain(method, endpoint string, err error) error {
 	}
 	return &UnreachableError{Method: method, Endpoint: endpoint, Last: last, Cause: err}
 }
+
+// IsUntrustedCertificate reports a call that failed because the server's TLS
+// certificate is signed by an authority this machine does not trust, as an
+// internal certificate authority is until the client is given its certificate
+// (WithCACertificates).
+func IsUntrustedCertificate(err error) bool {
+	var unknownCA x509.UnknownAuthorityError
+	return errors.As(err, &unknownCA)
+}

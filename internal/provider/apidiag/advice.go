@@ -131,6 +131,9 @@ func Advice(op Operation, err error, args Arguments) (advice, attr string) {
 	case errors.As(err, &apiErr):
 		return fmt.Sprintf("The service answered with an unexpected HTTP %d.", apiErr.StatusCode), ""
 	}
+	if client.IsUntrustedCertificate(err) {
+		return UntrustedCertificateAdvice, ""
+	}
 	var tErr *client.TransportError
 	if errors.As(err, &tErr) {
 		return fmt.Sprintf("The service could not be reached %s. Check base_url (or VIDEOGEN_BASE_URL), the network path "+
@@ -138,6 +141,14 @@ func Advice(op Operation, err error, args Arguments) (advice, attr string) {
 	}
 	return "The provider could not understand the service's answer. Check that base_url points at the video generation API.", ""
 }
+
+// UntrustedCertificateAdvice is what to do when the service's certificate is
+// signed by an authority this machine does not trust: name the settings that
+// make it trusted.
+const UntrustedCertificateAdvice = "The service's TLS certificate is signed by a certificate authority this machine does " +
+	"not trust. If your organisation's internal certificate authority signed it, give that authority's certificate " +
+	"(PEM) to the provider: ca_file (a path) or ca_pem (the PEM text) in the provider block, or the VIDEOGEN_CA_FILE " +
+	"environment variable. Otherwise check that base_url names the service and not something in between."
 
 // doubtsText names the attempts that a gateway failed after forwarding them.
 func doubtsText(err error) string {
