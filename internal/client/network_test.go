@@ -62,6 +62,7 @@ func TestExtraHeadersStayOnTheAPIOrigin(t *testing.T) {
 		case "/v1/video/generations/echo":
 			w.Header().Set("Content-Type", "application/json")
 			w.WriteHeader(http.StatusBadRequest)
+			//nolint:gosec // G705: a test server that quotes the header back on purpose
 			_, _ = fmt.Fprintf(w, `{"error":{"message":"bad token %s","type":"invalid_request_error"}}`, r.Header.Get(gatewayHeader))
 		case "/v1/videos/leave/content":
 			http.Redirect(w, r, otherSrv.URL+"/moved", http.StatusFound)
@@ -234,7 +235,8 @@ func TestCheckCACertificates(t *testing.T) {
 // over 20 s before).
 func TestRefusedConnectionIsTriedAFewTimes(t *testing.T) {
 	t.Parallel()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	var lc net.ListenConfig
+	ln, err := lc.Listen(t.Context(), "tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
