@@ -40,7 +40,8 @@ func (l *Lifecycle) Acquire(ctx context.Context, c Clip, plannedResume bool) (*T
 				"it first. A new task is submitted instead, and it is billed when it succeeds. State keeps the planned billing "+
 				"until the next refresh records what the new task bills.")
 	}
-	if !l.sayUnconfirmedSubmissions(ctx, c.Fingerprint, &notes) {
+	key, ok := l.sayUnconfirmedSubmissions(ctx, c.Fingerprint, &notes)
+	if !ok {
 		return nil, notes
 	}
 	// Noted before it is sent (see journal.Sending): a journal_url database that
@@ -49,7 +50,13 @@ func (l *Lifecycle) Acquire(ctx context.Context, c Clip, plannedResume bool) (*T
 	if l.problem(ctx, err, &notes) {
 		return nil, notes
 	}
-	submitted, err := l.client.SubmitVideo(ctx, c.Request)
+	// The same noted submission keeps its key across retries and re-applies:
+	// a doubtful one's key, else this note's.
+	request := c.Request
+	if request.IdempotencyKey = key; key == "" {
+		request.IdempotencyKey = ticket.IdempotencyKey()
+	}
+	submitted, err := l.client.SubmitVideo(ctx, request)
 	if err != nil {
 		l.submitFailed(ctx, err, ticket, &notes)
 		return nil, notes

@@ -58,13 +58,17 @@ func (l *Lifecycle) planDoubts(ctx context.Context, fingerprint string, notes *N
 // unconfirmed submissions of this very request that earlier runs noted, once
 // each per run. It reports false when a journal_url database could not be
 // read: the doubt would go unsaid, so nothing may be submitted.
-func (l *Lifecycle) sayUnconfirmedSubmissions(ctx context.Context, fingerprint string, notes *Notes) bool {
+//
+// It also returns the Idempotency-Key of the oldest doubtful submission it
+// said ("" when none): the request sent again under that key costs nothing
+// on a server that deduplicates.
+func (l *Lifecycle) sayUnconfirmedSubmissions(ctx context.Context, fingerprint string, notes *Notes) (string, bool) {
 	doubts, err := l.journal.TakeDoubts(ctx, fingerprint)
 	if err != nil {
-		return !l.problem(ctx, err, notes)
+		return "", !l.problem(ctx, err, notes)
 	}
 	if len(doubts) == 0 {
-		return true
+		return "", true
 	}
 	when := doubtTimes(doubts)
 	l.warn(ctx, "an earlier run submitted this request without learning whether a task was created",
@@ -79,5 +83,5 @@ func (l *Lifecycle) sayUnconfirmedSubmissions(ctx context.Context, fingerprint s
 			"If there is none, nothing else was billed.\n\n"+
 			"The provider noted the earlier submission in its task journal (%s); this warning is shown once.",
 			when, when, l.journal.Where()))
-	return true
+	return doubts[0].IdempotencyKey(), true
 }

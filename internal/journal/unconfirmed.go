@@ -21,3 +21,19 @@ type Unconfirmed struct {
 // Ticket names a note written by Sending, for Sent or NotSent to settle it.
 // The zero Ticket names no note.
 type Ticket string
+
+// idempotencyPrefix names the provider's keys among a server's.
+const idempotencyPrefix = "videogen-"
+
+// IdempotencyKey is the Idempotency-Key of the submission this ticket
+// noted; none for a submission that could not be noted.
+func (t Ticket) IdempotencyKey() string {
+	if t == "" {
+		return ""
+	}
+	return idempotencyPrefix + string(t)
+}
+
+// IdempotencyKey is the Idempotency-Key the noted submission was sent with,
+// which sending it again keeps.
+func (u Unconfirmed) IdempotencyKey() string { return Ticket(u.ID).IdempotencyKey() }
