@@ -14,7 +14,6 @@ import (
 	// they register their schemes with blob's default URL mux.
 	_ "gocloud.dev/blob/fileblob"
 	"gocloud.dev/blob/gcsblob"
-	_ "gocloud.dev/blob/s3blob"
 	"gocloud.dev/gcp"
 )
 
@@ -50,13 +49,15 @@ func OpenLocation(ctx context.Context, loc Location) (*Store, error) {
 // read at each open. gocloud's default openers for Azure and GCS read their
 // credentials once per process instead, and the GCS one prints a warning to
 // standard output when it finds none, which a provider must not do; so these
-// two are made here.
+// two are made here, and S3's (see openS3).
 func openBucket(ctx context.Context, loc Location) (*blob.Bucket, error) {
 	u, err := url.Parse(loc.bucketURL())
 	if err != nil {
 		return nil, err
 	}
 	switch {
+	case loc.scheme == "s3":
+		return openS3(ctx, loc)
 	case loc.scheme == "azblob":
 		opener := &azureblob.URLOpener{MakeClient: azureblob.NewDefaultClient, ServiceURLOptions: *azureblob.NewDefaultServiceURLOptions()}
 		return opener.OpenBucketURL(ctx, u)

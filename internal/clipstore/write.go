@@ -14,12 +14,13 @@ import (
 )
 
 // The upload's part size and concurrency bound the memory a write holds,
-// whatever the clip's size: S3's transfer manager keeps about
-// (concurrency + 1) parts in memory. 8 MiB parts four at a time keep a
-// 1 GiB upload near 40 MiB while several requests stay in flight.
+// whatever the clip's size: S3's transfer manager keeps up to
+// (concurrency + 1) parts in memory. 5 MiB (S3's smallest part) three at a
+// time keep a 1 GiB upload within 20 MiB of parts, under the 64 MiB the
+// provider process may use, while several requests stay in flight.
 const (
-	partSize    = 8 << 20
-	concurrency = 4
+	partSize    = 5 << 20
+	concurrency = 3
 )
 
 // abortTimeout bounds the abort of an interrupted upload, which runs after
