@@ -290,16 +290,11 @@ func referenceMedia(name, noun, contentType string, limit int, citation string) 
 		name: name,
 		attribute: schema.ListAttribute{
 			MarkdownDescription: fmt.Sprintf("Up to %d reference %s URLs that guide the generation, sent in order as "+
-				"`metadata.content[]` entries. Each is an absolute `http`/`https` URL in canonical form (as Go's URL parser "+
-				"writes it, with the scheme and host in lower case and a space as `%%20`), without credentials, which would "+
-				"be stored in state; no element may be null. A URL that differs from the applied one only in the signing "+
-				"parameters of a presigned URL (S3, GCS, Azure SAS, CloudFront, Volcengine TOS; on the store's own host, or "+
-				"on any host when the URL carries the store's whole set of signing parameters) names the same media: it "+
-				"changes nothing, and state keeps the URL first applied. A different path (`a/b/../c.png` is not "+
-				"`a/c.png`), or any other parameter, such as `versionId` or `generation`, is other media: when in doubt, a "+
-				"URL is other media. Left unset, for example after an import, it records the URLs the service echoes "+
-				"without those signing parameters, so that a presigned URL written into `%[4]s` does not reach state. "+
-				"Null while `reference_media_wo_version` is set, which it cannot be combined with.%[3]s",
+				"`metadata.content[]` entries: absolute `http`/`https` URLs in canonical form (as Go's URL parser writes "+
+				"them), without credentials, no element null. A URL that differs from the applied one only in a store's "+
+				"signing parameters names the same media and changes nothing (see \"Reference media\" above); another "+
+				"path or parameter is other media. Unset, it records the service's echo without signing parameters, so a "+
+				"presigned URL given in `%[4]s` never reaches state. Null while `reference_media_wo_version` is set.%[3]s",
 				limit, noun, citation, name+"_wo"),
 			ElementType: types.StringType,
 			Validators:  validators.ReferenceURLs(limit),

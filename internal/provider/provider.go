@@ -133,13 +133,12 @@ func (p *videogenProvider) Schema(_ context.Context, _ provider.SchemaRequest, r
 			"api": schema.StringAttribute{
 				MarkdownDescription: "The API the server speaks: `\"" + string(client.APIVideoGenerations) + "\"` (the default: " +
 					"`POST /v1/video/generations`, the task at `GET /v1/video/generations/{task_id}`) or `\"" +
-					string(client.APIOpenAIVideos) + "\"` (OpenAI's video API: `POST /v1/videos`, `GET /v1/videos/{id}`, the " +
-					"clip at `GET /v1/videos/{id}/content` with the key, `DELETE /v1/videos/{id}`), which OpenAI, LiteLLM's " +
-					"proxy, vLLM-Omni, SGLang and new-api serve. On `\"" + string(client.APIOpenAIVideos) + "\"` a clip is " +
-					"`model`, `prompt`, `seconds`, `ratio` with `resolution` (sent as `size`, such as `1280x720` for `16:9` " +
-					"at `720p`) and at most one reference image (sent as `input_reference`); any other argument is an error at " +
-					"plan, never dropped. It is not detected: a server may serve both APIs, and a probe would cost a request " +
-					"and still guess. Falls back to the `" + envAPI + "` environment variable. Defaults to `\"" +
+					string(client.APIOpenAIVideos) + "\"` (the shape of OpenAI's video API, which OpenAI retired on 2026-09-24: " +
+					"`POST /v1/videos`, `GET /v1/videos/{id}`, the clip at `GET /v1/videos/{id}/content` with the key, " +
+					"`DELETE /v1/videos/{id}`), which new-api, LiteLLM's proxy, vLLM-Omni and SGLang serve. On `\"" +
+					string(client.APIOpenAIVideos) + "\"` a clip is `model`, `prompt`, `seconds`, `ratio` with `resolution` " +
+					"(one `size`) and at most one reference image; any other argument is an error at plan. Not detected. " +
+					"Falls back to the `" + envAPI + "` environment variable. Defaults to `\"" +
 					string(client.APIVideoGenerations) + "\"`. A clip keeps the API it was made or imported through: after a " +
 					"change, refreshing a clip of the other API, or replacing one whose wait was cut short (`-refresh=false` " +
 					"skips the refresh), is an error that leaves state alone (use a second, aliased provider block for clips " +
@@ -149,13 +148,10 @@ func (p *videogenProvider) Schema(_ context.Context, _ provider.SchemaRequest, r
 			},
 			"delete_on_destroy": schema.BoolAttribute{
 				MarkdownDescription: "On `api = \"" + string(client.APIOpenAIVideos) + "\"`, whether destroying (or " +
-					"replacing) a finished `videogen_video` deletes the video and its clip from the server " +
-					"(`DELETE /v1/videos/{id}`). Deleting refunds nothing: the clip stays billed either way, and once deleted " +
-					"it can no longer be downloaded. A server without the delete (new-api v0.10.0 answers 404) leaves it " +
-					"there, removed from state only, with a warning, never an error. An unfinished task cannot be deleted " +
-					"and is removed from state only. Ignored on the `\"" + string(client.APIVideoGenerations) + "\"` API, " +
-					"which has no delete: destroy only removes the clip from state. Defaults to `true`: Terraform deletes what " +
-					"it creates, as first-class providers do.",
+					"replacing) a finished `videogen_video` deletes it from the server (`DELETE /v1/videos/{id}`), refunding " +
+					"nothing; a server without the delete (404) gets a warning, never an error, and an unfinished task only " +
+					"leaves state. Ignored on `\"" + string(client.APIVideoGenerations) + "\"`, which has no delete. " +
+					"Defaults to `true`.",
 				Optional: true,
 			},
 			"max_retries": schema.Int64Attribute{
@@ -172,35 +168,28 @@ func (p *videogenProvider) Schema(_ context.Context, _ provider.SchemaRequest, r
 				Validators: []validator.String{validators.Duration(time.Second)},
 			},
 			"submit_gateway_retries": schema.Int64Attribute{
-				MarkdownDescription: fmt.Sprintf("How many times a submission is sent again after a gateway error that may have "+
-					"come after the service accepted it: HTTP 502 or 504, or a server error that is not the service's own JSON "+
-					"error. Each such retry may leave a second, billed task that nobody tracks, and the provider says so in a "+
-					"warning; when the retries run out, the error says that a task may exist. Rate limits (429) and the "+
-					"service's own server errors created nothing and are always retried (see `max_retries`). Set `0` never to "+
-					"send a submission twice. Defaults to `%d`.", client.DefaultSubmitGatewayRetries),
+				MarkdownDescription: fmt.Sprintf("How many times a submission is sent again after a gateway error (502, 504, "+
+					"or a server error that is not the service's JSON) that may have come after the service accepted it; each "+
+					"such retry is named in a warning, since it may leave a second, billed task. `0` never sends a submission "+
+					"twice. Defaults to `%d`.", client.DefaultSubmitGatewayRetries),
 				Optional:   true,
 				Validators: []validator.Int64{int64validator.Between(0, 5)},
 			},
 			"max_new_clips": schema.Int64Attribute{
 				MarkdownDescription: "Fails the plan, before anything is submitted, when it would generate more new clips than " +
-					"this: a guard for unattended pipelines against a `for_each` over the wrong list or a rename that replaces " +
-					"every clip. New clips are counted as Terraform plans them: created, replaced, or tainted (a clip whose " +
-					"wait was cut short is planned as a replacement, although the apply resumes its task and bills nothing " +
-					"new). Unset by default: no limit.",
+					"this: a guard for unattended pipelines. It counts the clips whose `billing` is `" + clip.BillingNewClip +
+					"`, `" + clip.BillingMayBillTwice + "` or unknown; a clip that resumes its task is not counted. Unset by " +
+					"default: no limit.",
 				Optional:   true,
 				Validators: []validator.Int64{int64validator.AtLeast(0)},
 			},
 			"journal_path": schema.StringAttribute{
-				MarkdownDescription: "File in which the provider notes every submitted task until a state is known to hold it, " +
-					"so that when Terraform or the provider is killed outright (a second Ctrl-C, SIGKILL, out of memory) " +
-					"the next apply of the same state on the same machine adopts the task instead of submitting and billing it " +
-					"again. Several processes may share the file (every change is made under a file lock), and each entry " +
-					"belongs to one state (workspace and backend, or working directory for local state), so workspaces and " +
-					"directories never adopt each other's tasks. A running apply's task is never adopted; an entry is " +
-					"dropped once a later refresh, plan, import or destroy shows that a state holds its task, or after 7 days. " +
-					"A fresh CI runner has no such file: use `journal_url` there. Defaults to " +
-					"`.terraform/videogen/pending-tasks.json` in the working directory (under `TF_DATA_DIR` when that is " +
-					"set). Conflicts with `journal_url`.",
+				MarkdownDescription: "File of the task journal: every submitted task until a state is known to hold it, so " +
+					"that after Terraform or the provider is killed outright the next apply of the same state on this machine " +
+					"adopts the task instead of billing it again. Several processes may share it; each entry belongs to one " +
+					"state, and a running apply's task is never adopted. A fresh CI runner has no such file: use " +
+					"`journal_url`. Defaults to `.terraform/videogen/pending-tasks.json` in the working directory (under " +
+					"`TF_DATA_DIR` when set). Conflicts with `journal_url`.",
 				Optional:   true,
 				Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
 			},
@@ -220,14 +209,11 @@ func (p *videogenProvider) Schema(_ context.Context, _ provider.SchemaRequest, r
 			},
 			"max_requests_per_second": schema.Float64Attribute{
 				MarkdownDescription: fmt.Sprintf("The most API requests per second this provider configuration sends, shared by "+
-					"all its resources and data sources: set it to your key's rate limit. Submissions go first: status checks "+
-					"wait while a submission does. Unset by default: requests are not paced until the service answers 429. "+
-					"Either way, a 429 with `Retry-After` holds back every request of the provider until that time, and halves "+
-					"the rate, which then climbs back gradually. A request refused that way is sent again when the pause "+
-					"ends, for up to %g minutes from its first 429; only then does `max_retries` apply. Clip downloads "+
-					"(`videogen_video_file`) wait out the pauses but do not count against this rate. For hundreds of clips, "+
-					"set this and raise Terraform's `-parallelism` to the number of clips that may generate at once: a wait "+
-					"costs nothing while it sleeps.", client.DefaultRateLimitPatience.Minutes()),
+					"all its resources and data sources, submissions first: set it to your key's rate limit. Unset by default: "+
+					"requests are not paced until the service answers 429. Either way, a 429 with `Retry-After` holds back "+
+					"every request until then and halves the rate, which climbs back; a refused request is sent again for up "+
+					"to %g minutes before `max_retries` applies. Clip downloads wait out the pauses but do not count against "+
+					"this rate.", client.DefaultRateLimitPatience.Minutes()),
 				Optional:   true,
 				Validators: []validator.Float64{float64validator.AtLeast(0.1)},
 			},

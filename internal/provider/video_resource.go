@@ -46,8 +46,8 @@ func (r *videoResource) Metadata(_ context.Context, req resource.MetadataRequest
 }
 
 // echoedDescription ends the description of an argument the service echoes back.
-const echoedDescription = " When unset, the service's choice (the value it echoes) is recorded, and an imported clip " +
-	"adopts it instead of being regenerated. Changing the value to one that means something else forces a new clip."
+const echoedDescription = " Unset, it records the service's choice (an imported clip adopts it). A value that means " +
+	"something else forces a new clip."
 
 func (r *videoResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = schema.Schema{
@@ -97,17 +97,15 @@ func (r *videoResource) Schema(ctx context.Context, _ resource.SchemaRequest, re
 			"billing": schema.StringAttribute{
 				MarkdownDescription: "What this clip costs, for a reviewer of the plan. A clip planned for creation or " +
 					"replacement says `" + clip.BillingNewClip + "` (a task is submitted, and billed when it succeeds) or `" +
-					clip.BillingResumes + "` (the clip is tainted because an apply stopped waiting for its task, and the apply " +
-					"waits for that same task again). It is unknown (known after apply) when the plan cannot tell: an " +
-					"argument is known only at apply, a clip with the same arguments takes the task this one could resume, or " +
-					"the task journal holds a task that a killed run submitted for this very clip and state (a warning names it). " +
+					clip.BillingResumes + "` (a cut-short wait: the apply waits for that same task again). It is unknown " +
+					"when the plan cannot tell: an argument is known only at apply, an equal clip may take the task, or the " +
+					"task journal holds a killed run's task for this clip (a warning names it). " +
 					"It says `" + clip.BillingMayBillTwice + "` when an earlier run sent this very request and never learned " +
 					"whether the service created a task (a warning says when); `max_new_clips` counts it as a new clip. " +
 					"After a refresh it says what the task's status means: `" + clip.BillingBilled + "`, `" + clip.BillingIfSucceeds +
 					"`, `" + clip.BillingNotBilled + "` (the generation failed), `" + clip.BillingMayHaveBeenPaid + "` (cancelled, or " +
 					"its clip expired) or `" + clip.BillingCutShort + "` (an apply stopped waiting for it; the next apply resumes " +
-					"it unless the arguments changed). A clip that is destroyed or replaced stays billed, whether the server " +
-					"keeps it or deletes it (`delete_on_destroy`), and the plan warns of each clip it destroys.",
+					"it unless the arguments changed). A destroyed or replaced clip stays billed.",
 				Computed:      true,
 				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},

@@ -37,11 +37,10 @@ func storedMediaPaths() []path.Expression {
 func writeOnlyMediaList(stored clipArgument) schema.ListAttribute {
 	k := stored.writeOnly
 	return schema.ListAttribute{
-		MarkdownDescription: fmt.Sprintf("Write-only form of `%s` for Terraform and OpenTofu 1.11 or later: up to %d "+
-			"reference %s URLs, sent at create and never stored in state or plan, for presigned URLs, which grant "+
-			"access while they live. Same rules as `%s`; cannot be combined with any stored reference list, and needs "+
-			"`%s`. Terraform cannot compare a write-only value with the last apply, so changing it alone changes "+
-			"nothing: change `%s` to generate a new clip from the current URLs.%s Older CLIs reject the argument.",
+		MarkdownDescription: fmt.Sprintf("Write-only form of `%s` (Terraform and OpenTofu 1.11 or later; older CLIs "+
+			"reject it): up to %d reference %s URLs, sent at create and never stored in state or plan. Same rules as "+
+			"`%s`; excludes the stored reference lists and needs `%s`: changing these URLs alone changes nothing, "+
+			"changing `%s` generates a new clip from them.%s",
 			stored.name, k.limit, k.noun, stored.name, writeOnlyVersionAttr, writeOnlyVersionAttr, k.citation),
 		ElementType: types.StringType,
 		Optional:    true,
