@@ -94,8 +94,11 @@ func (l *Lifecycle) problem(ctx context.Context, err error, notes *Notes) bool {
 		notes.Fail("journal_url", "Task Journal Not Reachable",
 			fmt.Sprintf("The provider notes every submission in the task journal at journal_url (%s) before it sends "+
 				"it, so that a run killed outright does not bill a clip twice, and that journal could not be reached or "+
-				"written. Nothing was submitted. Check that the database is up and reachable from this runner, and that "+
-				"the role may create the schema videogen_journal (on first use) and write its table; or remove "+
+				"written. Nothing was submitted. The original error says what happened: a session the server ended "+
+				"(and why, as the server said it), which the provider reconnects for up to 2 minutes; another run "+
+				"that took this run's tasks over while its lock was lost; a privilege the role lacks; or a database "+
+				"this runner cannot reach. Act on it: the role may create the schema videogen_journal (on first use) "+
+				"and must write its table; or remove "+
 				"journal_url (and VIDEOGEN_JOURNAL_URL) to keep the journal on this machine only.\n\nOriginal error: %s",
 				l.journal.Where(), err))
 		return true
