@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/videogen/terraform-provider-videogen/internal/client"
+	"github.com/videogen/terraform-provider-videogen/internal/provider/apidiag"
 	"github.com/videogen/terraform-provider-videogen/internal/validators"
 )
 
@@ -90,6 +91,10 @@ func (p *providerData) reportModelsFailure(err error, diags *diag.Diagnostics) {
 				"the model against GET /v1/models, so every request of the apply would fail too. Check api_key in the "+
 				"provider block or the %s environment variable; a key deleted or revoked in the console must be replaced "+
 				"by a new one. Nothing has been submitted.\n\nOriginal error: %s", envAPIKey, err))
+		case errors.As(err, &unreachable) && client.IsUntrustedCertificate(err):
+			diags.AddError("Video Service Certificate Not Trusted", fmt.Sprintf("The plan could not reach the service at %s "+
+				"to check the model against its model list: %s. %s Nothing has been submitted.\n\nOriginal error: %s",
+				p.client.BaseURL(), unreachable.Reason(), apidiag.UntrustedCertificateAdvice, err))
 		case errors.As(err, &unreachable):
 			diags.AddError("Video Service Unreachable", fmt.Sprintf("The plan could not reach the service at %s to check "+
 				"the model against its model list: %s. An apply could not submit anything either, so the plan stops here. "+

@@ -73,6 +73,10 @@ type providerModel struct {
 	API             types.String `tfsdk:"api"`
 	DeleteOnDestroy types.Bool   `tfsdk:"delete_on_destroy"`
 	JournalURL      types.String `tfsdk:"journal_url"`
+	// The network to the service (networkAttributes).
+	CAFile  types.String `tfsdk:"ca_file"`
+	CAPEM   types.String `tfsdk:"ca_pem"`
+	Headers types.Map    `tfsdk:"headers"`
 }
 
 // providerData is what resources and data sources receive from Configure.
@@ -230,6 +234,9 @@ func (p *videogenProvider) Schema(_ context.Context, _ provider.SchemaRequest, r
 			},
 		},
 	}
+	for name, attr := range networkAttributes() {
+		resp.Schema.Attributes[name] = attr
+	}
 }
 
 func (p *videogenProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
@@ -292,6 +299,10 @@ func (p *videogenProvider) Configure(ctx context.Context, req provider.Configure
 		policy := client.DefaultPollPolicy()
 		policy.Fixed = d
 		opts = append(opts, client.WithPollPolicy(policy))
+	}
+	opts = append(opts, networkOptions(ctx, cfg.CAFile, cfg.CAPEM, cfg.Headers, &resp.Diagnostics)...)
+	if resp.Diagnostics.HasError() {
+		return
 	}
 
 	c, err := client.New(baseURL, apiKey, opts...)
