@@ -20,6 +20,10 @@ const (
 	// BillingCutShort marks, in state, the task of a clip whose create wait was
 	// cut short: Delete hands it to the replacement whatever its status.
 	BillingCutShort = "wait cut short"
+	// BillingGone marks, in state, a finished clip that the service no longer
+	// holds (its task forgotten, or its clip's storage expired): it stays in
+	// state, billed once, and only an explicit replace generates a new one.
+	BillingGone = "vendor no longer holds this clip"
 )
 
 // BillingOf says what a task in status s costs: a failed generation is not

@@ -104,8 +104,9 @@ func (r *videoResource) Schema(ctx context.Context, _ resource.SchemaRequest, re
 					"whether the service created a task (a warning says when); `max_new_clips` counts it as a new clip. " +
 					"After a refresh it says what the task's status means: `" + clip.BillingBilled + "`, `" + clip.BillingIfSucceeds +
 					"`, `" + clip.BillingNotBilled + "` (the generation failed), `" + clip.BillingMayHaveBeenPaid + "` (cancelled, or " +
-					"its clip expired) or `" + clip.BillingCutShort + "` (an apply stopped waiting for it; the next apply resumes " +
-					"it unless the arguments changed). A destroyed or replaced clip stays billed.",
+					"its clip expired), `" + clip.BillingGone + "` (a finished clip the service forgot: it stays, nothing is " +
+					"submitted, and only a replace generates a new one) or `" + clip.BillingCutShort + "` (an apply stopped " +
+					"waiting for it; the next apply resumes it unless the arguments changed). A destroyed or replaced clip stays billed.",
 				Computed:      true,
 				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
@@ -410,12 +411,23 @@ func (r *videoResource) Read(ctx context.Context, req resource.ReadRequest, resp
 	var unconfirmed []string
 	r.data.confirmations.begin()
 	defer func() { r.data.confirmations.end(taskID, unconfirmed, &resp.Diagnostics) }()
-	video, gone, err := r.data.lifecycle.ReadTask(ctx, taskID)
-	if gone {
-		resp.Diagnostics.AddWarning("Video Task Not Found",
-			fmt.Sprintf("Task %s no longer exists on the service, so it was removed from state; the next apply generates "+
-				"(and bills) a new clip. Original error: %s", taskID, err))
-		resp.State.RemoveResource(ctx)
+	prior := client.Status(state.Status.ValueString())
+	video, held, err := r.data.lifecycle.ReadHeld(ctx, taskID, prior)
+	if held != clip.HeldByService {
+		billing, keep := clip.AfterRead(prior, held)
+		if !keep {
+			resp.Diagnostics.AddWarning("Video Task Not Found",
+				fmt.Sprintf("Task %s no longer exists on the service, before it finished, so it was removed from state; the "+
+					"next apply generates (and bills) a new clip. Original error: %s", taskID, err))
+			resp.State.RemoveResource(ctx)
+			return
+		}
+		// The state keeps what it recorded of the clip: only billing says it is gone.
+		var notes clip.Notes
+		clip.SayGone(&notes, taskID, held, nil, err)
+		addNotes(&resp.Diagnostics, notes)
+		state.Billing = types.StringValue(billing)
+		resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 		return
 	}
 	if err != nil {

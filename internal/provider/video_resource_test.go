@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hashicorp/terraform-exec/tfexec"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-testing/compare"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -105,30 +106,31 @@ func TestAccVideoResource_createImportEmptyPlan(t *testing.T) {
 	})
 }
 
-func TestAccVideoResource_deletedOnServiceIsRecreated(t *testing.T) {
+// An unfinished task that the service forgets has no clip to keep: it leaves
+// state, and the next apply generates one, never offering the forgotten task
+// for adoption. (A finished clip stays: see TestAccVideoResource_vendorForgot.)
+func TestAccVideoResource_unfinishedTaskDeletedOnServiceIsRecreated(t *testing.T) {
+	requireAcc(t)
 	mock := acctest.NewMock(t)
-	config := videoConfig(mock, `
-  model  = "videogen-1"
-  prompt = "a clip that vanishes"
+	wd := cliWorkdir(t, mock, `
+resource "videogen_video" "clip" {
+  model               = "videogen-1"
+  prompt              = "a clip that vanishes [mock:hold]"
+  wait_for_completion = false
+}
 `)
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{Config: config, Check: mock.ExpectSubmissions(1)},
-			{
-				PreConfig: func() {
-					if !mock.DeleteTask(ledgerTask(t, mock, 0).TaskID) {
-						t.Fatal("the mock had no task to delete")
-					}
-				},
-				Config: config,
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(videoAddr, plancheck.ResourceActionCreate)},
-				},
-				Check: mock.ExpectSubmissions(2),
-			},
-		},
-	})
+	applyOutput(t, wd)
+	taskID := ledgerTask(t, mock, 0).TaskID
+	if !mock.DeleteTask(taskID) {
+		t.Fatal("the mock had no task to delete")
+	}
+	out := applyOutput(t, wd)
+	if n := mock.Submissions(); n != 2 {
+		t.Fatalf("the ledger shows %d submissions, want 2 (the forgotten unfinished task, then a new one):\n%s", n, out)
+	}
+	if !wrapped("Video Task Not Found", taskID, "before it finished").MatchString(out) || strings.Contains(out, "Clip May Adopt") {
+		t.Fatalf("the apply does not say the unfinished task is gone, or offers it for adoption:\n%s", out)
+	}
 }
 
 // TestAccVideoResource_planTimeValidation holds every rule that must fail at plan,
@@ -890,4 +892,88 @@ func TestReplacesClip(t *testing.T) {
 			t.Errorf("%s: replacesClip = %v, want %v", name, got, c.want)
 		}
 	}
+}
+
+// TestAccVideoResource_vendorForgot: a finished clip whose task the service
+// no longer holds (the task forgotten, or its clip's storage expired while the
+// task answers) stays in state: the plain apply submits nothing and the plan
+// says so in billing and a warning, without offering the task for adoption;
+// only -replace bills a new clip, which its plan says.
+func TestAccVideoResource_vendorForgot(t *testing.T) {
+	requireAcc(t)
+	for _, tc := range []struct {
+		name   string
+		forget func(*acctest.Mock, string) bool
+	}{
+		{"task_forgotten", func(m *acctest.Mock, id string) bool { return m.DeleteTask(id) }},
+		{"clip_storage_expired", func(m *acctest.Mock, id string) bool { return m.ExpireClip(id) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			mock := acctest.NewMock(t)
+			wd := cliWorkdir(t, mock, cliVideo("a clip the vendor forgets"))
+			applyOutput(t, wd)
+			taskID := ledgerTask(t, mock, 0).TaskID
+			if !tc.forget(mock, taskID) {
+				t.Fatalf("the mock could not forget task %s", taskID)
+			}
+
+			billing, out := planned(t, wd, "forgot.tfplan")
+			if billing != clip.BillingGone {
+				t.Errorf("the plan's billing is %q, want %q:\n%s", billing, clip.BillingGone, out)
+			}
+			if !wrapped("Clip No Longer Held by the Service", taskID, "-replace").MatchString(out) {
+				t.Errorf("the plan does not warn that the service no longer holds task %s:\n%s", taskID, out)
+			}
+			if strings.Contains(out, "Clip May Adopt") || strings.Contains(out, "Video Task Not Found") {
+				t.Errorf("the plan contradicts itself about task %s:\n%s", taskID, out)
+			}
+			applied := applyOutput(t, wd)
+			if n := mock.Submissions(); n != 1 {
+				t.Fatalf("the plain apply after the service forgot the clip made the ledger %d, want 1:\n%s", n, applied)
+			}
+			if got := stateTasks(t, wd)["videogen_video.clip"]; got != taskID {
+				t.Fatalf("the state holds task %q, want the forgotten clip's %s", got, taskID)
+			}
+
+			replace := tfexec.Replace("videogen_video.clip")
+			billing, out = planned(t, wd, "replace.tfplan", replace)
+			if billing != clip.BillingNewClip {
+				t.Errorf("the -replace plan's billing is %q, want %q:\n%s", billing, clip.BillingNewClip, out)
+			}
+			if strings.Contains(out, "Clip May Adopt") {
+				t.Errorf("the -replace plan offers a task for adoption:\n%s", out)
+			}
+			applyOutput(t, wd, tfexec.Replace("videogen_video.clip"))
+			if n := mock.Submissions(); n != 2 {
+				t.Fatalf("-replace made the ledger %d, want 2 (exactly one new clip)", n)
+			}
+		})
+	}
+}
+
+// planned runs a plan to planFile and returns the clip's planned billing and
+// what the plan printed.
+func planned(t *testing.T, wd *acctest.Workdir, planFile string, opts ...tfexec.PlanOption) (billing, out string) {
+	t.Helper()
+	var b strings.Builder
+	wd.TF.SetStdout(&b)
+	wd.TF.SetStderr(&b)
+	_, err := wd.Plan(t.Context(), append(opts, tfexec.Out(planFile))...)
+	wd.TF.SetStdout(nil)
+	wd.TF.SetStderr(nil)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, b.String())
+	}
+	plan, err := wd.TF.ShowPlanFile(t.Context(), planFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rc := range plan.ResourceChanges {
+		if rc.Address == "videogen_video.clip" && rc.Change != nil {
+			after, _ := rc.Change.After.(map[string]any)
+			billing, _ = after["billing"].(string)
+		}
+	}
+	return billing, b.String()
 }

@@ -1,0 +1,42 @@
+package client_test
+
+import (
+	"testing"
+
+	"github.com/videogen/terraform-provider-videogen/internal/acctest"
+	"github.com/videogen/terraform-provider-videogen/internal/client"
+	"github.com/videogen/terraform-provider-videogen/internal/mockapi"
+)
+
+// A succeeded clip serves until its storage expires; then neither its URL
+// nor a fresh one does, while the task still answers succeeded. Keyed clips
+// (new-api's) too. Asking downloads nothing.
+func TestClipServes(t *testing.T) {
+	t.Parallel()
+	for name, opts := range map[string][]func(*mockapi.Config){"signed": nil, "keyed": {mockapi.WithKeyedClips()}} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			m := acctest.NewMock(t, opts...)
+			c := m.Client(t)
+			v, err := c.SubmitVideo(t.Context(), client.VideoRequest{Model: mockapi.DefaultConfig().Models[0].ID, Prompt: "a tide that goes out"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if v, err = c.WaitForVideo(t.Context(), v.TaskID); err != nil || v.Status != client.StatusSucceeded {
+				t.Fatalf("WaitForVideo = %+v, %v", v, err)
+			}
+			if serves, err := c.ClipServes(t.Context(), v); !serves || err != nil {
+				t.Fatalf("ClipServes of a fresh clip = %v, %v; want true", serves, err)
+			}
+			if n := m.ClipDownloads(); n != 0 {
+				t.Fatalf("asking whether the clip serves downloaded it %d time(s), want 0", n)
+			}
+			if !m.ExpireClip(v.TaskID) {
+				t.Fatal("the mock could not expire the clip")
+			}
+			if serves, err := c.ClipServes(t.Context(), v); serves || err != nil {
+				t.Fatalf("ClipServes of an expired clip = %v, %v; want false, nil", serves, err)
+			}
+		})
+	}
+}
