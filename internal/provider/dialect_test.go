@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/videogen/terraform-provider-videogen/internal/acctest"
+	"github.com/videogen/terraform-provider-videogen/internal/clip"
 	"github.com/videogen/terraform-provider-videogen/internal/mockapi"
 )
 
@@ -131,8 +132,9 @@ func TestAccDialect_failedTask(t *testing.T) {
 }
 
 // TestAccDialect_unknownTask: a task the service does not know is an error
-// for the data source and for an import, and a clip whose task vanished is
-// generated again; nothing is submitted but that one clip.
+// for the data source and for an import, and a finished clip whose task
+// vanished stays in state, said in billing; nothing is submitted but that one
+// clip.
 func TestAccDialect_unknownTask(t *testing.T) {
 	for _, dialect := range testedDialects {
 		t.Run(dialect, func(t *testing.T) {
@@ -166,12 +168,13 @@ func TestAccDialect_unknownTask(t *testing.T) {
 						},
 						Config: config,
 						ConfigPlanChecks: resource.ConfigPlanChecks{
-							PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(videoAddr, plancheck.ResourceActionCreate)},
+							PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(videoAddr, plancheck.ResourceActionNoop)},
 						},
 						ConfigStateChecks: []statecheck.StateCheck{
-							statecheck.ExpectKnownValue(videoAddr, tfjsonpath.New("task_id"), taskIDOf(mock, 1)),
+							statecheck.ExpectKnownValue(videoAddr, tfjsonpath.New("task_id"), taskIDOf(mock, 0)),
+							statecheck.ExpectKnownValue(videoAddr, tfjsonpath.New("billing"), knownvalue.StringExact(clip.BillingGone)),
 						},
-						Check: mock.ExpectSubmissions(2),
+						Check: mock.ExpectSubmissions(1),
 					},
 				},
 			})
