@@ -34,9 +34,7 @@ const (
 )
 
 // APIs lists the APIs a user selects (the provider's api), the default first.
-// Google's Veo APIs are spoken by the client (GoogleAPIs) and join this list
-// once the provider carries their clip arguments.
-var APIs = []API{APIVideoGenerations, APIOpenAIVideos}
+var APIs = []API{APIVideoGenerations, APIOpenAIVideos, APIGemini, APIVertex}
 
 // GoogleAPIs lists the APIs of Google's Veo.
 var GoogleAPIs = []API{APIGemini, APIVertex}
@@ -53,7 +51,7 @@ func APINames() []string {
 // ParseAPI reads an API name as a user writes it; the names are exact, so that a
 // typo is an error and not the default.
 func ParseAPI(name string) (API, error) {
-	for _, a := range append(APIs[:len(APIs):len(APIs)], GoogleAPIs...) {
+	for _, a := range APIs {
 		if string(a) == name {
 			return a, nil
 		}

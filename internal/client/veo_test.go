@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -372,6 +373,32 @@ func TestGeminiKeyOnlyOnOwnOrigin(t *testing.T) {
 	}
 	if sameKey != mockapi.DefaultAPIKey {
 		t.Errorf("the service's own origin received key %q, want the key", sameKey)
+	}
+}
+
+// Every member of a request is sent to Veo or refused by API.Inexpressible: a
+// member added to VideoRequest fails this test until it is one of the two.
+func TestVeoHandlesEveryRequestMember(t *testing.T) {
+	t.Parallel()
+	handled := map[string]string{
+		"VideoRequest.Model":      "in the URL",
+		"VideoRequest.Prompt":     "instances[0].prompt",
+		"VideoRequest.Seconds":    "parameters.durationSeconds, or refused when not a whole number",
+		"VideoRequest.Metadata":   "its members below",
+		"VideoRequest.StorageURI": "parameters.storageUri on Vertex AI, refused elsewhere",
+		"Metadata.Ratio":          "parameters.aspectRatio",
+		"Metadata.Resolution":     "parameters.resolution",
+		"Metadata.GenerateAudio":  "parameters.generateAudio on Vertex AI, refused on the Gemini API",
+		"Metadata.CallbackURL":    "refused",
+		"Metadata.Content":        "images as instances[0].referenceImages (at most 3); video and audio refused",
+		"Metadata.Extra":          "members of parameters, except the typed ones, refused",
+	}
+	for _, typ := range []reflect.Type{reflect.TypeFor[client.VideoRequest](), reflect.TypeFor[client.Metadata]()} {
+		for f := range typ.Fields() {
+			if name := typ.Name() + "." + f.Name; f.IsExported() && handled[name] == "" {
+				t.Errorf("%s is not handled for Veo: send it in veoBody or refuse it in veoInexpressible, then list it here", name)
+			}
+		}
 	}
 }
 

@@ -42,7 +42,7 @@ var clipArguments = []clipArgument{
 			Required:   true,
 			Validators: []validator.String{validators.NotBlank()},
 		},
-		request:         everyAPI(stringMember("model", func(r *client.VideoRequest) *string { return &r.Model })),
+		request:         veoNamed(stringMember, "model", "models/{model} in the URL", func(r *client.VideoRequest) *string { return &r.Model }),
 		same:            sameExact,
 		adoptedOnImport: true,
 	},
@@ -54,7 +54,7 @@ var clipArguments = []clipArgument{
 			Required:   true,
 			Validators: []validator.String{validators.NotBlank()},
 		},
-		request:         everyAPI(stringMember("prompt", func(r *client.VideoRequest) *string { return &r.Prompt })),
+		request:         veoNamed(stringMember, "prompt", "instances[0].prompt", func(r *client.VideoRequest) *string { return &r.Prompt }),
 		same:            sameExact,
 		adoptedOnImport: true,
 	},
@@ -66,7 +66,7 @@ var clipArguments = []clipArgument{
 				"largest 32-bit integer) is rejected. When unset the service's default applies. Changing this forces a new clip.",
 			Validators: []validator.String{validators.Seconds()},
 		},
-		request:         everyAPI(stringMember("seconds", func(r *client.VideoRequest) *string { return &r.Seconds })),
+		request:         veoNamed(stringMember, "seconds", "parameters.durationSeconds", func(r *client.VideoRequest) *string { return &r.Seconds }),
 		made:            func(m *client.MadeParams) attr.Value { return stringOrNull(m.Seconds) },
 		same:            sameExact,
 		adoptedOnImport: true,
@@ -82,6 +82,8 @@ var clipArguments = []clipArgument{
 			apiVideoGenerations: stringMember("metadata.ratio", func(r *client.VideoRequest) *string { return &r.Metadata.Ratio }),
 			// With resolution, one size (see toRequest).
 			apiOpenAIVideos: stringMember("size", func(r *client.VideoRequest) *string { return &r.Metadata.Ratio }),
+			apiGemini:       stringMember("parameters.aspectRatio", func(r *client.VideoRequest) *string { return &r.Metadata.Ratio }),
+			apiVertex:       stringMember("parameters.aspectRatio", func(r *client.VideoRequest) *string { return &r.Metadata.Ratio }),
 		},
 		echoed: true,
 		made:   func(m *client.MadeParams) attr.Value { return stringOrNull(m.Ratio) },
@@ -98,6 +100,10 @@ var clipArguments = []clipArgument{
 			apiVideoGenerations: stringMember("metadata.resolution",
 				func(r *client.VideoRequest) *string { return &r.Metadata.Resolution }),
 			apiOpenAIVideos: stringMember("size", func(r *client.VideoRequest) *string { return &r.Metadata.Resolution }),
+			apiGemini: stringMember("parameters.resolution",
+				func(r *client.VideoRequest) *string { return &r.Metadata.Resolution }),
+			apiVertex: stringMember("parameters.resolution",
+				func(r *client.VideoRequest) *string { return &r.Metadata.Resolution }),
 		},
 		echoed: true,
 		made:   func(m *client.MadeParams) attr.Value { return stringOrNull(m.Resolution) },
@@ -106,8 +112,13 @@ var clipArguments = []clipArgument{
 	{
 		name:      "generate_audio",
 		attribute: schema.BoolAttribute{MarkdownDescription: "Generate a soundtrack. Applies to some (newer) models."},
-		request: perAPI{apiVideoGenerations: boolMember("metadata.generate_audio",
-			func(r *client.VideoRequest) **bool { return &r.Metadata.GenerateAudio })},
+		request: perAPI{
+			apiVideoGenerations: boolMember("metadata.generate_audio",
+				func(r *client.VideoRequest) **bool { return &r.Metadata.GenerateAudio }),
+			// The Gemini API's Veo has no audio switch: its models decide.
+			apiVertex: boolMember("parameters.generateAudio",
+				func(r *client.VideoRequest) **bool { return &r.Metadata.GenerateAudio }),
+		},
 		echoed: true,
 		made:   func(m *client.MadeParams) attr.Value { return types.BoolPointerValue(m.GenerateAudio) },
 		same:   sameExact,
@@ -145,8 +156,14 @@ var clipArguments = []clipArgument{
 				"never shows as drift. Changing this forces a new clip.",
 			Validators: []validator.String{extraMetadata},
 		},
-		request: perAPI{apiVideoGenerations: requestField{member: "metadata", set: setExtraMetadata}},
-		same:    sameExact,
+		request: perAPI{
+			apiVideoGenerations: requestField{member: "metadata", set: setExtraMetadata},
+			// Veo's vendor parameters are members of parameters: negativePrompt,
+			// personGeneration, seed, ...
+			apiGemini: requestField{member: "parameters", set: setExtraMetadata},
+			apiVertex: requestField{member: "parameters", set: setExtraMetadata},
+		},
+		same: sameExact,
 	},
 	{
 		// Not sent: it names a clip only to Terraform, and to the journal's fingerprint.
@@ -235,13 +252,19 @@ const (
 	// client.VideoRequest, which the client sends as OpenAI's form: ratio and
 	// resolution as one size, one reference image as input_reference.
 	apiOpenAIVideos = apiShape(client.APIOpenAIVideos)
+	// apiGemini and apiVertex are Google's Veo through the Gemini API and
+	// Vertex AI. Their rows set the same fields of client.VideoRequest, which
+	// the client sends as Veo's predict request: instances[0].prompt and
+	// referenceImages, and parameters.
+	apiGemini = apiShape(client.APIGemini)
+	apiVertex = apiShape(client.APIVertex)
 )
 
 type perAPI map[apiShape]requestField
 
 // everyAPI is a field that every API shape carries alike.
 func everyAPI(field requestField) perAPI {
-	return perAPI{apiVideoGenerations: field, apiOpenAIVideos: field}
+	return perAPI{apiVideoGenerations: field, apiOpenAIVideos: field, apiGemini: field, apiVertex: field}
 }
 
 // requestField is where an argument lives in one API shape's submission.
@@ -285,6 +308,11 @@ func referenceMedia(name, noun, contentType string, limit int, citation string) 
 	request := perAPI{apiVideoGenerations: contentMember(contentType)}
 	if contentType == client.ContentImage {
 		request[apiOpenAIVideos] = inputReference()
+		// Veo takes up to three, as instances[0].referenceImages: the client
+		// fetches each and sends its bytes (a gs:// URI as itself on Vertex AI).
+		veo := contentMember(contentType)
+		veo.member = "instances[0].referenceImages"
+		request[apiGemini], request[apiVertex] = veo, veo
 	}
 	return clipArgument{
 		name: name,

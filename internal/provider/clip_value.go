@@ -124,6 +124,7 @@ func (m *videoResourceModel) toRequest(shape apiShape, writeOnly map[string]type
 		}
 		diags.Append(field.set(v, &req, at)...)
 	}
+	veoRefusals(shape, req, &diags)
 	for _, e := range client.API(shape).Inexpressible(req) {
 		// The client knows which ratio and resolution make no size: it names the one to change.
 		if at := strings.TrimPrefix(e.Param, "metadata."); at == "ratio" || at == "resolution" {

@@ -70,7 +70,10 @@ type providerModel struct {
 	MaxNewClips          types.Int64  `tfsdk:"max_new_clips"`
 	JournalPath          types.String `tfsdk:"journal_path"`
 	// The API the server speaks, and whether destroy deletes on one with a delete.
-	API             types.String `tfsdk:"api"`
+	API types.String `tfsdk:"api"`
+	// Vertex AI's project and location (api = "vertex").
+	Project         types.String `tfsdk:"project"`
+	Location        types.String `tfsdk:"location"`
 	DeleteOnDestroy types.Bool   `tfsdk:"delete_on_destroy"`
 	JournalURL      types.String `tfsdk:"journal_url"`
 	// The network to the service (networkAttributes).
@@ -142,6 +145,12 @@ func (p *videogenProvider) Schema(_ context.Context, _ provider.SchemaRequest, r
 					"`DELETE /v1/videos/{id}`), which new-api, LiteLLM's proxy, vLLM-Omni and SGLang serve. On `\"" +
 					string(client.APIOpenAIVideos) + "\"` a clip is `model`, `prompt`, `seconds`, `ratio` with `resolution` " +
 					"(one `size`) and at most one reference image; any other argument is an error at plan. Not detected. " +
+					"`\"" + string(client.APIGemini) + "\"`: Google's Veo through the Gemini API (the key in `x-goog-api-key`; " +
+					"`base_url` defaults to `" + client.GeminiBaseURL + "`), carrying " + apiCarries(apiGemini) + ". `\"" +
+					string(client.APIVertex) + "\"`: Veo through Vertex AI (`project`, `location`, Application Default " +
+					"Credentials, no `api_key`; `base_url` defaults to the location's endpoint), carrying " +
+					apiCarries(apiVertex) + ". On both, at most 3 reference images, sent as their bytes; destroy only " +
+					"removes a clip from state. " +
 					"Falls back to the `" + envAPI + "` environment variable. Defaults to `\"" +
 					string(client.APIVideoGenerations) + "\"`. A clip keeps the API it was made or imported through: after a " +
 					"change, refreshing a clip of the other API, or replacing one whose wait was cut short (`-refresh=false` " +
@@ -149,6 +158,20 @@ func (p *videogenProvider) Schema(_ context.Context, _ provider.SchemaRequest, r
 					"of both).",
 				Optional:   true,
 				Validators: []validator.String{stringvalidator.OneOf(client.APINames()...)},
+			},
+			"project": schema.StringAttribute{
+				MarkdownDescription: "On `api = \"" + string(client.APIVertex) + "\"`, the Google Cloud project whose Vertex AI " +
+					"makes the clips. Falls back to `GOOGLE_CLOUD_PROJECT` (or `CLOUDSDK_CORE_PROJECT`), then to the project " +
+					"of the Application Default Credentials. Credentials come only from Application Default Credentials " +
+					"(`GOOGLE_APPLICATION_CREDENTIALS`, `gcloud auth application-default login`, a workload identity); no " +
+					"argument takes one. Ignored by the other APIs. Changing it forces no new clip.",
+				Optional: true,
+			},
+			"location": schema.StringAttribute{
+				MarkdownDescription: "On `api = \"" + string(client.APIVertex) + "\"`, the Vertex AI location, such as " +
+					"`us-central1` or `global`; `base_url` defaults to its endpoint. Falls back to `GOOGLE_CLOUD_LOCATION` (or " +
+					"`GOOGLE_CLOUD_REGION`, `CLOUDSDK_COMPUTE_REGION`); one of them is required. Ignored by the other APIs.",
+				Optional: true,
 			},
 			"delete_on_destroy": schema.BoolAttribute{
 				MarkdownDescription: "On `api = \"" + string(client.APIOpenAIVideos) + "\"`, whether destroying (or " +
@@ -254,16 +277,6 @@ func (p *videogenProvider) Configure(ctx context.Context, req provider.Configure
 
 	baseURL := stringOrEnv(cfg.BaseURL, envBaseURL)
 	apiKey := stringOrEnv(cfg.APIKey, envAPIKey)
-	if baseURL == "" {
-		resp.Diagnostics.AddAttributeError(path.Root("base_url"), "Missing Base URL",
-			"The provider needs the service's base URL. Set base_url in the provider block or the "+envBaseURL+
-				" environment variable, for example https://api.example.com/v1.")
-	}
-	if apiKey == "" {
-		resp.Diagnostics.AddAttributeError(path.Root("api_key"), "Missing API Key",
-			"The provider needs an API key. Set the "+envAPIKey+" environment variable (recommended, so the key stays "+
-				"out of configuration and version control) or api_key in the provider block.")
-	}
 	api := client.APIVideoGenerations
 	if name := stringOrEnv(cfg.API, envAPI); name != "" {
 		// The schema checks api itself: only the environment variable can be wrong here.
@@ -272,7 +285,32 @@ func (p *videogenProvider) Configure(ctx context.Context, req provider.Configure
 			resp.Diagnostics.AddAttributeError(path.Root("api"), "Invalid API",
 				fmt.Sprintf("The %s environment variable must name the API the server speaks. Set it to one of %s, or "+
 					"unset it for the default.\n\nOriginal error: %s", envAPI, strings.Join(client.APINames(), ", "), err))
+			return
 		}
+	}
+	var googleOpts []client.Option
+	switch api {
+	case client.APIGemini:
+		if baseURL == "" {
+			baseURL = client.GeminiBaseURL
+		}
+	case client.APIVertex:
+		googleOpts, apiKey = vertexOptions(ctx, cfg, &resp.Diagnostics), ""
+		// Vertex AI's address follows from the location.
+		baseURL = stringOrEnv(cfg.BaseURL, envBaseURL)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+	}
+	if baseURL == "" && api != client.APIVertex {
+		resp.Diagnostics.AddAttributeError(path.Root("base_url"), "Missing Base URL",
+			"The provider needs the service's base URL. Set base_url in the provider block or the "+envBaseURL+
+				" environment variable, for example https://api.example.com/v1.")
+	}
+	if apiKey == "" && api != client.APIVertex {
+		resp.Diagnostics.AddAttributeError(path.Root("api_key"), "Missing API Key",
+			"The provider needs an API key. Set the "+envAPIKey+" environment variable (recommended, so the key stays "+
+				"out of configuration and version control) or api_key in the provider block.")
 	}
 	if resp.Diagnostics.HasError() {
 		return
@@ -283,6 +321,7 @@ func (p *videogenProvider) Configure(ctx context.Context, req provider.Configure
 		client.WithLogger(clientLogger{}),
 		client.WithAPI(api),
 	}
+	opts = append(opts, googleOpts...)
 	if !cfg.MaxRetries.IsNull() {
 		opts = append(opts, client.WithMaxRetries(int(cfg.MaxRetries.ValueInt64())))
 	}

@@ -1,0 +1,303 @@
+package provider
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-exec/tfexec"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/videogen/terraform-provider-videogen/internal/acctest"
+	"github.com/videogen/terraform-provider-videogen/internal/clip"
+	"github.com/videogen/terraform-provider-videogen/internal/mockapi"
+)
+
+// The tests in this file run videogen_video through Google's Veo: api =
+// "gemini" (an API key) and api = "vertex" (Application Default Credentials,
+// project and location), against the mock's gemini and vertex dialects, with
+// the exact ledger counts of the other APIs' tests.
+
+// veoClipURL is what a Veo clip's url holds: the Gemini API's file on the
+// service's own origin; nothing on Vertex AI, whose clip is in its operation.
+func veoClipURL(dialect string) knownvalue.Check {
+	if dialect == mockapi.DialectVertex {
+		return knownvalue.Null()
+	}
+	return knownvalue.StringRegexp(regexp.MustCompile(`^http://127\.0\.0\.1:\d+/v1beta/files/[0-9a-f]+:download\?alt=media$`))
+}
+
+// veoTaskID matches an operation name of the dialect.
+func veoTaskID(dialect string) knownvalue.Check {
+	if dialect == mockapi.DialectVertex {
+		return knownvalue.StringRegexp(regexp.MustCompile(`^projects/` + acctest.VertexProject + `/locations/` + acctest.VertexLocation +
+			`/publishers/google/models/videogen-1/operations/[0-9a-f-]{36}$`))
+	}
+	return knownvalue.StringRegexp(regexp.MustCompile(`^models/videogen-1/operations/[0-9a-f]{12}$`))
+}
+
+// TestAccVeo_lifecycle: through each of Google's APIs, a clip with ratio,
+// resolution and seconds is created and waited for, its file is the mock's
+// clip, the next plan is empty, the data source reads it, and an import by
+// operation name matches the state: one submission, carrying the parameters
+// in Veo's names.
+func TestAccVeo_lifecycle(t *testing.T) {
+	for _, dialect := range mockapi.GoogleDialects {
+		t.Run(dialect, func(t *testing.T) {
+			mock := acctest.NewMock(t, mockapi.WithDialect(dialect))
+			clip := filepath.Join(t.TempDir(), "heron.mp4")
+			config := mock.ProviderBlock() + fmt.Sprintf(`
+resource "videogen_video" "test" {
+  model      = "videogen-1"
+  prompt     = "a heron lands on a pier"
+  seconds    = 8
+  ratio      = "16:9"
+  resolution = "720p"
+}
+
+resource "videogen_video_file" "test" {
+  task_id = videogen_video.test.task_id
+  path    = %q
+}
+
+data "videogen_video" "test" {
+  task_id = videogen_video.test.task_id
+}
+`, clip)
+			resource.ParallelTest(t, resource.TestCase{
+				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+				Steps: []resource.TestStep{
+					{
+						Config: config,
+						ConfigStateChecks: []statecheck.StateCheck{
+							statecheck.ExpectKnownValue(videoAddr, tfjsonpath.New("task_id"), veoTaskID(dialect)),
+							statecheck.ExpectKnownValue(videoAddr, tfjsonpath.New("status"), knownvalue.StringExact("succeeded")),
+							statecheck.ExpectKnownValue(videoAddr, tfjsonpath.New("url"), veoClipURL(dialect)),
+							statecheck.ExpectKnownValue(videoDataAddr, tfjsonpath.New("status"), knownvalue.StringExact("succeeded")),
+						},
+						Check: resource.ComposeTestCheckFunc(
+							mock.ExpectFileMatchesClip(t, clip),
+							mock.ExpectSubmissions(1),
+							func(*terraform.State) error {
+								got := string(ledgerTask(t, mock, 0).Metadata)
+								if want := `{"aspectRatio":"16:9","durationSeconds":8,"resolution":"720p"}`; got != want {
+									return fmt.Errorf("the mock received parameters %s, want %s", got, want)
+								}
+								return nil
+							},
+						),
+					},
+					mock.NothingNewStep(config, 1),
+					{
+						// By operation name; Veo echoes none of the arguments, which
+						// an import adopts from the configuration.
+						ResourceName:      videoAddr,
+						ImportState:       true,
+						ImportStateVerify: true,
+						ImportStateVerifyIgnore: []string{"model", "prompt", "seconds", "ratio", "resolution",
+							"wait_for_completion", "timeouts"},
+						Check: mock.ExpectSubmissions(1),
+					},
+				},
+			})
+		})
+	}
+}
+
+// TestAccVeo_argumentVeoCannotCarryFailsThePlan: an argument Veo has no way to
+// send fails the plan, attached to it, and nothing is submitted: a callback URL
+// on either API, audio on the Gemini API (whose models decide it).
+func TestAccVeo_argumentVeoCannotCarryFailsThePlan(t *testing.T) {
+	cases := map[string]string{
+		mockapi.DialectGemini: `generate_audio = true`,
+		mockapi.DialectVertex: `callback_url = "https://hooks.example.com/veo"`,
+	}
+	for dialect, line := range cases {
+		t.Run(dialect, func(t *testing.T) {
+			mock := acctest.NewMock(t, mockapi.WithDialect(dialect))
+			name := strings.Fields(line)[0]
+			resource.ParallelTest(t, resource.TestCase{
+				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+				Steps: []resource.TestStep{{
+					Config: mock.ProviderBlock() + fmt.Sprintf(`
+resource "videogen_video" "test" {
+  model  = "videogen-1"
+  prompt = "a heron"
+  %s
+}
+`, line),
+					PlanOnly:    true,
+					ExpectError: regexp.MustCompile(`(?s)` + regexp.QuoteMeta(name) + `.*` + dialect),
+				}},
+				CheckDestroy: mock.ExpectSubmissions(0),
+			})
+		})
+	}
+}
+
+// TestAccVeo_killedRunIsAdopted: a run killed outright while it waits, after
+// its first clip finished and before any state holds it, leaves the operation
+// in the journal; the re-apply adopts it: 2 billed for 2 clips, through each of
+// Google's APIs.
+func TestAccVeo_killedRunIsAdopted(t *testing.T) {
+	requireAcc(t)
+	for _, dialect := range mockapi.GoogleDialects {
+		t.Run(dialect, func(t *testing.T) {
+			t.Parallel()
+			mock := acctest.NewMock(t, mockapi.WithDialect(dialect))
+			backend := acctest.NewHTTPBackend(t)
+			wd := cliWorkdir(t, mock, backend.Block()+clipThenHeld(true))
+			run := wd.Start(t.Context(), "apply", "-auto-approve", "-input=false", "-no-color")
+			nextTask := awaitHeld(t, mock, run, 1)
+			clipTask := ledgerTask(t, mock, 0).TaskID
+			killGroup(t, run)
+			if err := wd.TF.ForceUnlock(t.Context(), backend.LockID()); err != nil {
+				t.Fatal(err)
+			}
+			if !mock.FinishTask(nextTask) {
+				t.Fatalf("task %s was not pending", nextTask)
+			}
+			out := applyOutput(t, wd)
+			if n := mock.Submissions(); n != 2 {
+				t.Fatalf("the ledger shows %d submissions for 2 clips after the re-apply, want 2:\n%s", n, out)
+			}
+			if got := stateTasks(t, wd); got["videogen_video.clip"] != clipTask || got["videogen_video.next"] != nextTask {
+				t.Fatalf("the state holds %v, want the clip's operation %s and the next one's %s", got, clipTask, nextTask)
+			}
+		})
+	}
+}
+
+// TestAccVeo_lostAnswerIsSaidAtPlan: a submission whose answer was lost after
+// Veo created the operation is said at the next plan ("may bill a second
+// clip"), and max_new_clips = 0 stops the apply before a second charge: 1
+// submission.
+func TestAccVeo_lostAnswerIsSaidAtPlan(t *testing.T) {
+	requireAcc(t)
+	for _, dialect := range mockapi.GoogleDialects {
+		t.Run(dialect, func(t *testing.T) {
+			t.Parallel()
+			ctx := t.Context()
+			mock := acctest.NewMock(t, mockapi.WithDialect(dialect), func(cfg *mockapi.Config) { cfg.GatewayFailuresAfterSubmit = -1 })
+			body := cliVideo("an operation whose name was lost")
+			wd := cliWorkdir(t, mock, body, "submit_gateway_retries = 0")
+			if err := wd.Apply(ctx); err == nil {
+				t.Fatal("the apply whose answer was lost succeeded")
+			}
+			mock.SetGatewayFailuresAfterSubmit(0)
+			after, err := wd.PlanOut(ctx, "tfplan", "videogen_video.clip")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if billing := after["billing"]; billing != clip.BillingMayBillTwice {
+				t.Fatalf("the plan's billing is %v, want %q", billing, clip.BillingMayBillTwice)
+			}
+			if err := wd.Write(cliClip(mock, body, "submit_gateway_retries = 0", "max_new_clips = 0")); err != nil {
+				t.Fatal(err)
+			}
+			if err := wd.Apply(ctx); err == nil || !wrapped("Too Many New Clips").MatchString(err.Error()) {
+				t.Fatalf("the apply with max_new_clips = 0: %v; want Too Many New Clips", err)
+			}
+			if n := mock.Submissions(); n != 1 {
+				t.Fatalf("the ledger shows %d submissions, want 1", n)
+			}
+		})
+	}
+}
+
+// TestAccVeo_credentialsNeverLeak runs the real provider under Terraform with
+// TF_LOG=TRACE through an apply, a file download and a failure, and searches
+// everything Terraform wrote, state included, for the credentials: the Gemini
+// API's key, and for Vertex AI the access token and the Application Default
+// Credentials file's private key.
+func TestAccVeo_credentialsNeverLeak(t *testing.T) {
+	requireAcc(t)
+	for _, dialect := range mockapi.GoogleDialects {
+		t.Run(dialect, func(t *testing.T) {
+			t.Parallel()
+			const key = "AIza-TRACE-canary-0f3c9e"
+			mock := acctest.NewMock(t, mockapi.WithDialect(dialect), func(cfg *mockapi.Config) {
+				cfg.Keys = append(cfg.Keys, mockapi.Key{Key: key})
+			})
+			secrets := []string{key}
+			// The key in the environment, as recommended: in the provider block it
+			// would be the configuration's own text, which show -json repeats.
+			extra := []string{"api_key = null"}
+			if dialect == mockapi.DialectVertex {
+				extra = nil
+				secrets = []string{acctest.VertexAccessToken}
+				var adc struct {
+					PrivateKey string `json:"private_key"`
+				}
+				data, err := os.ReadFile(os.Getenv("GOOGLE_APPLICATION_CREDENTIALS")) //nolint:gosec // G703: the tests' own credentials file
+				if err != nil || json.Unmarshal(data, &adc) != nil || len(adc.PrivateKey) < 200 {
+					t.Fatalf("reading the tests' credentials file: %v", err)
+				}
+				secrets = append(secrets, adc.PrivateKey[100:160])
+			}
+			wd := cliWorkdir(t, mock, `
+resource "videogen_video" "clip" {
+  model  = "videogen-1"
+  prompt = "a canary in a coal mine"
+}
+resource "videogen_video_file" "clip" {
+  task_id = videogen_video.clip.task_id
+  path    = "${path.module}/clip.mp4"
+}
+`, extra...)
+			if dialect == mockapi.DialectGemini {
+				if err := wd.Setenv("VIDEOGEN_API_KEY", key); err != nil {
+					t.Fatal(err)
+				}
+			}
+			logPath := filepath.Join(t.TempDir(), "terraform.log")
+			if err := wd.TF.SetLog("TRACE"); err != nil {
+				t.Fatal(err)
+			}
+			if err := wd.TF.SetLogPath(logPath); err != nil {
+				t.Fatal(err)
+			}
+			var transcript bytes.Buffer
+			wd.TF.SetStdout(&transcript)
+			wd.TF.SetStderr(&transcript)
+			if err := wd.TF.Apply(t.Context()); err != nil {
+				t.Fatalf("apply: %v\n%s", err, transcript.String())
+			}
+			if _, err := wd.TF.Plan(t.Context(), tfexec.Out("tfplan")); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := wd.TF.ShowPlanFile(t.Context(), "tfplan"); err != nil {
+				t.Fatal(err)
+			}
+			if n := mock.Submissions(); n != 1 {
+				t.Fatalf("the ledger shows %d submissions, want 1", n)
+			}
+			logs, _ := os.ReadFile(logPath)
+			state, _ := os.ReadFile(filepath.Join(wd.Dir, "terraform.tfstate"))
+			for _, secret := range secrets {
+				for what, text := range map[string][]byte{"TF_LOG=TRACE": logs, "the transcript": transcript.Bytes(), "the state": state} {
+					if bytes.Contains(text, []byte(secret)) {
+						t.Errorf("%s holds a credential (%q...)", what, secret[:8])
+						for _, l := range strings.Split(string(text), "\n") {
+							if strings.Contains(l, secret) {
+								t.Log(l)
+							}
+						}
+					}
+				}
+			}
+			if !bytes.Contains(logs, []byte("videogen API request")) {
+				t.Error("the log holds no request of the provider: the search saw nothing")
+			}
+		})
+	}
+}
