@@ -414,17 +414,6 @@ func TestAccJournal_unreachableJournalURLFailsThePlan(t *testing.T) {
 	}
 }
 
-// unwritableJournal is a journal whose every change fails: its file's path is
-// a directory (permissions would not stop a test run as root).
-func unwritableJournal(t *testing.T) *journal.Journal {
-	t.Helper()
-	p := filepath.Join(t.TempDir(), "pending-tasks.json")
-	if err := os.Mkdir(p, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	return journal.New(p, "state", journal.DefaultMaxAge)
-}
-
 // TestAccJournal_unreadableJournalSubmitsNothing: a journal_path whose log is
 // missing (the file copied without it) may hold a task a killed run left for
 // this very clip: the plan and the apply fail saying so, and nothing is
