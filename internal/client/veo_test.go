@@ -386,12 +386,14 @@ func TestVeoHandlesEveryRequestMember(t *testing.T) {
 		"VideoRequest.Seconds":    "parameters.durationSeconds, or refused when not a whole number",
 		"VideoRequest.Metadata":   "its members below",
 		"VideoRequest.StorageURI": "parameters.storageUri on Vertex AI, refused elsewhere",
-		"Metadata.Ratio":          "parameters.aspectRatio",
-		"Metadata.Resolution":     "parameters.resolution",
-		"Metadata.GenerateAudio":  "parameters.generateAudio on Vertex AI, refused on the Gemini API",
-		"Metadata.CallbackURL":    "refused",
-		"Metadata.Content":        "images as instances[0].referenceImages (at most 3); video and audio refused",
-		"Metadata.Extra":          "members of parameters, except the typed ones, refused",
+		"VideoRequest.IdempotencyKey": "sent as the Idempotency-Key header, as on every API (Veo does not promise to " +
+			"honour it)",
+		"Metadata.Ratio":         "parameters.aspectRatio",
+		"Metadata.Resolution":    "parameters.resolution",
+		"Metadata.GenerateAudio": "parameters.generateAudio on Vertex AI, refused on the Gemini API",
+		"Metadata.CallbackURL":   "refused",
+		"Metadata.Content":       "images as instances[0].referenceImages (at most 3); video and audio refused",
+		"Metadata.Extra":         "members of parameters, except the typed ones, refused",
 	}
 	for _, typ := range []reflect.Type{reflect.TypeFor[client.VideoRequest](), reflect.TypeFor[client.Metadata]()} {
 		for f := range typ.Fields() {
