@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/videogen/terraform-provider-videogen/internal/client"
+	"github.com/videogen/terraform-provider-videogen/internal/clipstore"
 	"github.com/videogen/terraform-provider-videogen/internal/localfile"
 	"github.com/videogen/terraform-provider-videogen/internal/provider/apidiag"
 )
@@ -89,6 +90,16 @@ func addDownloadError(diags *diag.Diagnostics, taskID string, t fileTarget, err 
 				"nothing was written to %s. The service may have removed the clip, or a proxy may block the clip host. "+
 				"Apply again later; if it persists, ask the service about the task. Regenerating it (replacing the "+
 				"videogen_video resource) would bill a new clip.\n\nOriginal error: %s", taskID, p, err))
+	case errors.As(err, new(*storedCopyError)):
+		diags.AddAttributeError(path.Root("task_id"), "Video Clip Lost",
+			fmt.Sprintf("The service no longer gives the clip of task %s, and no stored copy of it could be read, so "+
+				"nothing was written to %s. No new clip was generated or billed. If a copy of the clip is kept elsewhere, "+
+				"declare it as a videogen_video_file with an object URL (path) that this resource references through "+
+				"task_id, or import it; otherwise only a new clip, generated and billed again (terraform apply "+
+				"-replace on its videogen_video), gives one.\n\nOriginal error: %s", taskID, clipstore.Redact(p), err))
+	case errors.As(err, new(*clipstore.Error)):
+		addObjectError(diags, "Unable to Write Video Object", p, "was not written (an interrupted upload leaves "+
+			"nothing at the key)", err)
 	case errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded):
 		diags.AddError("Video File Download Interrupted",
 			fmt.Sprintf("The download of task %s was interrupted, so nothing was written to %s. Apply again to "+
@@ -119,4 +130,43 @@ func addDownloadError(diags *diag.Diagnostics, taskID string, t fileTarget, err 
 			fmt.Sprintf("The clip of task %s could not be downloaded to %s; no partial file was left behind. %s\n\n"+
 				"Original error: %s", taskID, p, advice, err))
 	}
+}
+
+// addObjectURLError explains a path that is a URL no store takes.
+func addObjectURLError(diags *diag.Diagnostics, err error) {
+	diags.AddAttributeError(path.Root("path"), "Invalid Video Object URL",
+		fmt.Sprintf("path is a URL, so it names an object in a store, but not one the provider can write: %s. Use "+
+			"s3://bucket/key (with region, endpoint or use_path_style for S3-compatible stores), gs://bucket/key, "+
+			"azblob://container/key or file:///directory/key, or a local path. Credentials never go in the URL: "+
+			"each store reads its own environment (AWS, Google and Azure credential chains).", err))
+}
+
+// addObjectError explains a store's failure at p, after what was done with
+// the object (what).
+func addObjectError(diags *diag.Diagnostics, summary, p, what string, err error) {
+	advice := "Check the bucket's name and region (or endpoint), and that the store is reachable from here, then " +
+		"apply again; the video is not regenerated."
+	if errors.Is(err, clipstore.ErrPermission) {
+		advice = "The store refused the credentials it found. They come from the store's own chain, never from " +
+			"Terraform: AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, AWS_PROFILE or a role for s3://; " +
+			"GOOGLE_APPLICATION_CREDENTIALS or workload identity for gs://; AZURE_STORAGE_ACCOUNT with " +
+			"AZURE_STORAGE_KEY or a managed identity for azblob://. Grant them read and write on the key."
+	}
+	diags.AddAttributeError(path.Root("path"), summary,
+		fmt.Sprintf("The object at %s %s. %s\n\nOriginal error: %s", clipstore.Redact(p), what, advice, err))
+}
+
+// addObjectTakenError refuses to replace an object that is not this clip.
+func addObjectTakenError(diags *diag.Diagnostics, p string, obj clipstore.Object, taskID types.String) {
+	what := fmt.Sprintf("an object of %d bytes", obj.Size)
+	switch {
+	case obj.TaskID != "" && obj.SHA256 != "":
+		what += fmt.Sprintf(" holding the clip of task %s (SHA-256 %s)", obj.TaskID, obj.SHA256)
+	case obj.TaskID != "":
+		what += fmt.Sprintf(" of task %s whose write did not finish", obj.TaskID)
+	}
+	diags.AddAttributeError(path.Root("path"), "Video Object Key Already Taken",
+		fmt.Sprintf("There is already %s at %s, and videogen_video_file never replaces what it did not write for "+
+			"task %s: nothing was downloaded or uploaded, and the object was left as it is. Choose another key, or "+
+			"set overwrite = true on this resource to replace it with the clip.", what, clipstore.Redact(p), objectTaskID(taskID)))
 }

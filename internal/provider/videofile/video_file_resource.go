@@ -13,6 +13,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -26,7 +27,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
-	"github.com/videogen/terraform-provider-videogen/internal/client"
 	"github.com/videogen/terraform-provider-videogen/internal/framework/fwtypes"
 	"github.com/videogen/terraform-provider-videogen/internal/framework/planmodifiers"
 	"github.com/videogen/terraform-provider-videogen/internal/framework/privatestate"
@@ -74,6 +74,7 @@ type videoFileResourceModel struct {
 	SHA256              types.String     `tfsdk:"sha256"`
 	SizeBytes           types.Int64      `tfsdk:"size_bytes"`
 	SourceURL           types.String     `tfsdk:"source_url"`
+	Copies              types.List       `tfsdk:"copies"`
 	Timeouts            timeouts.Value   `tfsdk:"timeouts"`
 }
 
@@ -86,7 +87,8 @@ func (r *videoFileResource) Schema(ctx context.Context, _ resource.SchemaRequest
 	keep := []planmodifier.String{stringplanmodifier.UseStateForUnknown()}
 	resp.Schema = schema.Schema{
 		Version: videoFileSchemaVersion,
-		MarkdownDescription: "The clip of a video task, downloaded to a local file. State keeps only the path, the size " +
+		MarkdownDescription: "The clip of a video task, downloaded to a local file or stored as an object (`path` " +
+			"`s3://`, `gs://`, `azblob://`, `file://`). State keeps only the path, the size " +
 			"and the SHA-256, never the content. When the file is missing or differs from that checksum (a fresh CI " +
 			"runner, a deleted or edited file), the next plan downloads it again from the same task: the video is never " +
 			"generated, or billed, a second time. A task that has not finished yet is waited for (see `timeouts`).\n\n" +
@@ -98,7 +100,14 @@ func (r *videoFileResource) Schema(ctx context.Context, _ resource.SchemaRequest
 			"and on import; a new resource whose `path` holds a copy of the clip fails the plan like any file in the " +
 			"way (import it instead). Destroying the " +
 			"resource deletes the file only while it still holds the clip. Import adopts a clip that was already " +
-			"downloaded, as `<task_id>,<path>`.",
+			"downloaded, as `<task_id>,<path>`.\n\n" +
+			"An object is streamed from the service into the store (its upload is aborted if interrupted, so the key " +
+			"never holds part of a clip), with `Content-Type: video/mp4` and the metadata `task`, `model` and `sha256`. " +
+			"A refresh reads only the object's metadata: an object that holds the recorded clip costs no download and " +
+			"no upload on any runner; a missing one is written again. When the service no longer gives a clip (the " +
+			"task forgotten, its storage expired), a file or object is written from another object of the same task " +
+			"named in `copies`. Credentials come from each store's own environment, " +
+			"never from arguments.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				MarkdownDescription: "The file's path, same as `path`.",
@@ -115,7 +124,12 @@ func (r *videoFileResource) Schema(ctx context.Context, _ resource.SchemaRequest
 				Validators:    []validator.String{validators.NotBlank()},
 			},
 			"path": schema.StringAttribute{
-				MarkdownDescription: "Where the clip is written, such as `\"${path.module}/out/teaser.mp4\"`. A relative " +
+				MarkdownDescription: "Where the clip is written: a local path such as `\"${path.module}/out/teaser.mp4\"`, " +
+					"or an object URL: `s3://bucket/key?region=...` (S3-compatible stores: add `endpoint` and " +
+					"`use_path_style=true`), `gs://bucket/key`, `azblob://container/key` (the account from " +
+					"`AZURE_STORAGE_ACCOUNT`), `file:///dir/key`; a URL with credentials or a signature is refused at plan. An " +
+					"object at the key that is not this task's clip fails the plan unless `overwrite = true`; one this " +
+					"provider stored for the same task is adopted without uploading. For a local path: a relative " +
 					"path is relative to the directory Terraform runs in, and paths compare as paths: `out/teaser.mp4`, " +
 					"`./out/teaser.mp4` and the absolute form name the same file, so changing one spelling into another " +
 					"plans nothing. Missing parent directories are created. A path that is a directory, or whose " +
@@ -159,6 +173,16 @@ func (r *videoFileResource) Schema(ctx context.Context, _ resource.SchemaRequest
 				Optional:   true,
 				Validators: []validator.Int64{int64validator.AtLeast(1)},
 			},
+			"copies": schema.ListAttribute{
+				MarkdownDescription: "Objects that hold stored copies of this task's clip, normally " +
+					"`[videogen_video_file.<stored>.path]`. When the service no longer gives the clip (its task " +
+					"forgotten, its storage expired), the file or object is written from the first of them whose " +
+					"metadata names this task and a SHA-256, checked as it streams; nothing is generated or billed. " +
+					"The service is asked first. Changing it updates state only.",
+				ElementType: types.StringType,
+				Optional:    true,
+				Validators:  []validator.List{listvalidator.ValueStringsAre(validators.NotBlank())},
+			},
 			"overwrite": schema.BoolAttribute{
 				MarkdownDescription: "Whether the clip may replace what is at `path` when that is not this clip: a file " +
 					"this resource did not write, one it wrote that was changed since (edited or replaced outside " +
@@ -187,9 +211,10 @@ func (r *videoFileResource) Schema(ctx context.Context, _ resource.SchemaRequest
 				PlanModifiers:       []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
 			},
 			"source_url": schema.StringAttribute{
-				MarkdownDescription: "The URL the clip was downloaded from. Signed URLs expire: this records where the " +
-					"current file came from and is not used again; a new download reads a fresh URL from the task. After an " +
-					"import, it is the task's URL at the time of the import.",
+				MarkdownDescription: "The URL the clip was downloaded from, without its query (a signed URL's signature " +
+					"is a credential), or the stored copy it was read from. It records where the current file came from " +
+					"and is not used again: a new download reads a fresh URL from the task. After an import, it is the " +
+					"task's URL at the time of the import.",
 				Computed:      true,
 				PlanModifiers: keep,
 			},
@@ -230,27 +255,40 @@ func (r *videoFileResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 	}
 	var plan videoFileResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	checkCopies(plan.Copies, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() || plan.Path.IsUnknown() || plan.Path.IsNull() {
 		return
 	}
 	p := plan.Path.ValueString()
 	overwrite := plan.Overwrite.ValueBool()
+	object := isObjectURL(p)
 	if !req.State.Raw.IsNull() {
 		var state videoFileResourceModel
 		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 		if resp.Diagnostics.HasError() {
 			return
 		}
-		r.knownClips().Remember(state.Path.ValueString(), state.clip(), true)
+		// What Read found wrong with the file or object at path, if anything.
+		drift, diags := privateKeyFileDrift.Get(ctx, req.Private)
+		resp.Diagnostics.Append(diags...)
+		if isObjectURL(state.Path.ValueString()) {
+			if drift == "" {
+				// Every walk plans this resource before the ones that
+				// reference it, the apply's too: they find the copy here.
+				r.rememberObject(&state)
+			}
+		} else {
+			r.knownClips().Remember(state.Path.ValueString(), state.clip(), true)
+		}
 		if !state.Path.Equal(plan.Path) || !state.TaskID.Equal(plan.TaskID) {
 			// A replacement: Terraform plans its new half again without prior
 			// state, and that plan checks the path.
 			return
 		}
 		r.claimPath(p, plan.TaskID, &resp.Diagnostics)
-		// What Read found wrong with the file at path, if anything.
-		drift, diags := privateKeyFileDrift.Get(ctx, req.Private)
-		resp.Diagnostics.Append(diags...)
 		switch {
 		case drift == "":
 		case !overwrite:
@@ -258,7 +296,7 @@ func (r *videoFileResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 			// also stop terraform destroy, whose first step is a normal plan.
 			addDriftWarning(&resp.Diagnostics, p, drift)
 		default:
-			if err := localfile.CheckTarget(p); err != nil {
+			if err := localfile.CheckTarget(p); err != nil && !object {
 				addPathError(&resp.Diagnostics, p, err)
 				return
 			}
@@ -271,6 +309,12 @@ func (r *videoFileResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 	// A new file at p.
 	r.claimPath(p, plan.TaskID, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
+		return
+	}
+	if object {
+		if r.planNewObject(ctx, &plan, overwrite, &resp.Diagnostics) {
+			resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+		}
 		return
 	}
 	place, err := r.knownClips().Place(p, plan.TaskID.ValueString())
@@ -304,6 +348,14 @@ func (r *videoFileResource) Create(ctx context.Context, req resource.CreateReque
 	timeout, diags := plan.Timeouts.Create(ctx, defaultFileWaitTimeout)
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
+		return
+	}
+	if isObjectURL(target.path) {
+		if !r.createObject(ctx, &plan, target, timeout, &resp.Diagnostics) {
+			return
+		}
+		plan.ID = types.StringValue(plan.Path.ValueString())
+		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 		return
 	}
 	// The plan adopts a file at path that held this clip already (fetch says
@@ -349,7 +401,8 @@ func (r *videoFileResource) fetch(ctx context.Context, m *videoFileResourceModel
 		addOccupiedError(diags, target.path, occ, m.TaskID)
 		return false
 	}
-	video, ok := r.finishedVideo(ctx, m.TaskID.ValueString(), timeout, downloadSummary, diags)
+	copies := r.copiesOf(ctx, m)
+	video, vendorDiags, ok := r.vendorVideo(ctx, m.TaskID.ValueString(), copies, timeout, diags)
 	if !ok {
 		return false
 	}
@@ -357,10 +410,10 @@ func (r *videoFileResource) fetch(ctx context.Context, m *videoFileResourceModel
 	if replace {
 		write = localfile.Write
 	}
-	var dl client.Download
+	var src clipSource
 	sum, err := write(target.path, target.fileMode, target.dirMode, func(f *localfile.File) error {
 		var err error
-		dl, err = r.data.Client().DownloadVideo(ctx, video, f, target.maxBytes)
+		src, err = r.writeClip(ctx, m.TaskID.ValueString(), video, f, target.maxBytes, copies)
 		return err
 	})
 	if errors.Is(err, localfile.ErrOccupied) {
@@ -369,11 +422,17 @@ func (r *videoFileResource) fetch(ctx context.Context, m *videoFileResourceModel
 		return false
 	}
 	if err != nil {
-		addDownloadError(diags, video.TaskID, target, err)
+		if video == nil {
+			diags.Append(vendorDiags...)
+		}
+		addDownloadError(diags, m.TaskID.ValueString(), target, err)
 		return false
 	}
-	tflog.Info(ctx, "video file written", map[string]any{"task_id": video.TaskID, "path": target.path, "bytes": sum.Size})
-	m.setClip(localfile.Clip{SHA256: sum.SHA256, Size: sum.Size, SourceURL: dl.URL})
+	if src.fromCopy {
+		addRestoredWarning(diags, m.TaskID.ValueString(), target.path, src, vendorDiags)
+	}
+	tflog.Info(ctx, "video file written", map[string]any{"task_id": m.TaskID.ValueString(), "path": target.path, "bytes": sum.Size})
+	m.setClip(localfile.Clip{SHA256: sum.SHA256, Size: sum.Size, SourceURL: src.url})
 	return true
 }
 
@@ -384,6 +443,10 @@ func (r *videoFileResource) Read(ctx context.Context, req resource.ReadRequest, 
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	resp.Diagnostics.Append(r.setIdentity(ctx, resp.Identity, state)...)
 	if resp.Diagnostics.HasError() {
+		return
+	}
+	if isObjectURL(state.Path.ValueString()) {
+		r.readObjectState(ctx, &state, resp)
 		return
 	}
 	if state.SHA256.IsNull() {
@@ -455,7 +518,7 @@ func (r *videoFileResource) adoptImported(ctx context.Context, state *videoFileR
 			"regenerating it.\n\nOriginal error: %v", p, err))
 		return
 	}
-	state.setClip(localfile.Clip{SHA256: sum.SHA256, Size: sum.Size, SourceURL: video.URL})
+	state.setClip(localfile.Clip{SHA256: sum.SHA256, Size: sum.Size, SourceURL: recordedURL(video.URL)})
 	state.FilePermission = types.StringValue(fmt.Sprintf("%04o", mode))
 }
 
@@ -478,13 +541,19 @@ func (r *videoFileResource) Update(ctx context.Context, req resource.UpdateReque
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	object := isObjectURL(target.path)
 	if redownload {
-		if !state.clip().At(target.path) && !r.fetch(ctx, &plan, target, true, defaultFileWaitTimeout, &resp.Diagnostics) {
+		switch {
+		case object:
+			if !r.fetchObject(ctx, &plan, true, target.maxBytes, defaultFileWaitTimeout, &resp.Diagnostics) {
+				return
+			}
+		case !state.clip().At(target.path) && !r.fetch(ctx, &plan, target, true, defaultFileWaitTimeout, &resp.Diagnostics):
 			return
 		}
 		resp.Diagnostics.Append(privateKeyFileDrift.Set(ctx, resp.Private, "")...)
 	}
-	if !redownload && !plan.FilePermission.Equal(state.FilePermission) {
+	if !redownload && !object && !plan.FilePermission.Equal(state.FilePermission) {
 		if err := localfile.SetMode(target.path, target.fileMode); err != nil {
 			addPermissionError(&resp.Diagnostics, target, err)
 			return
@@ -503,11 +572,15 @@ func (r *videoFileResource) Delete(ctx context.Context, req resource.DeleteReque
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	p := state.Path.ValueString()
+	if isObjectURL(p) {
+		r.deleteObjectState(ctx, &state, resp)
+		return
+	}
 	// The apply plans the new half of a replacement again, after this Delete and
 	// without prior state: it learns the clip from here, as the plan did from
 	// ModifyPlan.
 	r.knownClips().Remember(state.Path.ValueString(), state.clip(), true)
-	p := state.Path.ValueString()
 	left, err := localfile.RemoveClip(p, state.SHA256.ValueString(), state.SizeBytes.ValueInt64())
 	switch {
 	case err != nil:
