@@ -20,6 +20,10 @@ type Clip struct {
 	TaskID string
 	// Status is the task's status as state last recorded it.
 	Status client.Status
+	// MadeThrough is the API the clip was made or imported through, as its
+	// private state records it; empty when the state Terraform hands over
+	// records none.
+	MadeThrough client.API
 	// Prompt names the clip in messages, since Terraform shows no address for
 	// what a Delete says.
 	Prompt string

@@ -19,6 +19,13 @@ type Lifecycle struct {
 	handover *handover
 	held     heldTasks
 	log      Logger
+	// deleteOnDestroy: destroying a finished clip deletes it on an API with a delete.
+	deleteOnDestroy bool
+	// removalWarning says once per run what destroying clips does.
+	removalWarning sync.Once
+	// confirmations gathers the clip parameters the service does not confirm,
+	// for one warning per run.
+	confirmations confirmations
 	// journalError says once per run that the journal_path file cannot be written.
 	journalError sync.Once
 }
@@ -32,12 +39,15 @@ type Config struct {
 	// MaxNewClips bounds the new clips of one plan; negative for no limit.
 	MaxNewClips int64
 	Log         Logger
+	// DeleteOnDestroy is the provider's delete_on_destroy.
+	DeleteOnDestroy bool
 }
 
 // New returns the lifecycle of one provider process.
 func New(cfg Config) *Lifecycle {
 	return &Lifecycle{client: cfg.Client, models: cfg.Models, journal: cfg.Journal, api: cfg.API,
-		budget: newBudget(cfg.MaxNewClips), handover: newHandover(), log: cfg.Log}
+		budget: newBudget(cfg.MaxNewClips), handover: newHandover(), log: cfg.Log,
+		deleteOnDestroy: cfg.DeleteOnDestroy}
 }
 
 // Seen registers, at plan, a tainted clip whose unfinished task its

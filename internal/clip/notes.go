@@ -19,6 +19,9 @@ type CallFailure struct {
 	Summary string
 	Op      Op
 	Err     error
+	// Lead, when set, opens the detail in place of the common wording, which
+	// then only adds its advice and the original error.
+	Lead string
 }
 
 // Op names a call to the service whose failure a note reports.
@@ -30,6 +33,7 @@ const (
 	// OpWrongAddress is a call answered 404 by an address not proven to be the
 	// service: base_url is most likely wrong.
 	OpWrongAddress
+	OpDelete
 )
 
 // Notes is what one operation of the lifecycle says, in order.

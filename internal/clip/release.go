@@ -28,13 +28,20 @@ const (
 )
 
 // Release does what outcome o says with the task of clip c, which a Delete
-// removes from state.
+// removes from state. A nil Lifecycle, a provider not configured yet, only
+// says what becomes of it.
 func (l *Lifecycle) Release(ctx context.Context, c Clip, o Outcome) Notes {
 	var notes Notes
+	if l == nil {
+		// A provider not configured yet only says what becomes of the clip.
+		l.remove(ctx, c, &notes)
+		return notes
+	}
 	switch o {
 	case Destroyed:
 		// The state held the task until now.
 		l.forgetLeaving(ctx, c.TaskID, &notes)
+		l.remove(ctx, c, &notes)
 	case LetGo:
 		l.Forget(ctx, c.TaskID)
 		addAbandonedTaskWarning(&notes, c)

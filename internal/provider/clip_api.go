@@ -49,14 +49,14 @@ func (d *providerData) checkClipAPI(ctx context.Context, p privatestate.Getter, 
 // clip of another API), but one made with -refresh=false read nothing, and
 // Delete cannot tell the two apart. apiRecorded says whether the private state
 // Delete was handed records an API.
-func (r *videoResource) checkLetGoTaskAPI(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse,
+func (d *providerData) checkLetGoTaskAPI(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse,
 	m videoResourceModel, apiRecorded bool,
 ) bool {
 	taskID := m.TaskID.ValueString()
 	if apiRecorded {
-		return r.data.checkClipAPI(ctx, req.Private, taskID, &resp.Diagnostics)
+		return d.checkClipAPI(ctx, req.Private, taskID, &resp.Diagnostics)
 	}
-	madeThrough, known := r.taskKnownHere(ctx, m, &resp.Diagnostics)
+	madeThrough, known := d.taskKnownHere(ctx, m, &resp.Diagnostics)
 	if known {
 		return true
 	}
@@ -69,27 +69,27 @@ func (r *videoResource) checkLetGoTaskAPI(ctx context.Context, req resource.Dele
 // Only a 404 from an address proven to be the service points at another one;
 // after any other failure the provider's own is the likelier, and the next Read
 // checks the task again.
-func (r *videoResource) taskKnownHere(ctx context.Context, m videoResourceModel, diags *diag.Diagnostics) (apiShape, bool) {
+func (d *providerData) taskKnownHere(ctx context.Context, m videoResourceModel, diags *diag.Diagnostics) (apiShape, bool) {
 	taskID := m.TaskID.ValueString()
-	_, gone, err := r.data.lifecycle.ReadTask(ctx, taskID)
+	_, gone, err := d.lifecycle.ReadTask(ctx, taskID)
 	switch {
 	case err == nil && !gone:
-		return r.data.api, true
+		return d.api, true
 	case clip.WrongAddress(err):
 		addAPIError(diags, "Unable to Delete Video", apidiag.WrongAddress, err)
-		return r.data.api, false
+		return d.api, false
 	case !gone:
 		advice, _ := apidiag.Advice(apidiag.Get, err, nil)
 		diags.AddError("Unable to Delete Video",
 			fmt.Sprintf("Task %s (the clip of prompt %q) is unfinished, and before it is handed to the clip that replaces "+
 				"this one (or let go of), the provider reads it to make sure that the %q API, the provider's api, knows it. "+
 				"That read failed. %s State was left as it was: apply again once the service answers.\n\nOriginal error: %s",
-				taskID, clip.ShortPrompt(m.Prompt.ValueString()), r.data.api, advice, err))
-		return r.data.api, false
+				taskID, clip.ShortPrompt(m.Prompt.ValueString()), d.api, advice, err))
+		return d.api, false
 	}
 	// There are two APIs: a task unknown to one was made through the other.
 	other := apiVideoGenerations
-	if r.data.api == apiVideoGenerations {
+	if d.api == apiVideoGenerations {
 		other = apiOpenAIVideos
 	}
 	diags.AddError("Unfinished Task Unknown to This API",
@@ -100,6 +100,6 @@ func (r *videoResource) taskKnownHere(ctx context.Context, m videoResourceModel,
 			"the task runs on. If api changed since the clip was made, set it back and apply again (the replacement "+
 			"then takes the task over; a second provider block with an alias serves both APIs). If the task is gone, "+
 			"remove the clip with terraform state rm and apply again. State was left as it was.\n\nOriginal error: %s",
-			taskID, clip.ShortPrompt(m.Prompt.ValueString()), r.data.api, other, err))
+			taskID, clip.ShortPrompt(m.Prompt.ValueString()), d.api, other, err))
 	return other, false
 }

@@ -3,14 +3,11 @@ package provider
 import (
 	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/videogen/terraform-provider-videogen/internal/client"
-	"github.com/videogen/terraform-provider-videogen/internal/tally"
 )
 
 // A clip is generated from what the service receives, which is not always what
@@ -70,61 +67,4 @@ func shown(v attr.Value) string {
 		return strconv.FormatBool(b.ValueBool())
 	}
 	return stringOf(v).ValueString()
-}
-
-// confirmationReport gathers the unconfirmed parameters of the clips first seen
-// finished in one run (by the wait of a create or an update, or by a refresh of a
-// clip created without waiting), so that a batch of clips gets one warning that
-// counts them instead of one warning per clip: Terraform shows every diagnostic of
-// every resource. The calls that run together are counted in and out, and the
-// last one out says what all of them found. Its zero value is ready to use.
-type confirmationReport struct{ tally tally.Tally }
-
-// begin counts a call in; every begin is followed by one end.
-func (c *confirmationReport) begin() { c.tally.Begin() }
-
-// end counts a call out with what its clip's answer left unconfirmed (nothing for
-// a call that saw no finished clip), and adds the warning for every clip gathered
-// so far when no other call is in flight.
-func (c *confirmationReport) end(taskID string, lines []string, diags *diag.Diagnostics) {
-	if found, ok := c.tally.End(taskID, lines); ok {
-		addUnconfirmedParamsWarning(diags, found)
-	}
-}
-
-// maxNamedTasks bounds the task IDs a warning lists; a batch of hundreds would
-// bury the advice.
-const maxNamedTasks = 10
-
-func addUnconfirmedParamsWarning(diags *diag.Diagnostics, found tally.Found) {
-	clips, taskIDs := found.Sources, found.IDs
-	var b strings.Builder
-	for _, l := range found.Order {
-		b.WriteString("  - " + l)
-		if clips > 1 {
-			fmt.Fprintf(&b, " (%s)", plural(found.Count[l], "clip"))
-		}
-		b.WriteString("\n")
-	}
-	tasks := strings.Join(taskIDs[:min(len(taskIDs), maxNamedTasks)], ", ")
-	if len(taskIDs) > maxNamedTasks {
-		tasks += fmt.Sprintf(" and %d more", len(taskIDs)-maxNamedTasks)
-	}
-	diags.AddWarning("Clip Parameters Not Confirmed",
-		fmt.Sprintf("The service's answers for %s first seen finished in this run do not confirm every parameter asked for:\n\n%s\n"+
-			"Each clip is what the service made, and it is billed as made. A gateway in front of the service may drop "+
-			"parameters it does not pass on to the model, which then makes the clip at its defaults.\n\n"+
-			"State keeps the configured values where the service says nothing or only its upstream record differs, so "+
-			"plans stay empty and the clips are not generated again: a new clip would be made the same way. A different "+
-			"value echoed in the task's metadata is recorded and shows in the next plan. To get the parameters asked "+
-			"for, point base_url at a service that passes them through, then replace the clips (terraform apply "+
-			"-replace=ADDRESS).\n\nTasks: %s.",
-			plural(clips, "clip"), b.String(), tasks))
-}
-
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }

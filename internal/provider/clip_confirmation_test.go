@@ -5,11 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
-
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 
 	"github.com/videogen/terraform-provider-videogen/internal/acctest"
 	"github.com/videogen/terraform-provider-videogen/internal/client"
@@ -89,58 +86,6 @@ func TestUnconfirmedParams(t *testing.T) {
 				t.Errorf("unconfirmedParams =\n  %q\nwant\n  %q", got, tc.want)
 			}
 		})
-	}
-}
-
-// TestConfirmationReportOneWarningPerBatch: creates that overlap give one
-// warning, from the last one out, counting every clip; a later batch gets its own.
-func TestConfirmationReportOneWarningPerBatch(t *testing.T) {
-	var report confirmationReport
-	const clips = 12
-	for range clips {
-		report.begin()
-	}
-	diags := make([]diag.Diagnostics, clips)
-	var wg sync.WaitGroup
-	for i := range clips {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			lines := []string{"resolution: asked 720p, the service reports 1080p"}
-			if i%3 == 0 {
-				lines = append(lines, "ratio: not confirmed")
-			}
-			report.end(fmt.Sprintf("task_%02d", i), lines, &diags[i])
-		}()
-	}
-	wg.Wait()
-	var warnings []diag.Diagnostic
-	for _, d := range diags {
-		warnings = append(warnings, d.Warnings()...)
-	}
-	if len(warnings) != 1 {
-		t.Fatalf("%d creates gave %d warnings, want 1: %v", clips, len(warnings), warnings)
-	}
-	detail := warnings[0].Detail()
-	for _, want := range []string{"for 12 clips first seen finished in this run", "resolution: asked 720p, the service reports 1080p (12 clips)",
-		"ratio: not confirmed (4 clips)", "and 2 more"} {
-		if !strings.Contains(detail, want) {
-			t.Errorf("the warning does not say %q:\n%s", want, detail)
-		}
-	}
-
-	// A create that made nothing unconfirmed adds nothing; the next batch is reported alone.
-	var quiet, next diag.Diagnostics
-	report.begin()
-	report.end("task_ok", nil, &quiet)
-	report.begin()
-	report.end("task_next", []string{"seconds: not confirmed"}, &next)
-	if quiet.WarningsCount() != 0 || next.WarningsCount() != 1 {
-		t.Fatalf("warnings: %v then %v; want none, then one", quiet, next)
-	}
-	if d := next.Warnings()[0].Detail(); !strings.Contains(d, "for 1 clip first seen finished") || strings.Contains(d, "(1 clip)") ||
-		!strings.Contains(d, "Tasks: task_next.") {
-		t.Errorf("the second batch's warning:\n%s", d)
 	}
 }
 

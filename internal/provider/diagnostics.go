@@ -20,16 +20,6 @@ func addAPIError(diags *diag.Diagnostics, summary string, op apidiag.Operation, 
 	apidiag.Add(diags, summary, op, err, attributeForBadRequest)
 }
 
-// addRemovedFromStateWarning says what destroying a clip does, for every clip of
-// the run at once; why says why it is not deleted (providerData.keptBecause).
-func addRemovedFromStateWarning(diags *diag.Diagnostics, why string) {
-	diags.AddWarning("Video Removed From State Only",
-		fmt.Sprintf("Destroying a videogen_video only removes it from Terraform state when %s. Every clip this run "+
-			"destroys so, except one whose task failed (never billed), stays on the service and stays billed (an "+
-			"unfinished task if it succeeds); their task IDs are in the plan above if you need to find them in the "+
-			"service's console.", why))
-}
-
 // attributeForBadRequest maps the parameters the service's 400 blames (see
 // client.BlamedParams) to the clip argument the request carries there (its
 // row's member, such as "metadata.ratio" or "metadata.content[].image_url").
@@ -85,6 +75,9 @@ func addWaitError(diags *diag.Diagnostics, taskID, op string, timeout time.Durat
 func addNotes(diags *diag.Diagnostics, notes clip.Notes) {
 	for _, n := range notes {
 		switch {
+		case n.Call != nil && n.Call.Lead != "":
+			advice, _ := apidiag.Advice(callOperations[n.Call.Op], n.Call.Err, nil)
+			diags.AddError(n.Call.Summary, fmt.Sprintf("%s %s\n\nOriginal error: %s", n.Call.Lead, advice, n.Call.Err))
 		case n.Call != nil:
 			addAPIError(diags, n.Call.Summary, callOperations[n.Call.Op], n.Call.Err)
 		case !n.Error:
@@ -100,4 +93,5 @@ func addNotes(diags *diag.Diagnostics, notes clip.Notes) {
 // callOperations is apidiag's name of each call the lifecycle makes.
 var callOperations = map[clip.Op]apidiag.Operation{
 	clip.OpGet: apidiag.Get, clip.OpSubmit: apidiag.Submit, clip.OpWrongAddress: apidiag.WrongAddress,
+	clip.OpDelete: apidiag.Delete,
 }

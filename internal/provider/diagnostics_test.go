@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -16,6 +17,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 
 	"github.com/videogen/terraform-provider-videogen/internal/client"
+	"github.com/videogen/terraform-provider-videogen/internal/clip"
+	"github.com/videogen/terraform-provider-videogen/internal/journal"
 	"github.com/videogen/terraform-provider-videogen/internal/provider/apidiag"
 )
 
@@ -286,9 +289,10 @@ func TestDeleteVideoFailureAdvice(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		d := &providerData{client: cl}
+		lc := clip.New(clip.Config{Client: cl, API: client.APIOpenAIVideos, DeleteOnDestroy: true, MaxNewClips: -1,
+			Journal: journal.New(filepath.Join(t.TempDir(), "journal.json"), "state", journal.DefaultMaxAge)})
 		var diags diag.Diagnostics
-		d.deleteVideo(t.Context(), "video_1", &diags)
+		addNotes(&diags, lc.Release(t.Context(), clip.Clip{TaskID: "video_1", Status: client.StatusSucceeded}, clip.Destroyed))
 		if len(diags) != 1 || diags[0].Summary() != "Unable to Delete Video" {
 			t.Fatalf("HTTP %d: want one 'Unable to Delete Video', got %v", c.status, diags)
 		}

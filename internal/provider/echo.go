@@ -42,16 +42,16 @@ func (m *videoResourceModel) recordEcho(v *client.Video) {
 		case a.writeOnly != nil && !m.ReferenceMediaWOVersion.IsNull():
 			m.setArg(a.name, types.ListNull(types.StringType))
 		default:
-			m.setArg(a.name, echoed(m.arg(a.name), a.value(echo), a.same))
+			m.setArg(a.name, keptOrEchoed(m.arg(a.name), a.value(echo), a.same))
 		}
 	}
 }
 
-// echoed keeps what configuration or state already holds when the service says
+// keptOrEchoed keeps what configuration or state already holds when the service says
 // nothing, or says the same thing in another spelling: an echo that means the same
 // never changes state, so it can neither show as drift nor make Terraform reject the
 // apply as inconsistent. An unset argument the service says nothing of is null.
-func echoed[T attr.Value](current, echo T, same sameMeaning) T {
+func keptOrEchoed[T attr.Value](current, echo T, same sameMeaning) T {
 	switch {
 	case echo.IsNull() && current.IsUnknown():
 		return echo

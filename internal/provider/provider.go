@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/float64validator"
@@ -27,25 +26,14 @@ import (
 	"github.com/videogen/terraform-provider-videogen/internal/client"
 	"github.com/videogen/terraform-provider-videogen/internal/clip"
 	"github.com/videogen/terraform-provider-videogen/internal/journal"
-	"github.com/videogen/terraform-provider-videogen/internal/localfile"
-	"github.com/videogen/terraform-provider-videogen/internal/provider/apidiag"
 	"github.com/videogen/terraform-provider-videogen/internal/provider/videofile"
 	"github.com/videogen/terraform-provider-videogen/internal/validators"
-)
-
-const (
-	envBaseURL = "VIDEOGEN_BASE_URL"
-	envAPIKey  = "VIDEOGEN_API_KEY" //nolint:gosec // G101: the name of an environment variable, not a key
-	envAPI     = "VIDEOGEN_API"
-	// envJournalURL holds a database password: it is a secret like the API key.
-	envJournalURL = "VIDEOGEN_JOURNAL_URL"
 )
 
 var (
 	_ provider.Provider                       = (*videogenProvider)(nil)
 	_ provider.ProviderWithEphemeralResources = (*videogenProvider)(nil)
 	_ provider.ProviderWithConfigValidators   = (*videogenProvider)(nil)
-	_ videofile.Configured                    = (*providerData)(nil)
 )
 
 type videogenProvider struct {
@@ -81,39 +69,6 @@ type providerModel struct {
 	CAPEM   types.String `tfsdk:"ca_pem"`
 	Headers types.Map    `tfsdk:"headers"`
 }
-
-// providerData is what resources and data sources receive from Configure.
-type providerData struct {
-	client *client.Client
-	// models reads the model list once per provider instance; modelsReported
-	// says once that it could not be read.
-	models         *client.ModelCatalog
-	modelsReported sync.Once
-	// lifecycle and journal exist once per provider process, which is what
-	// Terraform starts for one plan or one apply.
-	lifecycle *clip.Lifecycle
-	journal   *journal.Journal
-	// clips and planned are videogen_video_file's part (videofile.Configured).
-	clips   localfile.Known
-	planned localfile.Claims
-	// api is the request shape of the API the client speaks, and
-	// deleteOnDestroy whether destroying a clip deletes it there (see destroyEffect).
-	api             apiShape
-	deleteOnDestroy bool
-	// removalWarning says once per run what destroying clips does.
-	removalWarning sync.Once
-	// confirmations gathers the clip parameters the service does not confirm, for
-	// one warning per run.
-	confirmations confirmationReport
-}
-
-// Client, KnownClips and PlannedPaths hand videogen_video_file what it takes
-// from the configured provider (videofile.Configured).
-func (d *providerData) Client() *client.Client { return d.client }
-
-func (d *providerData) KnownClips() *localfile.Known { return &d.clips }
-
-func (d *providerData) PlannedPaths() *localfile.Claims { return &d.planned }
 
 func (p *videogenProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
 	resp.TypeName = "videogen"
@@ -367,8 +322,9 @@ func (p *videogenProvider) Configure(ctx context.Context, req provider.Configure
 	data := &providerData{
 		client: c, models: models, journal: jnl,
 		lifecycle: clip.New(clip.Config{Client: c, Models: models, Journal: jnl, API: api,
-			MaxNewClips: maxNewClips, Log: clientLogger{}}),
-		api: apiShape(api), deleteOnDestroy: cfg.DeleteOnDestroy.IsNull() || cfg.DeleteOnDestroy.ValueBool(),
+			MaxNewClips: maxNewClips, Log: clientLogger{},
+			DeleteOnDestroy: cfg.DeleteOnDestroy.IsNull() || cfg.DeleteOnDestroy.ValueBool()}),
+		api: apiShape(api),
 	}
 	resp.ResourceData = data
 	resp.DataSourceData = data
@@ -460,21 +416,4 @@ func (clientLogger) Info(ctx context.Context, msg string, fields map[string]any)
 
 func (clientLogger) Warn(ctx context.Context, msg string, fields map[string]any) {
 	tflog.Warn(ctx, msg, fields)
-}
-
-// requireConfigured reports whether the provider handed over a client (see
-// apidiag.RequireConfigured).
-func requireConfigured(data *providerData, diags *diag.Diagnostics, summary string) bool {
-	return apidiag.RequireConfigured(data != nil, diags, summary)
-}
-
-// configuredData extracts the provider data handed to a resource or data source.
-// It is nil while the provider configuration is still unknown during plan.
-func configuredData(data any, diags *diag.Diagnostics) *providerData {
-	pd, ok := data.(*providerData)
-	if !ok && data != nil {
-		diags.AddError("Unexpected Provider Data",
-			fmt.Sprintf("expected *providerData, got %T; this is a bug in the provider, please report it", data))
-	}
-	return pd
 }

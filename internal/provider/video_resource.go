@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
@@ -44,10 +45,6 @@ func NewVideoResource() resource.Resource { return &videoResource{} }
 func (r *videoResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_video"
 }
-
-// echoedDescription ends the description of an argument the service echoes back.
-const echoedDescription = " Unset, it records the service's choice (an imported clip adopts it). A value that means " +
-	"something else forces a new clip."
 
 func (r *videoResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = schema.Schema{
@@ -243,7 +240,7 @@ func addReplacedClipWarning(diags *diag.Diagnostics, data *providerData, taskID 
 	diags.AddWarning("Replaced Clip Stays Billed",
 		fmt.Sprintf("This plan replaces the clip of task %s with a new one, which is billed when it succeeds. As for the "+
 			"old clip, %s.",
-			taskID, data.removal(taskID, status)))
+			taskID, data.lifecycleOrNil().Removal(taskID, status)))
 }
 
 // planCreate plans a clip that does not exist yet: it says in billing whether the
@@ -301,7 +298,7 @@ func (r *videoResource) planDestroy(state videoResourceModel, diags *diag.Diagno
 		return
 	}
 	diags.AddWarning("Destroyed Clip Stays Billed",
-		fmt.Sprintf("If this plan is applied, %s. If that is not what you want, do not apply it.", r.data.removal(taskID, status)))
+		fmt.Sprintf("If this plan is applied, %s. If that is not what you want, do not apply it.", r.data.lifecycleOrNil().Removal(taskID, status)))
 }
 
 // checkModel rejects a model the key cannot use. The model list also tells whether
@@ -354,10 +351,12 @@ func (r *videoResource) Create(ctx context.Context, req resource.CreateRequest, 
 		return
 	}
 	// What the service does not confirm of the clip is said once for the creates
-	// that run together (see confirmationReport).
+	// that run together (see clip.Lifecycle.EndConfirming).
 	var unconfirmed []string
-	r.data.confirmations.begin()
-	defer func() { r.data.confirmations.end(plan.TaskID.ValueString(), unconfirmed, &resp.Diagnostics) }()
+	r.data.lifecycle.BeginConfirming()
+	defer func() {
+		addNotes(&resp.Diagnostics, r.data.lifecycle.EndConfirming(plan.TaskID.ValueString(), unconfirmed))
+	}()
 
 	task, notes := r.data.lifecycle.Acquire(ctx, c, plan.Billing.ValueString() == clip.BillingResumes)
 	addNotes(&resp.Diagnostics, notes)
@@ -409,8 +408,8 @@ func (r *videoResource) Read(ctx context.Context, req resource.ReadRequest, resp
 	}
 	addNotes(&resp.Diagnostics, r.data.lifecycle.Hold(taskID))
 	var unconfirmed []string
-	r.data.confirmations.begin()
-	defer func() { r.data.confirmations.end(taskID, unconfirmed, &resp.Diagnostics) }()
+	r.data.lifecycle.BeginConfirming()
+	defer func() { addNotes(&resp.Diagnostics, r.data.lifecycle.EndConfirming(taskID, unconfirmed)) }()
 	prior := client.Status(state.Status.ValueString())
 	video, held, err := r.data.lifecycle.ReadHeld(ctx, taskID, prior)
 	if held != clip.HeldByService {
@@ -509,8 +508,10 @@ func (r *videoResource) Update(ctx context.Context, req resource.UpdateRequest, 
 		// A clip created without waiting is first seen finished here: what its answer
 		// leaves unconfirmed is said as for a clip waited for by Create.
 		var unconfirmed []string
-		r.data.confirmations.begin()
-		defer func() { r.data.confirmations.end(plan.TaskID.ValueString(), unconfirmed, &resp.Diagnostics) }()
+		r.data.lifecycle.BeginConfirming()
+		defer func() {
+			addNotes(&resp.Diagnostics, r.data.lifecycle.EndConfirming(plan.TaskID.ValueString(), unconfirmed))
+		}()
 		if final := r.wait(ctx, &plan, timeout, "update", &resp.Diagnostics); final != nil && final.Status.Usable() {
 			c, diags := r.data.clipOf(ctx, &plan, req.Config)
 			resp.Diagnostics.Append(diags...)
@@ -527,13 +528,14 @@ func (r *videoResource) Update(ctx context.Context, req resource.UpdateRequest, 
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 
-// Delete deletes a finished clip from the server where the API can and
-// delete_on_destroy allows (see deletesOnDestroy), and otherwise only forgets it: a
-// generated clip stays billed whether or not Terraform tracks it. The task of a tainted clip whose
-// replacement the plan says resumes it, and any unfinished task (a plan made
-// without refresh cannot tell), is offered to the replacement that Terraform
-// creates next in this run; an unfinished task that the provider's API is not
-// known to know fails the Delete instead (see checkLetGoTaskAPI).
+// Delete lets go of the clip's task as what Terraform hands it says
+// (deletionOf): a finished clip is deleted from the server where the API can
+// and delete_on_destroy allows, and otherwise only forgotten, staying billed;
+// the task of a tainted clip whose replacement the plan says resumes it, and
+// any unfinished task (a plan made without refresh cannot tell), is offered to
+// the replacement that Terraform creates next in this run, unless the plan
+// knew it and asks for another clip. An unfinished task that the provider's
+// API is not known to know fails the Delete instead (see checkLetGoTaskAPI).
 func (r *videoResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state videoResourceModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
@@ -541,45 +543,20 @@ func (r *videoResource) Delete(ctx context.Context, req resource.DeleteRequest, 
 		// An unreadable state has no task ID to offer a replacement.
 		return
 	}
-	taskID, d := state.TaskID.ValueString(), deletionOf(ctx, req.Private, state)
-	if r.data != nil {
-		// A plan that resumes the task read it through this API; any other unfinished
-		// task is handed over or let go of only once this API is known to know it.
-		if (d.outcome == clip.LetGo || d.outcome == clip.HandedOver) &&
-			!r.checkLetGoTaskAPI(ctx, req, resp, state, d.recorded != "") {
-			return
-		}
-		held, _ := r.data.clipOf(ctx, &state, tfsdk.Config{})
-		addNotes(&resp.Diagnostics, r.data.lifecycle.Release(ctx, held, d.outcome))
-		if d.outcome != clip.Destroyed {
-			return
-		}
-	}
-	madeThrough := d.recorded
-	deletes := r.data.deletesOnDestroy(client.Status(state.Status.ValueString()))
-	// A private state without an API says nothing of the clip: it is deleted
-	// through this API, which a refresh checked (Read refuses a clip of another);
-	// a server that does not know it leaves it, with a warning.
-	if deletes && (madeThrough == "" || madeThrough == r.data.api) {
-		r.data.deleteVideo(ctx, taskID, &resp.Diagnostics)
-		return
-	}
-	tflog.Info(ctx, "removing video from state only", map[string]any{"task_id": taskID})
-	if client.Status(state.Status.ValueString()) == client.StatusFailed {
-		// A failed task was never billed: there is nothing to warn of.
-		return
-	}
-	why := r.data.keptBecause(client.Status(state.Status.ValueString()))
-	if deletes {
-		// Deleted only through the API that made it, which this provider block no longer speaks.
-		why = fmt.Sprintf("the clip was made through api = %q, not this provider block's %q", madeThrough, r.data.api)
-	}
+	d := deletionOf(ctx, req.Private, state)
 	if r.data == nil {
-		addRemovedFromStateWarning(&resp.Diagnostics, why)
+		addNotes(&resp.Diagnostics, (*clip.Lifecycle)(nil).Release(ctx, argsOf(&state), clip.Destroyed))
 		return
 	}
-	// Once per run: Terraform shows every provider warning, one per destroyed clip.
-	r.data.removalWarning.Do(func() { addRemovedFromStateWarning(&resp.Diagnostics, why) })
+	// A plan that resumes the task read it through this API; any other unfinished
+	// task is handed over or let go of only once this API is known to know it.
+	if (d.outcome == clip.LetGo || d.outcome == clip.HandedOver) &&
+		!r.data.checkLetGoTaskAPI(ctx, req, resp, state, d.recorded != "") {
+		return
+	}
+	held, _ := r.data.clipOf(ctx, &state, tfsdk.Config{})
+	held.MadeThrough = client.API(d.recorded)
+	addNotes(&resp.Diagnostics, r.data.lifecycle.Release(ctx, held, d.outcome))
 }
 
 // wait polls until the task is final or the timeout passes, recording in m whatever
@@ -620,4 +597,54 @@ func (m *videoResourceModel) applyVideo(v *client.Video) {
 		m.Format = format
 	}
 	m.recordEcho(v)
+}
+
+var (
+	_ resource.ResourceWithImportState = (*videoResource)(nil)
+	_ resource.ResourceWithIdentity    = (*videoResource)(nil)
+)
+
+// IdentitySchema identifies a clip by its task (Terraform and OpenTofu 1.12 or
+// later), for `import` blocks with `identity = { task_id = "..." }`.
+func (r *videoResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	resp.IdentitySchema = identityschema.Schema{
+		Attributes: map[string]identityschema.Attribute{
+			"task_id": identityschema.StringAttribute{
+				Description:       "Task identifier assigned by the service at submission.",
+				RequiredForImport: true,
+			},
+		},
+	}
+}
+
+// setVideoIdentity records the identity of the clip of taskID; identity is nil
+// only for a resource type without identity.
+func setVideoIdentity(ctx context.Context, identity *tfsdk.ResourceIdentity, taskID types.String) diag.Diagnostics {
+	if identity == nil {
+		return nil
+	}
+	return identity.SetAttribute(ctx, path.Root("task_id"), taskID)
+}
+
+// ImportState takes a task ID, from `terraform import`, an `import` block's `id`
+// or its `identity`; Read then fills in the clip.
+func (r *videoResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	if req.ID = strings.TrimSpace(req.ID); req.ID != "" || req.Identity != nil {
+		resource.ImportStatePassthroughWithIdentity(ctx, path.Root("task_id"), path.Root("task_id"), req, resp)
+	}
+	var id types.String
+	resp.Diagnostics.Append(resp.State.GetAttribute(ctx, path.Root("task_id"), &id)...)
+	id = types.StringValue(strings.TrimSpace(id.ValueString()))
+	if id.ValueString() == "" {
+		resp.Diagnostics.AddError("Invalid Import ID", "Import a videogen_video by its task ID, for example: terraform import "+
+			"videogen_video.example task_abc123, or with an import block whose identity is { task_id = \"task_abc123\" }.")
+		return
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), id)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("task_id"), id)...)
+	resp.Diagnostics.Append(setVideoIdentity(ctx, resp.Identity, id)...)
+	if r.data != nil {
+		// The task is imported from the server the provider speaks to now.
+		resp.Diagnostics.Append(r.data.recordClipAPI(ctx, resp.Private)...)
+	}
 }
