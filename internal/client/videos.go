@@ -96,9 +96,15 @@ func (m Metadata) MarshalJSON() ([]byte, error) {
 	return json.Marshal(merged)
 }
 
+// isEmpty reports whether metadata would send no member. It asks the
+// encoding itself rather than a list of the fields, so that a member added to
+// Metadata is never dropped from a request that carries it alone.
 func (m *Metadata) isEmpty() bool {
-	return m == nil || (m.Ratio == "" && m.Resolution == "" && m.GenerateAudio == nil && m.CallbackURL == "" &&
-		len(m.Content) == 0 && len(m.Extra) == 0)
+	if m == nil {
+		return true
+	}
+	data, err := json.Marshal(m)
+	return err == nil && string(data) == "{}"
 }
 
 // VideoRequest is the body of POST /v1/video/generations.

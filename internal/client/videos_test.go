@@ -352,3 +352,34 @@ func TestGetVideoNotFound(t *testing.T) {
 		t.Errorf("hits = %d, want 1", s.hits())
 	}
 }
+
+// A request whose metadata holds one member, whichever it is, sends
+// metadata: every field of Metadata is set alone in turn, so a member added
+// to it later is covered without a list to keep up.
+func TestMetadataWithOneMemberIsSent(t *testing.T) {
+	t.Parallel()
+	typ := reflect.TypeFor[Metadata]()
+	for i := range typ.NumField() {
+		md := &Metadata{}
+		f := reflect.ValueOf(md).Elem().Field(i)
+		switch f.Kind() {
+		case reflect.String:
+			f.SetString("x")
+		case reflect.Pointer:
+			f.Set(reflect.New(f.Type().Elem()))
+		case reflect.Slice:
+			f.Set(reflect.MakeSlice(f.Type(), 1, 1))
+		case reflect.Map:
+			f.Set(reflect.MakeMap(f.Type()))
+			f.SetMapIndex(reflect.ValueOf("seed"), reflect.ValueOf(json.RawMessage(`1`)))
+		default:
+			t.Fatalf("Metadata.%s is a %s, which this test does not know how to set", typ.Field(i).Name, f.Kind())
+		}
+		if md.isEmpty() {
+			t.Errorf("metadata with only %s set is dropped from the request", typ.Field(i).Name)
+		}
+	}
+	if !(&Metadata{}).isEmpty() || !(*Metadata)(nil).isEmpty() {
+		t.Error("empty metadata would be sent")
+	}
+}

@@ -1,11 +1,21 @@
 package provider
 
 import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
+	"github.com/videogen/terraform-provider-videogen/internal/acctest"
 	"github.com/videogen/terraform-provider-videogen/internal/client"
 	"github.com/videogen/terraform-provider-videogen/internal/clip"
 )
@@ -111,5 +121,96 @@ func TestRequestFingerprintSetsSignaturesAside(t *testing.T) {
 		if requestFingerprint("https://a/v1", withImage(u), nil) == base {
 			t.Errorf("another %s gives the same fingerprint", name)
 		}
+	}
+}
+
+// An argument that goes only in the request's metadata reaches the service
+// through its row alone: here seconds is carried as metadata.seconds, the
+// only member of metadata, and the body sent has it. Not parallel: it swaps
+// the table.
+func TestMetadataOnlyRowReachesTheRequest(t *testing.T) {
+	saved := clipArguments
+	t.Cleanup(func() { clipArguments = saved })
+	clipArguments = append([]clipArgument(nil), saved...)
+	for i, a := range clipArguments {
+		if a.name == "seconds" {
+			clipArguments[i].request = perAPI{apiVideoGenerations: requestField{member: "metadata.seconds",
+				set: func(v attr.Value, r *client.VideoRequest, _ path.Path) diag.Diagnostics {
+					r.Metadata.Extra = map[string]json.RawMessage{"seconds": json.RawMessage(stringOf(v).ValueString())}
+					return nil
+				}}}
+		}
+	}
+	m := clipState("", "a metadata-only argument", "")
+	m.Seconds = types.StringValue("7")
+	request, diags := m.toRequest(apiVideoGenerations, nil)
+	if diags.HasError() {
+		t.Fatal(diags)
+	}
+	var sent map[string]json.RawMessage
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		_ = json.Unmarshal(body, &sent)
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"task_id":"task_1","status":"submitted"}`))
+	}))
+	t.Cleanup(srv.Close)
+	c, err := client.New(srv.URL, distinctiveKey, client.WithMaxRetries(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.SubmitVideo(t.Context(), request); err != nil {
+		t.Fatal(err)
+	}
+	if string(sent["metadata"]) != `{"seconds":7}` || sent["seconds"] != nil {
+		t.Fatalf("the request sent %v, want metadata {\"seconds\":7} and no top-level seconds", sent)
+	}
+}
+
+// TestAccVideoResource_requestBuiltOncePerClipOperation counts the clips whose
+// requests were built while two clips are planned, applied, planned again and
+// destroyed: each plan of a new clip (at plan, and again at apply), each Create
+// and each Delete builds its clip once, whatever the lifecycle asks of it (the
+// request, its fingerprint, those of the other APIs), and a plan that changes
+// nothing builds none. Not parallel: the counter is the process's.
+func TestAccVideoResource_requestBuiltOncePerClipOperation(t *testing.T) {
+	mock := acctest.NewMock(t)
+	config := mock.ProviderBlock() + `
+resource "videogen_video" "a" {
+  model  = "videogen-1"
+  prompt = "the first of two clips"
+}
+
+resource "videogen_video" "b" {
+  model  = "videogen-1"
+  prompt = "the second of two clips"
+}
+`
+	start := requestsBuilt.Load()
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: config,
+			Check: resource.ComposeTestCheckFunc(mock.ExpectSubmissions(2), func(*terraform.State) error {
+				// 2 clips x (plan, the apply's plan, Create).
+				if n := requestsBuilt.Load() - start; n != 6 {
+					return fmt.Errorf("the requests of 2 clips were built %d times in plan and apply, want 6", n)
+				}
+				return nil
+			}),
+		}, {
+			// Refreshes and plans that change nothing build nothing.
+			Config: config,
+			Check: func(*terraform.State) error {
+				if n := requestsBuilt.Load() - start; n != 6 {
+					return fmt.Errorf("after plans that change nothing, the requests were built %d times in all, want 6", n)
+				}
+				return nil
+			},
+		}},
+	})
+	// And the destroy, once per Delete.
+	if n := requestsBuilt.Load() - start; n != 8 {
+		t.Fatalf("after the destroy, the requests were built %d times in all, want 8", n)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/videogen/terraform-provider-videogen/internal/client"
+	"github.com/videogen/terraform-provider-videogen/internal/clip"
 )
 
 // taskOutcome is what the service reports of a task beside the echo of its
@@ -61,4 +62,25 @@ func keptOrEchoed[T attr.Value](current, echo T, same sameMeaning) T {
 		return current
 	}
 	return echo
+}
+
+// applyVideo records what the service reports (see recordEcho).
+func (m *videoResourceModel) applyVideo(v *client.Video) {
+	// The URL of a finished clip stays the one first recorded: a signed URL changes
+	// on every read, and the clip behind it does not.
+	keepURL := m.Status.ValueString() == string(client.StatusSucceeded) && v.Status.Usable() &&
+		!m.URL.IsNull() && !m.URL.IsUnknown()
+	status, url, format := taskOutcome(v)
+	m.Status = status
+	if m.Billing.IsUnknown() {
+		// A creation the plan could not call new or resumed records what its task costs.
+		m.Billing = types.StringValue(clip.BillingOf(v.Status))
+	}
+	if !keepURL {
+		m.URL = url
+	}
+	if !format.IsNull() || m.Format.IsUnknown() {
+		m.Format = format
+	}
+	m.recordEcho(v)
 }

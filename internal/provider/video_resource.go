@@ -578,27 +578,6 @@ func (r *videoResource) wait(ctx context.Context, m *videoResourceModel, timeout
 	return video
 }
 
-// applyVideo records what the service reports (see recordEcho).
-func (m *videoResourceModel) applyVideo(v *client.Video) {
-	// The URL of a finished clip stays the one first recorded: a signed URL changes
-	// on every read, and the clip behind it does not.
-	keepURL := m.Status.ValueString() == string(client.StatusSucceeded) && v.Status.Usable() &&
-		!m.URL.IsNull() && !m.URL.IsUnknown()
-	status, url, format := taskOutcome(v)
-	m.Status = status
-	if m.Billing.IsUnknown() {
-		// A creation the plan could not call new or resumed records what its task costs.
-		m.Billing = types.StringValue(clip.BillingOf(v.Status))
-	}
-	if !keepURL {
-		m.URL = url
-	}
-	if !format.IsNull() || m.Format.IsUnknown() {
-		m.Format = format
-	}
-	m.recordEcho(v)
-}
-
 var (
 	_ resource.ResourceWithImportState = (*videoResource)(nil)
 	_ resource.ResourceWithIdentity    = (*videoResource)(nil)
