@@ -45,7 +45,9 @@ func text(name, v string, echoed bool) Arg {
 	same := func(a, b any) bool { return a == b }
 	if name == "ratio" {
 		same = func(a, b any) bool {
-			return strings.ReplaceAll(a.(string), ":0", ":") == strings.ReplaceAll(b.(string), ":0", ":")
+			as, aok := a.(string)
+			bs, bok := b.(string)
+			return aok && bok && strings.ReplaceAll(as, ":0", ":") == strings.ReplaceAll(bs, ":0", ":")
 		}
 	}
 	switch v {
