@@ -79,6 +79,10 @@ func TestInstallFromReleaseArchive(t *testing.T) {
 		prefix := "/" + host + "/videogen/videogen/"
 		name := filepath.Base(zipPath)
 		srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			// Terraform refuses a mirror's JSON without this Content-Type.
+			if strings.HasSuffix(r.URL.Path, ".json") {
+				w.Header().Set("Content-Type", "application/json")
+			}
 			switch r.URL.Path {
 			case prefix + "index.json":
 				_ = json.NewEncoder(w).Encode(map[string]any{"versions": map[string]any{version: map[string]any{}}})
