@@ -344,7 +344,7 @@ resource "videogen_video" "test" {
 }
 `
 	t.Run("every time", func(t *testing.T) {
-		mock := acctest.NewMock(t, func(cfg *mockapi.Config) { cfg.GatewayFailuresAfterSubmit = -1 })
+		mock := acctest.NewMock(t, func(cfg *mockapi.Config) { cfg.GatewayFailuresAfterSubmit = -1; cfg.IgnoreIdempotencyKeys = true })
 		resource.ParallelTest(t, resource.TestCase{
 			ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 			Steps: []resource.TestStep{{
@@ -359,7 +359,7 @@ resource "videogen_video" "test" {
 		}
 	})
 	t.Run("once", func(t *testing.T) {
-		mock := acctest.NewMock(t, func(cfg *mockapi.Config) { cfg.GatewayFailuresAfterSubmit = 1 })
+		mock := acctest.NewMock(t, func(cfg *mockapi.Config) { cfg.GatewayFailuresAfterSubmit = 1; cfg.IgnoreIdempotencyKeys = true })
 		resource.ParallelTest(t, resource.TestCase{
 			ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 			Steps: []resource.TestStep{{
@@ -373,7 +373,7 @@ resource "videogen_video" "test" {
 		})
 	})
 	t.Run("strict", func(t *testing.T) {
-		mock := acctest.NewMock(t, func(cfg *mockapi.Config) { cfg.GatewayFailuresAfterSubmit = -1 })
+		mock := acctest.NewMock(t, func(cfg *mockapi.Config) { cfg.GatewayFailuresAfterSubmit = -1; cfg.IgnoreIdempotencyKeys = true })
 		resource.ParallelTest(t, resource.TestCase{
 			ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 			Steps: []resource.TestStep{{
@@ -683,7 +683,7 @@ func TestAccBilling_warningsTheUserCanActOn(t *testing.T) {
 	})
 	t.Run("untracked task after a gateway failure", func(t *testing.T) {
 		t.Parallel()
-		mock := acctest.NewMock(t, func(cfg *mockapi.Config) { cfg.GatewayFailuresAfterSubmit = 1 })
+		mock := acctest.NewMock(t, func(cfg *mockapi.Config) { cfg.GatewayFailuresAfterSubmit = 1; cfg.IgnoreIdempotencyKeys = true })
 		wd := cliWorkdir(t, mock, cliVideo("behind a gateway"))
 		out := applyOutput(t, wd)
 		if !wrapped("Submission May Have Created an Untracked Task", "attempt 1 was answered HTTP 504").MatchString(out) {
