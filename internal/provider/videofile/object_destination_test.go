@@ -50,13 +50,13 @@ func (s fileStore) bucket(t *testing.T) *blob.Bucket {
 }
 
 // expectObjectIsClip checks the object at key, read back with the store's own
-// client, against the mock's clip of the task the resource at addr names and
+// client, against the mock's clip of the task videogen_video_file.stored names and
 // against its state: bytes, SHA-256, size, Content-Type and metadata.
-func (s fileStore) expectObjectIsClip(t *testing.T, mock *acctest.Mock, addr, key string) resource.TestCheckFunc {
+func (s fileStore) expectObjectIsClip(t *testing.T, mock *acctest.Mock, key string) resource.TestCheckFunc {
 	return func(st *terraform.State) error {
-		res, ok := st.RootModule().Resources[addr]
+		res, ok := st.RootModule().Resources[storedAddr]
 		if !ok {
-			return fmt.Errorf("no %s in state", addr)
+			return fmt.Errorf("no %s in state", storedAddr)
 		}
 		attrs := res.Primary.Attributes
 		want, err := mock.ReferenceClip(attrs["task_id"])
@@ -119,7 +119,7 @@ func TestAccVideoFileObject_storedRestoredNeverBilledAgain(t *testing.T) {
 					statecheck.ExpectKnownValue(storedAddr, tfjsonpath.New("size_bytes"), knownvalue.Int64Exact(testClipBytes)),
 				},
 				Check: resource.ComposeTestCheckFunc(
-					store.expectObjectIsClip(t, mock, storedAddr, key),
+					store.expectObjectIsClip(t, mock, key),
 					mock.ExpectSubmissions(1),
 					mock.ExpectClipDownloads(1),
 				),
@@ -141,7 +141,7 @@ func TestAccVideoFileObject_storedRestoredNeverBilledAgain(t *testing.T) {
 					plancheck.ExpectResourceAction("videogen_video.test", plancheck.ResourceActionNoop),
 				}},
 				Check: resource.ComposeTestCheckFunc(
-					store.expectObjectIsClip(t, mock, storedAddr, key),
+					store.expectObjectIsClip(t, mock, key),
 					mock.ExpectSubmissions(1),
 					mock.ExpectClipDownloads(2),
 				),
@@ -168,7 +168,7 @@ func TestAccVideoFileObject_storedRestoredNeverBilledAgain(t *testing.T) {
 					plancheck.ExpectUnknownValue(storedAddr, tfjsonpath.New("sha256")),
 				}},
 				Check: resource.ComposeTestCheckFunc(
-					store.expectObjectIsClip(t, mock, storedAddr, key),
+					store.expectObjectIsClip(t, mock, key),
 					mock.ExpectSubmissions(1),
 					mock.ExpectClipDownloads(3),
 				),
@@ -279,7 +279,7 @@ func TestAccVideoFileObject_localFileFromStoredCopy(t *testing.T) {
 					{
 						Config: cfg,
 						Check: resource.ComposeTestCheckFunc(
-							store.expectObjectIsClip(t, mock, storedAddr, "teaser.mp4"),
+							store.expectObjectIsClip(t, mock, "teaser.mp4"),
 							mock.ExpectSubmissions(1),
 							mock.ExpectClipDownloads(2),
 						),
