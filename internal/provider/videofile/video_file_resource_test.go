@@ -632,7 +632,10 @@ func newExpiringMock(t *testing.T) (*acctest.Mock, *atomic.Int32) {
 	inner := acctest.NewMock(t)
 	var expireNext atomic.Int32
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !strings.HasPrefix(r.URL.Path, "/v1/") && expireNext.Add(-1) >= 0 {
+		// Only whole downloads count: a refresh's probe of whether the clip
+		// still serves (a HEAD, or a GET of one byte) must not use them up.
+		download := r.Method == http.MethodGet && r.Header.Get("Range") == ""
+		if !strings.HasPrefix(r.URL.Path, "/v1/") && download && expireNext.Add(-1) >= 0 {
 			inner.ExpireURLs()
 		}
 		inner.ServeHTTP(w, r)
