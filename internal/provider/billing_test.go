@@ -812,8 +812,9 @@ func applyOutput(t *testing.T, wd *acctest.Workdir, opts ...tfexec.ApplyOption) 
 }
 
 // TestAccVideoResource_oddStatesArePlannedNotFatal: a state outside the service's
-// contract never makes a plan fail. A clip reported gone is regenerated (the plan
-// says so); an unknown state is waited for in place.
+// contract never makes a plan fail. An unknown state is waited for in place; a
+// finished clip later reported expired stays, billed once and said so, and
+// nothing is submitted (only an explicit replace generates another).
 func TestAccVideoResource_oddStatesArePlannedNotFatal(t *testing.T) {
 	mock := acctest.NewMock(t)
 	var rewrite atomic.Value // func([]byte) []byte
@@ -843,29 +844,30 @@ resource "videogen_video" "test" {
 		Steps: []resource.TestStep{
 			{Config: config, Check: mock.ExpectSubmissions(1)},
 			{
-				PreConfig: reportAs(0, "expired", 1000),
-				Config:    config,
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(videoAddr, plancheck.ResourceActionReplace)},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(videoAddr, tfjsonpath.New("task_id"), taskIDOf(mock, 1)),
-				},
-				Check: mock.ExpectSubmissions(2),
-			},
-			{
 				// Read once as a state nobody knows: the refresh records it, and the plan
 				// waits for the same task in place instead of failing or regenerating.
-				PreConfig: reportAs(1, "frobnicating", 1),
+				PreConfig: reportAs(0, "frobnicating", 1),
 				Config:    config,
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(videoAddr, plancheck.ResourceActionUpdate)},
 				},
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(videoAddr, tfjsonpath.New("task_id"), taskIDOf(mock, 1)),
+					statecheck.ExpectKnownValue(videoAddr, tfjsonpath.New("task_id"), taskIDOf(mock, 0)),
 					statecheck.ExpectKnownValue(videoAddr, tfjsonpath.New("status"), knownvalue.StringExact("succeeded")),
 				},
-				Check: mock.ExpectSubmissions(2),
+				Check: mock.ExpectSubmissions(1),
+			},
+			{
+				PreConfig: reportAs(0, "expired", 1000),
+				Config:    config,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(videoAddr, plancheck.ResourceActionNoop)},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(videoAddr, tfjsonpath.New("task_id"), taskIDOf(mock, 0)),
+					statecheck.ExpectKnownValue(videoAddr, tfjsonpath.New("billing"), knownvalue.StringExact(clip.BillingGone)),
+				},
+				Check: mock.ExpectSubmissions(1),
 			},
 		},
 	})

@@ -21,7 +21,9 @@ import (
 func TestAccBilling_unconfirmedSubmissionIsSaidBeforeSubmittingAgain(t *testing.T) {
 	requireAcc(t)
 	t.Parallel()
-	mock := acctest.NewMock(t, func(cfg *mockapi.Config) { cfg.GatewayFailuresAfterSubmit = -1 })
+	// A server that ignores Idempotency-Key, the worst case: the re-sent request is a
+	// second task, which the words must have warned of.
+	mock := acctest.NewMock(t, func(cfg *mockapi.Config) { cfg.GatewayFailuresAfterSubmit = -1; cfg.IgnoreIdempotencyKeys = true })
 	wd := cliWorkdir(t, mock, cliVideo("behind a gateway that times out"), "submit_gateway_retries = 0")
 	err := wd.Apply(t.Context())
 	if err == nil || !wrapped("A task may exist", "attempt 1 was answered HTTP 504").MatchString(err.Error()) {
@@ -67,7 +69,8 @@ func TestAccBilling_interruptedWhileSubmittingIsSaidNextTime(t *testing.T) {
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGKILL} {
 		t.Run(sig.String(), func(t *testing.T) {
 			t.Parallel()
-			mock := acctest.NewMock(t)
+			// A server that ignores Idempotency-Key bills the submission sent again.
+			mock := acctest.NewMock(t, func(cfg *mockapi.Config) { cfg.IgnoreIdempotencyKeys = true })
 			// In front of the mock, a submission reaches it and its answer is held back.
 			var hold atomic.Bool
 			hold.Store(true)
