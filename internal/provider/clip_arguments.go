@@ -271,6 +271,14 @@ func everyAPI(field requestField) perAPI {
 	return perAPI{apiVideoGenerations: field, apiOpenAIVideos: field, apiGemini: field, apiVertex: field}
 }
 
+// veoNamed is a field that every API shape carries alike, which Veo's request
+// names veo rather than member.
+func veoNamed[T any](field func(string, T) requestField, member, veo string, at T) perAPI {
+	p := everyAPI(field(member, at))
+	p[apiGemini], p[apiVertex] = field(veo, at), field(veo, at)
+	return p
+}
+
 // requestField is where an argument lives in one API shape's submission.
 type requestField struct {
 	member string // as the API documents it: "metadata.ratio"

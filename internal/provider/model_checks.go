@@ -14,6 +14,7 @@ import (
 
 	"github.com/videogen/terraform-provider-videogen/internal/client"
 	"github.com/videogen/terraform-provider-videogen/internal/provider/apidiag"
+	"github.com/videogen/terraform-provider-videogen/internal/provider/providerconfig"
 	"github.com/videogen/terraform-provider-videogen/internal/validators"
 )
 
@@ -90,7 +91,7 @@ func (p *providerData) reportModelsFailure(err error, diags *diag.Diagnostics) {
 			diags.AddError("Invalid API Key", fmt.Sprintf("The service rejected the API key (HTTP 401) when the plan checked "+
 				"the model against GET /v1/models, so every request of the apply would fail too. Check api_key in the "+
 				"provider block or the %s environment variable; a key deleted or revoked in the console must be replaced "+
-				"by a new one. Nothing has been submitted.\n\nOriginal error: %s", envAPIKey, err))
+				"by a new one. Nothing has been submitted.\n\nOriginal error: %s", providerconfig.EnvAPIKey, err))
 		case errors.As(err, &unreachable) && client.IsUntrustedCertificate(err):
 			diags.AddError("Video Service Certificate Not Trusted", fmt.Sprintf("The plan could not reach the service at %s "+
 				"to check the model against its model list: %s. %s Nothing has been submitted.\n\nOriginal error: %s",
@@ -100,12 +101,12 @@ func (p *providerData) reportModelsFailure(err error, diags *diag.Diagnostics) {
 				"the model against its model list: %s. An apply could not submit anything either, so the plan stops here. "+
 				"Check the host and port in base_url (or %s), DNS, proxy settings (HTTPS_PROXY, NO_PROXY) and the "+
 				"service's TLS certificate, or whether the service is down. Nothing has been submitted.\n\n"+
-				"Original error: %s", p.client.BaseURL(), unreachable.Reason(), envBaseURL, err))
+				"Original error: %s", p.client.BaseURL(), unreachable.Reason(), providerconfig.EnvBaseURL, err))
 		case client.IsNotFound(err) || !errors.As(err, &apiErr):
 			diags.AddError("Wrong Base URL", fmt.Sprintf("The plan checked the model against %s/models: something answered "+
 				"there, but not with a model list, so base_url (or %s) most likely does not point at the video generation "+
 				"API: check its path (with or without the /v1 suffix, but without any other path the service does not "+
-				"have). Nothing has been submitted.\n\nOriginal error: %s", p.client.BaseURL(), envBaseURL, err))
+				"have). Nothing has been submitted.\n\nOriginal error: %s", p.client.BaseURL(), providerconfig.EnvBaseURL, err))
 		default:
 			diags.AddWarning("Model Not Checked", fmt.Sprintf("The service at %s answered, but not with its model list: %s. "+
 				"The plan goes on without checking the models and their limits; if one is wrong, the apply fails without "+

@@ -17,6 +17,7 @@ import (
 
 	"github.com/videogen/terraform-provider-videogen/internal/acctest"
 	"github.com/videogen/terraform-provider-videogen/internal/mockapi"
+	"github.com/videogen/terraform-provider-videogen/internal/provider/providerconfig"
 )
 
 // The tests in this file cover what is particular to api = "openai-videos": how
@@ -196,7 +197,7 @@ resource "videogen_video" "test" {
 }
 `
 	fromEnv := mock.ProviderBlock("api = null") + clip
-	t.Setenv(envAPI, "openai")
+	t.Setenv(providerconfig.EnvAPI, "openai")
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
@@ -205,7 +206,7 @@ resource "videogen_video" "test" {
 				ExpectError: wrapped("Invalid API", "The VIDEOGEN_API environment variable", `"video-generations", "openai-videos"`),
 			},
 			{
-				PreConfig: func() { t.Setenv(envAPI, "openai-videos") },
+				PreConfig: func() { t.Setenv(providerconfig.EnvAPI, "openai-videos") },
 				Config:    fromEnv,
 				Check:     mock.ExpectSubmissions(1),
 			},

@@ -16,16 +16,6 @@ import (
 
 var _ videofile.Configured = (*providerData)(nil)
 
-// The environment variables the provider block's settings fall back to; the
-// plan-time checks name them in their advice.
-const (
-	envBaseURL = "VIDEOGEN_BASE_URL"
-	envAPIKey  = "VIDEOGEN_API_KEY" //nolint:gosec // G101: the name of an environment variable, not a key
-	envAPI     = "VIDEOGEN_API"
-	// envJournalURL holds a database password: it is a secret like the API key.
-	envJournalURL = "VIDEOGEN_JOURNAL_URL"
-)
-
 // providerData is what resources and data sources receive from Configure.
 type providerData struct {
 	client *client.Client

@@ -16,6 +16,7 @@ import (
 
 	"github.com/videogen/terraform-provider-videogen/internal/acctest"
 	"github.com/videogen/terraform-provider-videogen/internal/mockapi"
+	"github.com/videogen/terraform-provider-videogen/internal/provider/providerconfig"
 )
 
 var testAccProtoV6ProviderFactories = map[string]func() (tfprotov6.ProviderServer, error){
@@ -64,8 +65,8 @@ resource "videogen_video" "test" {
 
 func TestAccProvider_missingAPIKey(t *testing.T) {
 	mock := acctest.NewMock(t)
-	t.Setenv(envAPIKey, "")
-	t.Setenv(envBaseURL, mock.URL)
+	t.Setenv(providerconfig.EnvAPIKey, "")
+	t.Setenv(providerconfig.EnvBaseURL, mock.URL)
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
@@ -80,8 +81,8 @@ func TestAccProvider_missingAPIKey(t *testing.T) {
 
 func TestAccProvider_envFallbackAndExplicitKeyWins(t *testing.T) {
 	mock := acctest.NewMock(t)
-	t.Setenv(envBaseURL, mock.URL+"/v1")
-	t.Setenv(envAPIKey, mockapi.DefaultAPIKey)
+	t.Setenv(providerconfig.EnvBaseURL, mock.URL+"/v1")
+	t.Setenv(providerconfig.EnvAPIKey, mockapi.DefaultAPIKey)
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
@@ -127,8 +128,8 @@ data "videogen_models" "all" {}
 // TestAccProvider_envBaseURLWithoutScheme: the environment variable, which no
 // validator sees, gets the same hint as the attribute.
 func TestAccProvider_envBaseURLWithoutScheme(t *testing.T) {
-	t.Setenv(envBaseURL, "api.example.com/v1?key=secret")
-	t.Setenv(envAPIKey, "k")
+	t.Setenv(providerconfig.EnvBaseURL, "api.example.com/v1?key=secret")
+	t.Setenv(providerconfig.EnvAPIKey, "k")
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
