@@ -231,6 +231,11 @@ func (s *Server) handleKeyedClip(w http.ResponseWriter, r *http.Request, id stri
 // serveClipBody serves t's clip, or for an [mock:html] task the page a CDN
 // might answer instead, with Range and HEAD support.
 func (s *Server) serveClipBody(w http.ResponseWriter, r *http.Request, t *task) {
+	if r.Method != http.MethodHead {
+		s.mu.Lock()
+		t.clipServed++
+		s.mu.Unlock()
+	}
 	if t.html {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		http.ServeContent(w, r, "", t.finalAt, strings.NewReader(htmlClip))

@@ -151,6 +151,13 @@ type Config struct {
 	// then answers for every task as before and its ledger is the one it had.
 	// Empty (the default): tasks live as long as the process.
 	StateFile string `json:"state_file,omitempty"`
+	// CloudStorage is the Cloud Storage JSON API endpoint (an emulator's,
+	// such as fake-gcs-server's http://127.0.0.1:port) where DialectVertex
+	// writes the clip of an operation submitted with parameters.storageUri,
+	// as Vertex AI writes it into the team's bucket, before it answers the
+	// operation done. Empty (the default): the operation names the object
+	// and nothing is written.
+	CloudStorage string `json:"cloud_storage,omitempty"`
 }
 
 // Progress curves (Config.ProgressCurve): progress in whole percents as a

@@ -36,6 +36,7 @@ type LedgerTask struct {
 	GetTimes        []time.Time     `json:"get_times,omitempty"`         // when each of them came
 	Deleted         bool            `json:"deleted,omitempty"`           // forgotten: DeleteTask, or Config.TaskRetention
 	ClipExpired     bool            `json:"clip_expired,omitempty"`      // its clip's storage expired: ExpireClip, or Config.ClipRetention
+	ClipServed      int             `json:"clip_served,omitempty"`       // times its clip's bytes were served: downloads (not HEAD), vertex operations carrying it inline
 }
 
 // WebhookAttempt is one delivery attempt of a task-completion callback.
@@ -102,6 +103,7 @@ func (s *Server) Ledger() Ledger {
 			GetTimes:     slices.Clone(t.getTimes),
 			Deleted:      t.deleted,
 			ClipExpired:  !t.deleted && t.final && t.finalStatus == statusSucceeded && s.clipExpired(t, now),
+			ClipServed:   t.clipServed,
 		}
 		if t.finalObservedAt != nil {
 			at := *t.finalObservedAt

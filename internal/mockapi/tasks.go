@@ -63,6 +63,11 @@ type task struct {
 	getCount        int
 	getTimes        []time.Time
 	finalObservedAt *time.Time
+	// clipServed counts the times the clip's bytes were served: its
+	// downloads, and vertex operation reads that carried it inline.
+	clipServed int
+	// stored: the vertex dialect wrote the clip under storageURI.
+	stored bool
 }
 
 // read counts a GET of the task at now. Callers hold s.mu.

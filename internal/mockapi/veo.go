@@ -254,7 +254,7 @@ func (s *Server) handleVeoSubmit(w http.ResponseWriter, r *http.Request, ks *key
 
 // handleVeoRead answers GET /v1beta/{operation name}.
 func (s *Server) handleVeoRead(w http.ResponseWriter, r *http.Request, name string) {
-	s.writeOperation(w, baseURL(r), name)
+	s.writeOperation(w, r, name)
 }
 
 // handleVertexFetch answers POST {model}:fetchPredictOperation with
@@ -274,11 +274,14 @@ func (s *Server) handleVertexFetch(w http.ResponseWriter, r *http.Request, route
 			fmt.Sprintf("operationName %s is not an operation of %s", body.OperationName, resource), "")
 		return
 	}
-	s.writeOperation(w, baseURL(r), body.OperationName)
+	s.writeOperation(w, r, body.OperationName)
 }
 
-// writeOperation answers an operation read, counted as a GET of its task.
-func (s *Server) writeOperation(w http.ResponseWriter, base, name string) {
+// writeOperation answers an operation read, counted as a GET of its task. A
+// vertex operation with a storageUri is done only once its clip is written
+// there (Config.CloudStorage); a failed write is answered 503, as a read
+// the client may repeat.
+func (s *Server) writeOperation(w http.ResponseWriter, r *http.Request, name string) {
 	now := s.now()
 	s.mu.Lock()
 	t := s.lookup(name, now)
@@ -291,8 +294,17 @@ func (s *Server) writeOperation(w http.ResponseWriter, base, name string) {
 		writeGoogleError(w, http.StatusNotFound, "NOT_FOUND", fmt.Sprintf("Operation %s not found.", name), "")
 		return
 	}
+	if s.vertexStores(t, s.observe(t, now)) {
+		s.mu.Unlock()
+		if err := s.storeVertexClip(r.Context(), t); err != nil {
+			writeGoogleError(w, http.StatusServiceUnavailable, "UNAVAILABLE",
+				fmt.Sprintf("The clip of operation %s could not be written to its storageUri: %v", name, err), "")
+			return
+		}
+		s.mu.Lock()
+	}
 	t.read(now)
-	op := s.veoOperationView(t, base, now)
+	op := s.veoOperationView(t, baseURL(r), now)
 	if t.final && t.finalObservedAt == nil {
 		at := now
 		t.finalObservedAt = &at
@@ -343,6 +355,7 @@ func (s *Server) veoOperationView(t *task, base string, now time.Time) veoOperat
 			resp["videos"] = []any{map[string]string{"gcsUri": VertexClipURI(t.storageURI, t.id), "mimeType": "video/mp4"}}
 		default:
 			clip, _ := s.clipBytes(t)
+			t.clipServed++
 			resp["videos"] = []any{map[string]string{"bytesBase64Encoded": base64.StdEncoding.EncodeToString(clip), "mimeType": "video/mp4"}}
 		}
 		op.Response = &resp
