@@ -52,6 +52,7 @@ type Journal struct {
 	process string
 	maxAge  time.Duration
 	now     func() time.Time
+	local   *localState
 
 	mu      sync.Mutex
 	holding bool
@@ -74,7 +75,7 @@ func newJournal(s store, state string, maxAge time.Duration) *Journal {
 	host, _ := os.Hostname()
 	return &Journal{
 		store: s, state: state, run: rand.Text(), process: fmt.Sprintf("process %d on %s", os.Getpid(), host),
-		maxAge: maxAge, now: time.Now,
+		maxAge: maxAge, now: time.Now, local: currentLocalState(),
 	}
 }
 
@@ -207,7 +208,8 @@ func (j *Journal) Remove(ctx context.Context, taskID string) error {
 
 // Matching returns the unexpired entries of this state with this fingerprint
 // that another run wrote, oldest first, each with its standing: the task of a
-// live run is not adopted.
+// live run is not adopted. An entry whose task the state's local file holds
+// (see localState) is removed instead: a state is proven to hold it.
 func (j *Journal) Matching(ctx context.Context, fingerprint string) ([]Match, error) {
 	var found []Entry
 	err := j.update(ctx, func(r *records) bool {
@@ -225,6 +227,12 @@ func (j *Journal) Matching(ctx context.Context, fingerprint string) ([]Match, er
 	slices.SortStableFunc(found, func(a, b Entry) int { return a.SubmittedAt.Compare(b.SubmittedAt) })
 	out := make([]Match, 0, len(found))
 	for _, e := range found {
+		if j.local.holds(e.TaskID) {
+			// A removal that fails leaves it for the next plan; it is not
+			// offered either way.
+			_ = j.Remove(ctx, e.TaskID)
+			continue
+		}
 		m := Match{Entry: e, Standing: Adoptable}
 		switch alive, err := j.runAlive(ctx, e.Run); {
 		case err != nil:

@@ -681,3 +681,59 @@ func TestAccJournal_killedRunsTaskKeepsItsAPI(t *testing.T) {
 		t.Fatalf("the state holds task %q, want the killed run's %s:\n%s", got, taskID, out)
 	}
 }
+
+// TestAccJournal_targetedApplyGetsItsOwnTask: one clip applied, then a second,
+// identical one applied with -target on it alone. Terraform neither reads nor
+// plans the first, so no plan of that apply sees its task in a state; the
+// second clip must still get a task of its own: 2 billed for 2 clips, 2
+// distinct tasks, no adoption warning, and no task held twice at the next plan.
+func TestAccJournal_targetedApplyGetsItsOwnTask(t *testing.T) {
+	requireAcc(t)
+	const one = `
+resource "videogen_video" "clip" {
+  model  = "videogen-1"
+  prompt = "a targeted twin"
+}
+`
+	counted := strings.Replace(one, "{\n", "{\n  count  = 1\n", 1)
+	for _, tc := range []struct {
+		name, before, after, first, target string
+	}{
+		{"count", counted, strings.Replace(counted, "count  = 1", "count  = 2", 1), "videogen_video.clip[0]", "videogen_video.clip[1]"},
+		{"second resource", one, one + strings.Replace(one, `"clip"`, `"twin"`, 1), "videogen_video.clip", "videogen_video.twin"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			mock := acctest.NewMock(t)
+			wd := cliWorkdir(t, mock, tc.before)
+			applyOutput(t, wd)
+			if err := wd.Write(cliClip(mock, tc.after)); err != nil {
+				t.Fatal(err)
+			}
+			out := applyOutput(t, wd, tfexec.Target(tc.target))
+			tasks := stateTasks(t, wd)
+			first := tasks[tc.first]
+			if n := mock.Submissions(); n != 2 || len(tasks) != 2 || first == "" || tasks[tc.target] == "" ||
+				first == tasks[tc.target] {
+				t.Fatalf("after the targeted apply the ledger shows %d submissions and the state %v; want 2 tasks, "+
+					"one per clip:\n%s", n, tasks, out)
+			}
+			if strings.Contains(out, "Clip May Adopt") {
+				t.Fatalf("the targeted apply offers the first clip's task %s to the new one:\n%s", first, out)
+			}
+			var plan strings.Builder
+			wd.TF.SetStdout(&plan)
+			wd.TF.SetStderr(&plan)
+			changes, err := wd.Plan(t.Context())
+			wd.TF.SetStdout(nil)
+			wd.TF.SetStderr(nil)
+			if err != nil || changes || strings.Contains(plan.String(), "Task Held by Two Resources") {
+				t.Fatalf("the plan after: changes %v, error %v; want an empty plan with no task held twice:\n%s",
+					changes, err, plan.String())
+			}
+			if n := mock.Submissions(); n != 2 {
+				t.Fatalf("the ledger shows %d submissions at the end, want 2", n)
+			}
+		})
+	}
+}

@@ -1,0 +1,104 @@
+package journal
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// stateFile writes a local state file whose videogen_video holds task, and a
+// data source and another provider's resource that name other task IDs.
+func stateFile(t *testing.T, path, task string) {
+	t.Helper()
+	data := `{"version":4,"resources":[
+ {"mode":"managed","type":"videogen_video","name":"clip","instances":[{"attributes":{"task_id":"` + task + `"}}]},
+ {"mode":"data","type":"videogen_video","name":"read","instances":[{"attributes":{"task_id":"data-task"}}]},
+ {"mode":"managed","type":"other_video","name":"x","instances":[{"attributes":{"task_id":"other-task"}}]}]}`
+	if err := os.WriteFile(path, []byte(data), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A task the state's local file holds is removed when the journal would
+// offer it (a targeted plan never reads the resource holding it); one it does
+// not hold, and every task while the file cannot be parsed, is offered.
+func TestJournalDoesNotOfferATaskTheLocalStateHolds(t *testing.T) {
+	t.Parallel()
+	ctx := t.Context()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "pending-tasks.json")
+	runChildren(t, childSpec{Path: path, State: "prod", Name: "ended", Entries: 2, End: true})
+	state := filepath.Join(dir, "terraform.tfstate")
+	j := New(path, "prod", time.Hour)
+	j.local = &localState{path: state}
+	offered := func() []string {
+		t.Helper()
+		got, err := j.Matching(ctx, "fp")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []string
+		for _, m := range got {
+			ids = append(ids, m.TaskID)
+		}
+		return ids
+	}
+	if got := offered(); len(got) != 2 {
+		t.Fatalf("with no state file, Matching offers %v, want both tasks", got)
+	}
+	if err := os.WriteFile(state, []byte(`{"version":4,"resources":[{"mode":"managed","type":"videogen_vi`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got := offered(); len(got) != 2 {
+		t.Fatalf("with a state file cut short, Matching offers %v, want both tasks", got)
+	}
+	stateFile(t, state, "ended-1")
+	if got := offered(); len(got) != 1 || got[0] != "ended-0" {
+		t.Fatalf("with ended-1 in the state, Matching offers %v, want ended-0 only", got)
+	}
+	// Removed, not only hidden: another run that cannot see the file no longer finds it.
+	other := New(path, "prod", time.Hour)
+	other.local = &localState{}
+	if got, err := other.Matching(ctx, "fp"); err != nil || len(got) != 1 || got[0].TaskID != "ended-0" {
+		t.Fatalf("another run's Matching = %+v, %v; want ended-0 only", got, err)
+	}
+}
+
+// The state file is found where the local backend keeps it: terraform.tfstate,
+// a workspace's under terraform.tfstate.d, or the path and workspace_dir that
+// init recorded; a remote backend has none.
+func TestCurrentLocalState(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	t.Setenv("TF_DATA_DIR", "")
+	t.Setenv("TF_WORKSPACE", "")
+	abs := func(p string) string { return filepath.Join(dir, p) }
+	if got := currentLocalState().path; got != abs("terraform.tfstate") {
+		t.Errorf("no backend recorded: %q", got)
+	}
+	t.Setenv("TF_WORKSPACE", "blue")
+	if got := currentLocalState().path; got != abs("terraform.tfstate.d/blue/terraform.tfstate") {
+		t.Errorf("workspace blue: %q", got)
+	}
+	if err := os.MkdirAll(".terraform", 0o700); err != nil {
+		t.Fatal(err)
+	}
+	record := func(s string) {
+		if err := os.WriteFile(".terraform/terraform.tfstate", []byte(s), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	record(`{"backend":{"type":"local","config":{"path":"s/x.tfstate","workspace_dir":"ws"}}}`)
+	if got := currentLocalState().path; got != abs("ws/blue/terraform.tfstate") {
+		t.Errorf("local backend, workspace blue: %q", got)
+	}
+	t.Setenv("TF_WORKSPACE", "")
+	if got := currentLocalState().path; got != abs("s/x.tfstate") {
+		t.Errorf("local backend with a path: %q", got)
+	}
+	record(`{"backend":{"type":"s3","config":{"bucket":"b"}}}`)
+	if got := currentLocalState().path; got != "" {
+		t.Errorf("s3 backend: %q, want none", got)
+	}
+}
