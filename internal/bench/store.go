@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -17,22 +18,28 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 
+	"github.com/videogen/terraform-provider-videogen/internal/acctest"
 	"github.com/videogen/terraform-provider-videogen/internal/clipstore"
 	"github.com/videogen/terraform-provider-videogen/internal/storetest"
 )
 
 // StoreResult is a clip of StoreBytes written to a real S3 server (versitygw
-// on loopback) by internal/clipstore in a process of its own, and by
+// on loopback) by the provider applying videogen_video_file with an s3://
+// path (the clip streamed from the loopback mock into the store), by
+// internal/clipstore in a process of its own reading a file, and by
 // `curl --aws-sigv4 -T` of the same file to the same server, StoreRepeats
 // times each, alternately.
 type StoreResult struct {
 	Bytes           int64     `json:"bytes"`
 	Runs            int       `json:"runs"`
-	StoreSeconds    []float64 `json:"store_seconds"` // exec to exit of the writing process
-	CurlSeconds     []float64 `json:"curl_seconds"`  // exec to exit
+	ProviderSeconds []float64 `json:"provider_seconds"` // Terraform's apply_start to apply_complete of the file resource
+	StoreSeconds    []float64 `json:"store_seconds"`    // exec to exit of the writing process
+	CurlSeconds     []float64 `json:"curl_seconds"`     // exec to exit
+	ProviderPeakRSS int64     `json:"provider_peak_rss_bytes"`
 	StorePeakRSS    int64     `json:"store_peak_rss_bytes"`
 	CurlPeakRSS     int64     `json:"curl_peak_rss_bytes"`
-	StoreMiBps      float64   `json:"store_mib_per_s"` // from the median time
+	ProviderMiBps   float64   `json:"provider_mib_per_s"` // from the median time
+	StoreMiBps      float64   `json:"store_mib_per_s"`
 	CurlMiBps       float64   `json:"curl_mib_per_s"`
 	StoreMeasuredBy string    `json:"store_measured_by"`
 }
@@ -41,7 +48,16 @@ func (d *StoreResult) rows() []Row {
 	name := fmt.Sprintf("Store a %s clip in S3 (versitygw), median of %d runs", sizeLabel(d.Bytes), d.Runs)
 	p, c := mib(d.StorePeakRSS), mib(d.CurlPeakRSS)
 	ratio := Ratio(d.StoreMiBps, d.CurlMiBps)
+	pp := mib(d.ProviderPeakRSS)
+	pratio := Ratio(d.ProviderMiBps, d.CurlMiBps)
 	return []Row{
+		{Case: name, Figure: "Peak RSS of the provider applying videogen_video_file to s3:// (peer: curl --aws-sigv4 -T)", Unit: "MiB",
+			Target: "< 64", Provider: pp, Peer: ptr(c), Ratio: ratioPtr(pp, c), Met: ptr(pp < 64),
+			Note: "the clip streamed from the loopback mock into the store"},
+		{Case: name, Figure: "Throughput of the provider applying videogen_video_file to s3:// (peer: curl --aws-sigv4 -T of a file)", Unit: "MiB/s",
+			Target: "≥ 0.8 × curl", Provider: d.ProviderMiBps, Peer: ptr(d.CurlMiBps), Ratio: ratioPtr(d.ProviderMiBps, d.CurlMiBps),
+			Met:  ptr(pratio >= 0.8),
+			Note: fmt.Sprintf("provider %.2f s (apply_start to apply_complete), curl %.2f s", Median(d.ProviderSeconds), Median(d.CurlSeconds))},
 		{Case: name, Figure: "Peak RSS of the writing process, highest of the runs (peer: curl --aws-sigv4 -T)", Unit: "MiB",
 			Target: "< 64", Provider: p, Peer: ptr(c), Ratio: ratioPtr(p, c), Met: ptr(p < 64), Note: d.StoreMeasuredBy},
 		{Case: name, Figure: "Throughput (peer: curl --aws-sigv4 -T)", Unit: "MiB/s", Target: "≥ 0.8 × curl",
@@ -76,7 +92,12 @@ func StoreWriteMain(args []string) int {
 		return 1
 	}
 	defer s.Close()
-	w, err := s.Write(ctx, f, clipstore.Meta{TaskID: "bench-store", Model: benchModel}, clipstore.WriteOptions{})
+	fi, err := f.Stat()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	w, err := s.Write(ctx, f, clipstore.Meta{TaskID: "bench-store", Model: benchModel}, clipstore.WriteOptions{Size: fi.Size()})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
@@ -119,10 +140,25 @@ func (r *Runner) Store(ctx context.Context) (*StoreResult, error) {
 		return nil, err
 	}
 	c := srv.S3Client()
+	m, err := StartMock(0, size)
+	if err != nil {
+		return nil, err
+	}
+	defer m.Close()
 	res := &StoreResult{Bytes: size, Runs: r.Settings.StoreRepeats,
-		StoreMeasuredBy: "internal/clipstore's Write in a child process reading the file (not yet the provider applying videogen_video_file)"}
+		StoreMeasuredBy: "internal/clipstore's Write in a child process reading the file, its size known"}
 	for rep := 1; rep <= res.Runs; rep++ {
-		key := fmt.Sprintf("clips/store-%d.mp4", rep)
+		key := fmt.Sprintf("clips/provider-%d.mp4", rep)
+		ps, prss, err := r.providerStore(ctx, m, srv, key, size)
+		if err != nil {
+			return nil, err
+		}
+		res.ProviderSeconds = append(res.ProviderSeconds, ps)
+		res.ProviderPeakRSS = max(res.ProviderPeakRSS, prss)
+		if _, err := c.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: aws.String(srv.Bucket), Key: aws.String(key)}); err != nil {
+			return nil, err
+		}
+		key = fmt.Sprintf("clips/store-%d.mp4", rep)
 		seconds, rss, err := r.storeWrite(ctx, self, srv, key, file, size, sum)
 		if err != nil {
 			return nil, err
@@ -149,12 +185,72 @@ func (r *Runner) Store(ctx context.Context) (*StoreResult, error) {
 		if _, err := c.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: aws.String(srv.Bucket), Key: aws.String(key)}); err != nil {
 			return nil, err
 		}
-		r.logf("store %d: clipstore %.2f s (%.0f MiB/s, %.0f MiB RSS), curl --aws-sigv4 -T %.2f s (%.0f MiB/s, %.0f MiB RSS)", rep,
+		r.logf("store %d: provider %.2f s (%.0f MiB/s, %.0f MiB RSS), clipstore %.2f s (%.0f MiB/s, %.0f MiB RSS), "+
+			"curl --aws-sigv4 -T %.2f s (%.0f MiB/s, %.0f MiB RSS)", rep, ps, mib(size)/ps, mib(prss),
 			seconds, mib(size)/seconds, mib(rss), cs, mib(size)/cs, mib(crss))
 	}
+	res.ProviderMiBps = mib(size) / Median(res.ProviderSeconds)
 	res.StoreMiBps = mib(size) / Median(res.StoreSeconds)
 	res.CurlMiBps = mib(size) / Median(res.CurlSeconds)
 	return res, nil
+}
+
+const storeFileConfig = `terraform {
+  required_providers {
+    videogen = {
+      source = "videogen/videogen"
+    }
+  }
+}
+
+provider "videogen" {}
+
+resource "videogen_video" "clip" {
+  model  = %q
+  prompt = "bench store clip [mock:duration=0s]"
+}
+
+resource "videogen_video_file" "clip" {
+  task_id = videogen_video.clip.task_id
+  path    = %q
+}
+`
+
+// providerStore applies a videogen_video and its videogen_video_file with an
+// s3:// path from empty state and returns the file resource's apply time
+// (apply_start to apply_complete) and the provider's peak RSS, after checking
+// the object's size.
+func (r *Runner) providerStore(ctx context.Context, m *acctest.Mock, srv *storetest.Server, key string, size int64) (float64, int64, error) {
+	w, err := r.Env.Workdir(ctx, "store", fmt.Sprintf(storeFileConfig, benchModel, srv.URL(key)), m)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer os.RemoveAll(w.Dir)
+	run, err := r.Env.Apply(ctx, w, ApplyOptions{Parallelism: 10, SampleMem: true, Env: srv.Env})
+	if err != nil {
+		return 0, 0, err
+	}
+	var start, end time.Time
+	for _, ev := range run.Events {
+		switch {
+		case ev.Hook.Resource.Addr != "videogen_video_file.clip":
+		case ev.Type == "apply_start":
+			start = ev.Timestamp
+		case ev.Type == "apply_complete":
+			end = ev.Timestamp
+		}
+	}
+	if start.IsZero() || end.IsZero() {
+		return 0, 0, errors.New("the CLI reported no start or end of videogen_video_file.clip")
+	}
+	head, err := srv.S3Client().HeadObject(ctx, &s3.HeadObjectInput{Bucket: aws.String(srv.Bucket), Key: aws.String(key)})
+	if err != nil {
+		return 0, 0, fmt.Errorf("the provider's object: %w", err)
+	}
+	if aws.ToInt64(head.ContentLength) != size {
+		return 0, 0, fmt.Errorf("the provider's object has %d bytes, want %d", aws.ToInt64(head.ContentLength), size)
+	}
+	return end.Sub(start).Seconds(), run.Mem.ProviderPeakHWM, nil
 }
 
 // storeWrite runs the bench's own program as the writing process and checks

@@ -36,6 +36,14 @@ type Output interface {
 	Reset() error
 }
 
+// SizedOutput is an Output that takes the body's length, when the host
+// announces one (Content-Length), after each Reset and before the body: an
+// object store can then take the clip in one streamed request.
+type SizedOutput interface {
+	Output
+	Expect(size int64)
+}
+
 // DownloadError is an error status from the host that serves a clip, which is a
 // storage bucket or CDN rather than the API: a signed URL that expired or was
 // revoked (403, 404), or a failure of the host itself.
@@ -342,6 +350,9 @@ func (d *download) attempt(ctx context.Context) (int64, error) {
 
 	if err := d.out.Reset(); err != nil {
 		return 0, fmt.Errorf("preparing the output of %s: %w", downloadEndpoint, err)
+	}
+	if sized, ok := d.out.(SizedOutput); ok && announced >= 0 {
+		sized.Expect(announced)
 	}
 	return d.copyBody(ctx, attemptCtx, br, announced)
 }

@@ -2,16 +2,22 @@ package clipstore
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
 	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"cloud.google.com/go/storage"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
@@ -91,16 +97,7 @@ func TestS3Store(t *testing.T) {
 	testStore(t, backend{
 		url: srv.URL,
 		read: func(t *testing.T, key string) (string, string, map[string]string, bool) {
-			out, err := c.GetObject(t.Context(), &s3.GetObjectInput{Bucket: aws.String(srv.Bucket), Key: aws.String(key)})
-			var nsk *s3types.NoSuchKey
-			if errors.As(err, &nsk) {
-				return "", "", nil, false
-			}
-			if err != nil {
-				t.Fatalf("GetObject: %v", err)
-			}
-			defer out.Body.Close()
-			return hashOf(t, out.Body), aws.ToString(out.ContentType), out.Metadata, true
+			return backend{}.readS3(t, c, srv.Bucket, key)
 		},
 		uploading: func(t *testing.T, key string) bool { return len(uploads(t, key)) > 0 },
 		leftovers: uploads,
@@ -130,6 +127,49 @@ func TestS3Store(t *testing.T) {
 		}
 		if left := uploads(t, "clips/killed.mp4"); len(left) != 1 || !strings.HasPrefix(left[0], "clips/killed.mp4.other ") {
 			t.Errorf("incomplete uploads after the write: %v; want only the other key's", left)
+		}
+	})
+
+	t.Run("a part in flight is answered before the upload is aborted", func(t *testing.T) {
+		// A part whose request is cut while the store writes it can land
+		// after the abort and bring the upload back. So an interrupted
+		// write stops reading its source but waits for the parts already
+		// sent. The gate holds part 2 and tells whether its sender gave up
+		// on it once the write's context ended.
+		gate := &partGate{held: make(chan struct{}), release: make(chan struct{}), cut: make(chan struct{})}
+		target, err := url.Parse(srv.Endpoint)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gate.proxy = httputil.NewSingleHostReverseProxy(target)
+		front := httptest.NewServer(gate)
+		defer front.Close()
+		key := "clips/in-flight.mp4"
+		s := openStore(t, strings.Replace(srv.URL(key), url.QueryEscape(srv.Endpoint), url.QueryEscape(front.URL), 1))
+		data, _ := clip(5, clipSize)
+		wctx, cancel := context.WithCancel(t.Context())
+		defer cancel()
+		done := make(chan error, 1)
+		go func() {
+			_, err := s.Write(wctx, bytes.NewReader(data), Meta{TaskID: "cgt-in-flight"}, WriteOptions{})
+			done <- err
+		}()
+		<-gate.held
+		cancel()
+		select {
+		case <-gate.cut:
+			t.Error("the interrupted write cut the part it had sent instead of waiting for its answer")
+		case <-time.After(2 * time.Second): // how long a cut may take to show; a slow machine only hides it
+		}
+		close(gate.release)
+		if err := <-done; !errors.Is(err, ErrCanceled) {
+			t.Errorf("Write = %v; want ErrCanceled", err)
+		}
+		if left := uploads(t, key); len(left) > 0 {
+			t.Errorf("the interrupted write left %v", left)
+		}
+		if _, _, _, found := (backend{}).readS3(t, c, srv.Bucket, key); found {
+			t.Error("an object is at the key after the interrupted write")
 		}
 	})
 
@@ -215,4 +255,57 @@ func TestAzureStore(t *testing.T) {
 		backend{secrets: []string{srv.Env["AZURE_STORAGE_KEY"], "d3JvbmcgYnV0IHdlbGwtZm9ybWVkIGtleQ"}}.checkShown(t, err)
 	})
 	_ = azblobblob.SetMetadataOptions{}
+}
+
+// readS3 reads an object with the AWS SDK: its SHA-256, Content-Type and
+// metadata; found is false when there is none.
+func (backend) readS3(t *testing.T, c *s3.Client, bucket, key string) (sum, contentType string, md map[string]string, found bool) {
+	t.Helper()
+	out, err := c.GetObject(t.Context(), &s3.GetObjectInput{Bucket: aws.String(bucket), Key: aws.String(key)})
+	var nsk *s3types.NoSuchKey
+	if errors.As(err, &nsk) {
+		return "", "", nil, false
+	}
+	if err != nil {
+		t.Fatalf("GetObject: %v", err)
+	}
+	defer out.Body.Close()
+	return hashOf(t, out.Body), aws.ToString(out.ContentType), out.Metadata, true
+}
+
+// partGate stands between a writer and the S3 server and holds the first
+// upload of part 2 until released, saying on cut if its sender gives up on it
+// meanwhile.
+type partGate struct {
+	proxy   *httputil.ReverseProxy
+	once    sync.Once
+	held    chan struct{}
+	release chan struct{}
+	cut     chan struct{}
+}
+
+func (g *partGate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	first := false
+	if r.Method == http.MethodPut && r.URL.Query().Get("partNumber") == "2" {
+		g.once.Do(func() { first = true })
+	}
+	if !first {
+		g.proxy.ServeHTTP(w, r)
+		return
+	}
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		close(g.cut)
+		return
+	}
+	close(g.held)
+	select {
+	case <-r.Context().Done():
+		close(g.cut)
+		<-g.release
+		return
+	case <-g.release:
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	g.proxy.ServeHTTP(w, r)
 }

@@ -46,6 +46,12 @@ type WriteOptions struct {
 	// Overwrite lets Write replace an object that holds other bytes. Without
 	// it, such an object is left as it is and Write fails with ErrExists.
 	Overwrite bool
+	// Size is the stream's length when the caller knows it (a download's
+	// Content-Length), 0 when not. S3 then takes the clip in one streamed PUT
+	// (up to 5 GiB) rather than a multipart upload: no parts held in memory,
+	// nothing left behind when it is interrupted, and the server writes the
+	// bytes once. A stream of another length fails the write.
+	Size int64
 }
 
 // Written is what Write stored.

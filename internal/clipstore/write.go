@@ -41,6 +41,39 @@ func (s *Store) Write(ctx context.Context, r io.Reader, meta Meta, opts WriteOpt
 		return Written{}, err
 	}
 	md := map[string]string{MetaTask: meta.TaskID, MetaModel: meta.Model}
+	h := sha256.New()
+	src := &sourceReader{r: r, h: h}
+	var err error
+	if s.loc.scheme == "s3" {
+		err = s.uploadS3(ctx, src, md, opts)
+	} else {
+		err = s.upload(ctx, src, md, opts)
+	}
+	if err != nil && classify(err) == KindExists && !opts.Overwrite && src.err == nil {
+		// The store may refuse before it has read the whole clip; its
+		// SHA-256 says whether the object there is the same clip.
+		if _, rerr := io.Copy(io.Discard, src); rerr == nil {
+			return s.settle(ctx, Written{Size: src.n, SHA256: hex.EncodeToString(h.Sum(nil))}, md, err)
+		}
+	}
+	if src.err != nil {
+		err = fmt.Errorf("reading the clip to store: %w", src.err)
+	}
+	if err != nil {
+		return Written{}, s.fail("writing", err)
+	}
+	written := Written{Size: src.n, SHA256: hex.EncodeToString(h.Sum(nil))}
+	md[MetaSHA256] = written.SHA256
+	if err := s.recordSHA256(ctx, written.Size, md); err != nil {
+		return Written{}, s.fail("recording the SHA-256 of", err)
+	}
+	return written, nil
+}
+
+// upload streams src to the object through gocloud's writer, for the stores
+// other than S3. Cancelling before Close is how gocloud aborts a write: the
+// upload is abandoned and nothing appears.
+func (s *Store) upload(ctx context.Context, src io.Reader, md map[string]string, opts WriteOptions) error {
 	wctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	w, err := s.bucket.NewWriter(wctx, s.loc.key, &blob.WriterOptions{
@@ -51,43 +84,24 @@ func (s *Store) Write(ctx context.Context, r io.Reader, meta Meta, opts WriteOpt
 		MaxConcurrency: concurrency,
 	})
 	if err != nil {
-		return Written{}, s.fail("writing", err)
+		return err
 	}
-	h := sha256.New()
-	src := &sourceReader{r: r, h: h}
-	n, err := io.Copy(w, src)
-	if err == nil {
-		err = ctx.Err()
-	}
-	if err != nil {
-		// Cancelling before Close is how gocloud aborts a write: the upload
-		// is abandoned (S3's multipart upload aborted) and nothing appears.
+	if _, err := io.Copy(w, src); err != nil || ctx.Err() != nil {
 		cancel()
 		_ = w.Close()
-		if src.err != nil {
-			err = fmt.Errorf("reading the clip to store: %w", src.err)
+		if err == nil {
+			err = ctx.Err()
 		}
-		return Written{}, s.fail("writing", s.cleanUp(ctx, err))
+		return err
 	}
-	written := Written{Size: n, SHA256: hex.EncodeToString(h.Sum(nil))}
-	if err := w.Close(); err != nil {
-		if classify(err) == KindExists && !opts.Overwrite {
-			return s.settle(ctx, written, md, err)
-		}
-		return Written{}, s.fail("writing", s.cleanUp(ctx, err))
-	}
-	md[MetaSHA256] = written.SHA256
-	if err := s.recordSHA256(ctx, written.Size, md); err != nil {
-		return Written{}, s.fail("recording the SHA-256 of", err)
-	}
-	return written, nil
+	return w.Close()
 }
 
-// cleanUp aborts what a failed write left at the store: S3's transfer
-// manager aborts its multipart upload with the write's context, which is
-// cancelled by then when the write was interrupted, so the abort is made
-// again here with a context of its own. It returns err, saying so when the
-// abort failed too.
+// cleanUp aborts what a failed multipart upload left at the store: the
+// transfer manager aborts its upload with a context that may have ended by
+// then, so the key's incomplete uploads are listed and aborted again here
+// with a context of their own. It returns err, saying so when the abort
+// failed too.
 func (s *Store) cleanUp(ctx context.Context, err error) error {
 	actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), abortTimeout)
 	defer cancel()
@@ -157,12 +171,14 @@ func (s *Store) hashObject(ctx context.Context) (string, error) {
 type sourceReader struct {
 	r   io.Reader
 	h   hash.Hash
+	n   int64
 	err error
 }
 
 func (s *sourceReader) Read(p []byte) (int, error) {
 	n, err := s.r.Read(p)
 	s.h.Write(p[:n])
+	s.n += int64(n)
 	if err != nil && !errors.Is(err, io.EOF) {
 		s.err = err
 	}

@@ -146,6 +146,9 @@ func copyStored(ctx context.Context, taskID string, c storedCopy, out io.Writer,
 		return fmt.Errorf("%s holds %d bytes, more than max_size_bytes (%d)", shown, obj.Size, maxBytes)
 	}
 	c.size, c.sha256 = obj.Size, obj.SHA256
+	if sized, ok := out.(client.SizedOutput); ok {
+		sized.Expect(c.size)
+	}
 	rd, err := store.NewReader(ctx)
 	if err != nil {
 		return err

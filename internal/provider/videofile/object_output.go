@@ -9,7 +9,7 @@ import (
 	"github.com/videogen/terraform-provider-videogen/internal/clipstore"
 )
 
-var _ client.Output = (*objectOutput)(nil)
+var _ client.SizedOutput = (*objectOutput)(nil)
 
 // errDownloadRestarted ends the upload of a download that starts over: the
 // store aborts it, so the key never holds its part.
@@ -24,6 +24,8 @@ type objectOutput struct {
 	store *clipstore.Store
 	meta  clipstore.Meta
 	opts  clipstore.WriteOptions
+	// size is the length the next upload will receive, 0 when unknown.
+	size int64
 
 	pw   *io.PipeWriter
 	done chan objectWrite
@@ -37,8 +39,10 @@ type objectWrite struct {
 func (o *objectOutput) start() {
 	pr, pw := io.Pipe()
 	o.pw, o.done = pw, make(chan objectWrite, 1)
+	opts := o.opts
+	opts.Size = o.size
 	go func() {
-		w, err := o.store.Write(o.ctx, pr, o.meta, o.opts)
+		w, err := o.store.Write(o.ctx, pr, o.meta, opts)
 		// A store that stopped reading (it failed) must not leave the
 		// download blocked on the pipe.
 		if err == nil {
@@ -71,7 +75,16 @@ func (o *objectOutput) Write(p []byte) (int, error) {
 // Reset aborts the upload in progress, if any; the next Write starts a new one.
 func (o *objectOutput) Reset() error {
 	o.abort(errDownloadRestarted)
+	o.size = 0
 	return nil
+}
+
+// Expect says how long the next upload is: the store can then take it in one
+// request instead of parts held in memory.
+func (o *objectOutput) Expect(size int64) {
+	if o.pw == nil {
+		o.size = size
+	}
 }
 
 // abort ends the upload in progress without completing it.
