@@ -195,26 +195,9 @@ func (r *Runner) Store(ctx context.Context) (*StoreResult, error) {
 	return res, nil
 }
 
-const storeFileConfig = `terraform {
-  required_providers {
-    videogen = {
-      source = "videogen/videogen"
-    }
-  }
-}
-
-provider "videogen" {}
-
-resource "videogen_video" "clip" {
-  model  = %q
-  prompt = "bench store clip [mock:duration=0s]"
-}
-
-resource "videogen_video_file" "clip" {
-  task_id = videogen_video.clip.task_id
-  path    = %q
-}
-`
+// storeFileConfig is the download case's configuration with the file
+// resource's path an object URL (%q).
+var storeFileConfig = strings.Replace(videoFileConfig, `"${path.module}/out/clip.mp4"`, "%q", 1)
 
 // providerStore applies a videogen_video and its videogen_video_file with an
 // s3:// path from empty state and returns the file resource's apply time

@@ -125,7 +125,7 @@ func testStore(t *testing.T, b backend) {
 		s := openStore(t, b.url("clips/intro.mp4"))
 		// What a caller does: Stat, and only upload when the object does
 		// not hold the clip. The source is never read.
-		src := &countingReader{r: bytes.NewReader(data)}
+		src := &countReader{r: bytes.NewReader(data)}
 		o, err := s.Stat(ctx)
 		if err != nil {
 			t.Fatalf("Stat: %v", err)
@@ -272,17 +272,6 @@ func waitUploading(t *testing.T, b backend, key string) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	t.Error("no upload under way at the store after 30 s of streaming")
-}
-
-type countingReader struct {
-	r io.Reader
-	n int64
-}
-
-func (c *countingReader) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	c.n += int64(n)
-	return n, err
 }
 
 // interruptingReader reads r until after bytes, then returns interrupt's
