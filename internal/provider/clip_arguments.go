@@ -73,6 +73,7 @@ var clipArguments = []clipArgument{
 		request:         veoNamed(stringMember, "seconds", "parameters.durationSeconds", func(r *client.VideoRequest) *string { return &r.Seconds }),
 		made:            func(m *client.MadeParams) attr.Value { return stringOrNull(m.Seconds) },
 		same:            sameExact,
+		offered:         secondsOffered,
 		adoptedOnImport: true,
 	},
 	{
@@ -83,25 +84,26 @@ var clipArguments = []clipArgument{
 			Validators: []validator.String{validators.Ratio()},
 		},
 		request: perAPI{
-			apiVideoGenerations: stringMember("metadata.ratio", func(r *client.VideoRequest) *string { return &r.Metadata.Ratio }),
+			apiVideoGenerations: stringMember(client.ParamRatio, func(r *client.VideoRequest) *string { return &r.Metadata.Ratio }),
 			// With resolution, one size (see toRequest).
 			apiOpenAIVideos: stringMember("size", func(r *client.VideoRequest) *string { return &r.Metadata.Ratio }),
 			apiGemini:       stringMember("parameters.aspectRatio", func(r *client.VideoRequest) *string { return &r.Metadata.Ratio }),
 			apiVertex:       stringMember("parameters.aspectRatio", func(r *client.VideoRequest) *string { return &r.Metadata.Ratio }),
 		},
-		echoed: true,
-		made:   func(m *client.MadeParams) attr.Value { return stringOrNull(m.Ratio) },
-		same:   sameStrings(validators.SameRatio),
+		echoed:  true,
+		made:    func(m *client.MadeParams) attr.Value { return stringOrNull(m.Ratio) },
+		same:    sameStrings(validators.SameRatio),
+		offered: ratioOffered,
 	},
 	{
 		name: "resolution",
 		attribute: schema.StringAttribute{
 			MarkdownDescription: "Output resolution: one of `480p`, `720p`, `1080p`; which are accepted depends on the " +
 				"model.",
-			Validators: []validator.String{stringvalidator.OneOf(resolutions...)},
+			Validators: []validator.String{stringvalidator.OneOf("480p", "720p", "1080p")},
 		},
 		request: perAPI{
-			apiVideoGenerations: stringMember("metadata.resolution",
+			apiVideoGenerations: stringMember(client.ParamResolution,
 				func(r *client.VideoRequest) *string { return &r.Metadata.Resolution }),
 			apiOpenAIVideos: stringMember("size", func(r *client.VideoRequest) *string { return &r.Metadata.Resolution }),
 			apiGemini: stringMember("parameters.resolution",
@@ -109,23 +111,25 @@ var clipArguments = []clipArgument{
 			apiVertex: stringMember("parameters.resolution",
 				func(r *client.VideoRequest) *string { return &r.Metadata.Resolution }),
 		},
-		echoed: true,
-		made:   func(m *client.MadeParams) attr.Value { return stringOrNull(m.Resolution) },
-		same:   sameStrings(strings.EqualFold),
+		echoed:  true,
+		made:    func(m *client.MadeParams) attr.Value { return stringOrNull(m.Resolution) },
+		same:    sameStrings(strings.EqualFold),
+		offered: resolutionOffered,
 	},
 	{
 		name:      "generate_audio",
 		attribute: schema.BoolAttribute{MarkdownDescription: "Generate a soundtrack. Applies to some (newer) models."},
 		request: perAPI{
-			apiVideoGenerations: boolMember("metadata.generate_audio",
+			apiVideoGenerations: boolMember(client.ParamGenerateAudio,
 				func(r *client.VideoRequest) **bool { return &r.Metadata.GenerateAudio }),
 			// The Gemini API's Veo has no audio switch: its models decide.
 			apiVertex: boolMember("parameters.generateAudio",
 				func(r *client.VideoRequest) **bool { return &r.Metadata.GenerateAudio }),
 		},
-		echoed: true,
-		made:   func(m *client.MadeParams) attr.Value { return types.BoolPointerValue(m.GenerateAudio) },
-		same:   sameExact,
+		echoed:  true,
+		made:    func(m *client.MadeParams) attr.Value { return types.BoolPointerValue(m.GenerateAudio) },
+		same:    sameExact,
+		offered: audioOffered,
 	},
 	{
 		name: "callback_url",
@@ -136,7 +140,7 @@ var clipArguments = []clipArgument{
 				"network, or reaches its own machines.",
 			Validators: []validator.String{validators.CallbackURL()},
 		},
-		request: perAPI{apiVideoGenerations: stringMember("metadata.callback_url",
+		request: perAPI{apiVideoGenerations: stringMember(client.ParamCallbackURL,
 			func(r *client.VideoRequest) *string { return &r.Metadata.CallbackURL })},
 		echoed:        true,
 		same:          sameStrings(validators.SameURL),
@@ -233,6 +237,9 @@ type clipArgument struct {
 	made func(*client.MadeParams) attr.Value
 	// same reports whether two known, non-null values ask for the same clip.
 	same sameMeaning
+	// offered checks a value against what its model's record in GET /v1/models
+	// publishes (checkModelLimits); nil when the record says nothing of the argument.
+	offered offeredBy
 	// adoptedOnImport: the service never echoes the argument, so right after an
 	// import the configuration's value is adopted in place instead of forcing a
 	// new clip.
@@ -552,8 +559,6 @@ func changeModifier[M any](a clipArgument, replace, unlessImported M) M {
 	}
 	return replace
 }
-
-var resolutions = []string{"480p", "720p", "1080p"}
 
 // importedWithout is the attribute that an import leaves null and every create
 // sets: the model, which the service never echoes. While state holds it null, a

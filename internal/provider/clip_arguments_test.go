@@ -8,6 +8,8 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+
+	"github.com/videogen/terraform-provider-videogen/internal/client"
 )
 
 // notClipArguments are the attributes of videogen_video that say nothing about
@@ -54,6 +56,26 @@ func TestClipArgumentsCoverTheSchema(t *testing.T) {
 	for _, a := range clipArguments {
 		if _, ok := ds.Schema.Attributes[a.name]; ok != a.echoed {
 			t.Errorf("data source attribute %s: present = %v, want %v (echoed)", a.name, ok, a.echoed)
+		}
+	}
+}
+
+// TestArgumentOfNamesTheRowOfEachMember: a member of a request that an API
+// refuses (client.Inexpressible's names) is attributed to the row that sends
+// it, found in the table, not in a second list.
+func TestArgumentOfNamesTheRowOfEachMember(t *testing.T) {
+	t.Parallel()
+	for param, want := range map[string]string{
+		client.ParamRatio: "ratio", client.ParamResolution: "resolution", client.ParamGenerateAudio: "generate_audio",
+		client.ParamCallbackURL: "callback_url", "seconds": "seconds", "model": "model",
+		client.ContentParam(client.ContentImage): "reference_images",
+		client.ContentParam(client.ContentVideo): "reference_videos",
+		client.ContentParam(client.ContentAudio): "reference_audios",
+		"metadata.seed":                          "extra_metadata",
+		"storage_uri":                            "storage_uri",
+	} {
+		if got := argumentOf(param); got != want {
+			t.Errorf("argumentOf(%q) = %q, want %q", param, got, want)
 		}
 	}
 }

@@ -127,7 +127,7 @@ func (m *videoResourceModel) toRequest(shape apiShape, writeOnly map[string]type
 	veoRefusals(shape, req, &diags)
 	for _, e := range client.API(shape).Inexpressible(req) {
 		// The client knows which ratio and resolution make no size: it names the one to change.
-		if at := strings.TrimPrefix(e.Param, "metadata."); at == "ratio" || at == "resolution" {
+		if at := argumentOf(e.Param); at == "ratio" || at == "resolution" {
 			diags.AddAttributeError(path.Root(at), "No Size for This Ratio and Resolution", fmt.Sprintf("OpenAI's video "+
 				"API (api = %q) takes ratio and resolution as one size in pixels, and ratio %q with resolution %q has "+
 				"none: %s. Nothing was submitted.", shape, req.Metadata.Ratio, req.Metadata.Resolution, e.Reason))

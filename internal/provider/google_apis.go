@@ -10,23 +10,20 @@ import (
 	"github.com/videogen/terraform-provider-videogen/internal/client"
 )
 
-// veoArgument is the argument of videogen_video that a member of a request
-// refused by Veo (client.API.Inexpressible) comes from.
-func veoArgument(param string) string {
-	switch {
-	case param == client.ContentParam(client.ContentImage):
-		return "reference_images"
-	case param == client.ContentParam(client.ContentVideo):
-		return "reference_videos"
-	case param == client.ContentParam(client.ContentAudio):
-		return "reference_audios"
-	case param == client.ParamGenerateAudio:
-		return "generate_audio"
-	case param == client.ParamCallbackURL:
-		return "callback_url"
-	case param == "seconds":
-		return "seconds"
-	case strings.HasPrefix(param, "metadata."):
+// argumentOf is the argument of videogen_video that a member of a request,
+// named as client.Inexpressible names it, comes from: the row that sends it
+// there through the video-generations API, else extra_metadata for a vendor
+// parameter of metadata; a member no row sends is named as itself.
+func argumentOf(param string) string {
+	if ct, ok := strings.CutPrefix(param, client.ParamContent+"["); ok {
+		param = client.ParamContent + "[]." + strings.TrimSuffix(ct, "]") // as contentMember names it
+	}
+	for _, a := range clipArguments {
+		if member := a.request[apiVideoGenerations].member; member != "" && member == param {
+			return a.name
+		}
+	}
+	if strings.HasPrefix(param, "metadata.") {
 		return "extra_metadata"
 	}
 	return param
@@ -42,7 +39,7 @@ func veoRefusals(shape apiShape, req client.VideoRequest, diags *diag.Diagnostic
 		return
 	}
 	for _, e := range client.API(shape).Inexpressible(req) {
-		name := veoArgument(e.Param)
+		name := argumentOf(e.Param)
 		carried := false
 		for _, a := range clipArguments {
 			if _, ok := a.request[shape]; ok && a.name == name {

@@ -4,26 +4,22 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/videogen/terraform-provider-videogen/internal/client"
 	"github.com/videogen/terraform-provider-videogen/internal/provider/apidiag"
 	"github.com/videogen/terraform-provider-videogen/internal/provider/providerconfig"
-	"github.com/videogen/terraform-provider-videogen/internal/validators"
 )
 
 // checkModelLimits checks a new clip against the limits its model's record in
-// GET /v1/models publishes (see client.ModelLimits), attaching each error to the
-// argument it concerns, so that a clip the service would refuse fails the plan
-// instead of one submission at apply. What the record does not say is not
-// checked: the service's own answer at apply is then the check. A list that
-// cannot be read, or that lacks the model, is checkModel's to report.
+// GET /v1/models publishes (see client.ModelLimits), through the rows of the
+// clip-argument table that have a check (clipArgument.offered), attaching each
+// error to the row's argument, so that a clip the service would refuse fails
+// the plan instead of one submission at apply. What the record does not say is
+// not checked: the service's own answer at apply is then the check. A list
+// that cannot be read, or that lacks the model, is checkModel's to report.
 func checkModelLimits(ctx context.Context, data *providerData, plan *videoResourceModel, diags *diag.Diagnostics) {
 	if data == nil || data.models == nil || plan.Model.IsUnknown() || plan.Model.IsNull() {
 		return
@@ -32,47 +28,14 @@ func checkModelLimits(ctx context.Context, data *providerData, plan *videoResour
 	if !ok || !model.Limits.Any() {
 		return
 	}
-	l := model.Limits
 	source := fmt.Sprintf("The service's model list (GET %s/models) publishes", data.client.BaseURL())
-	const after = "Change it, or leave it unset for the model's default. Nothing has been submitted."
-	if hasValue(plan.Seconds) {
-		n, err := strconv.ParseInt(plan.Seconds.ValueString(), 10, 64)
-		switch {
-		case err != nil:
-		case len(l.Seconds) > 0 && !slices.Contains(l.Seconds, n):
-			diags.AddAttributeError(path.Root("seconds"), "Clip Length Not Offered by Model", fmt.Sprintf("%s the clip "+
-				"lengths model %q makes: %s seconds; seconds is %d. %s", source, model.ID, joinInts(l.Seconds), n, after))
-		case l.MaxSeconds > 0 && n > l.MaxSeconds:
-			diags.AddAttributeError(path.Root("seconds"), "Clip Too Long for Model", fmt.Sprintf("%s a maximum of %d "+
-				"seconds for model %q; seconds is %d. %s", source, l.MaxSeconds, model.ID, n, after))
+	for _, a := range clipArguments {
+		if v := plan.arg(a.name); a.offered != nil && !v.IsNull() && !v.IsUnknown() {
+			if summary, detail := a.offered(v, model.Limits, source, model.ID); summary != "" {
+				diags.AddAttributeError(path.Root(a.name), summary, detail)
+			}
 		}
 	}
-	if hasValue(plan.Resolution) && len(l.Resolutions) > 0 &&
-		!slices.ContainsFunc(l.Resolutions, func(r string) bool { return strings.EqualFold(r, plan.Resolution.ValueString()) }) {
-		diags.AddAttributeError(path.Root("resolution"), "Resolution Not Offered by Model", fmt.Sprintf("%s the "+
-			"resolutions of model %q: %s; resolution is %q. %s", source, model.ID, strings.Join(l.Resolutions, ", "),
-			plan.Resolution.ValueString(), after))
-	}
-	if hasValue(plan.Ratio) && len(l.Ratios) > 0 &&
-		!slices.ContainsFunc(l.Ratios, func(r string) bool { return validators.SameRatio(r, plan.Ratio.ValueString()) }) {
-		diags.AddAttributeError(path.Root("ratio"), "Ratio Not Offered by Model", fmt.Sprintf("%s the aspect ratios "+
-			"of model %q: %s; ratio is %q. %s", source, model.ID, strings.Join(l.Ratios, ", "), plan.Ratio.ValueString(), after))
-	}
-	if !plan.GenerateAudio.IsUnknown() && plan.GenerateAudio.ValueBool() && l.Audio != nil && !*l.Audio {
-		diags.AddAttributeError(path.Root("generate_audio"), "Audio Not Offered by Model", fmt.Sprintf("%s that model "+
-			"%q does not generate audio; generate_audio is true. Set it to false or leave it unset, or choose a model "+
-			"that does. Nothing has been submitted.", source, model.ID))
-	}
-}
-
-func hasValue(v types.String) bool { return !v.IsUnknown() && !v.IsNull() }
-
-func joinInts(ns []int64) string {
-	out := make([]string, len(ns))
-	for i, n := range ns {
-		out[i] = strconv.FormatInt(n, 10)
-	}
-	return strings.Join(out, ", ")
 }
 
 // reportModelsFailure turns a failure to fetch the model list at plan time into one

@@ -79,7 +79,7 @@ func TestCheckModelLimits(t *testing.T) {
 		"within":           {clip("videogen-1", "10", "720P", "16:9", false), nil},
 		"unset":            {clip("videogen-1", "", "", "", false), nil},
 		"too long":         {clip("videogen-1", "600", "", "", false), []string{"seconds"}},
-		"every limit":      {clip("videogen-1", "11", "1080p", "1:1", true), []string{"seconds", "resolution", "ratio", "generate_audio"}},
+		"every limit":      {clip("videogen-1", "11", "1080p", "1:1", true), []string{"seconds", "ratio", "resolution", "generate_audio"}}, // the table's order
 		"record says none": {clip("videogen-2", "600", "4k", "1:1", true), nil},
 		"unknown model":    {clip("no-such-model", "600", "", "", false), nil},
 	} {
