@@ -1,6 +1,7 @@
 package client
 
 import (
+	"slices"
 	"sort"
 	"strings"
 )
@@ -20,6 +21,28 @@ func ClosestModels(want string, ids []string, n int) []string {
 	out := make([]string, 0, n)
 	for _, r := range ranked[:min(n, len(ranked))] {
 		out = append(out, r.id)
+	}
+	return out
+}
+
+// ModelsOneEditAway returns, in list order, the ids nearest to want when they
+// differ from it by case alone or by one letter added, removed or changed: the
+// "did you mean" of a model ID the list lacks. An id that differs by case
+// alone is the one meant, before any one letter away; nothing further is offered
+// as the model meant.
+func ModelsOneEditAway(want string, ids []string) []string {
+	if slices.Contains(ids, want) {
+		return nil
+	}
+	best, out := 2, []string(nil)
+	for _, id := range ids {
+		switch d := levenshtein(strings.ToLower(want), strings.ToLower(id)); {
+		case d > 1:
+		case d < best:
+			best, out = d, []string{id}
+		case d == best:
+			out = append(out, id)
+		}
 	}
 	return out
 }

@@ -24,6 +24,28 @@ func TestClosestModels(t *testing.T) {
 	}
 }
 
+func TestModelsOneEditAway(t *testing.T) {
+	t.Parallel()
+	ids := []string{"videogen-1", "videogen-1-fast", "videogen-2", "Sora-2"}
+	for _, tc := range []struct {
+		want string
+		out  []string
+	}{
+		{"videogen-1-fat", []string{"videogen-1-fast"}},
+		{"videogen-1-fastt", []string{"videogen-1-fast"}},
+		{"VideoGen-2", []string{"videogen-2"}},
+		{"sora-2", []string{"Sora-2"}},
+		{"videogen-3", []string{"videogen-1", "videogen-2"}},
+		{"videogen-1-fsat", nil},
+		{"videogen", nil},
+		{"videogen-1", nil},
+	} {
+		if got := ModelsOneEditAway(tc.want, ids); !slices.Equal(got, tc.out) {
+			t.Errorf("ModelsOneEditAway(%q) = %q, want %q", tc.want, got, tc.out)
+		}
+	}
+}
+
 func TestLevenshtein(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {

@@ -7,9 +7,10 @@ import (
 	"time"
 )
 
-// modelCatalogTimeout bounds the model look-up: a slow or unreachable service
-// must not hold up a plan for long, and the plan says it could not check.
-const modelCatalogTimeout = 15 * time.Second
+// ModelListTimeout bounds the model look-up of a plan, retries included: a slow
+// or unreachable service must not hold up a plan for long, and the plan says it
+// could not check. The provider page's "Plan-time checks" states it.
+const ModelListTimeout = 15 * time.Second
 
 // ModelCatalog fetches GET /v1/models at most once, so that a configuration with
 // hundreds of clips costs one request at plan time. A model list in the expected
@@ -32,7 +33,7 @@ func (m *ModelCatalog) IDs(ctx context.Context) ([]string, error) {
 	m.once.Do(func() {
 		// Detached from the first caller's cancellation, which would otherwise be
 		// remembered as the answer for every later caller.
-		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), modelCatalogTimeout)
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), ModelListTimeout)
 		defer cancel()
 		models, err := m.client.ListModels(ctx)
 		if err != nil {

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 const (
@@ -294,5 +295,22 @@ func TestProxyFromTheEnvironment(t *testing.T) {
 	var tErr *TransportError
 	if errors.As(err, &tErr) && tErr.Attempts != 1 {
 		t.Errorf("a host name that does not exist was tried %d times, want once", tErr.Attempts)
+	}
+}
+
+// The bound the provider page states for a refused port follows from the
+// retry settings, not from a stopwatch: MaxRefusedAttempts attempts, with the
+// longest back-off before each retry (the jitter only shortens it).
+func TestRefusedWaitBound(t *testing.T) {
+	t.Parallel()
+	if got := RefusedWaitBound(DefaultRetryWaitMin, DefaultRetryWaitMax); got != 1500*time.Millisecond {
+		t.Errorf("RefusedWaitBound = %s, want 1.5s (0.5 s, then 1 s)", got)
+	}
+	c, err := New("http://127.0.0.1:1", testAPIKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.retryWaitMin != DefaultRetryWaitMin || c.retryWaitMax != DefaultRetryWaitMax {
+		t.Errorf("a client waits %s to %s between retries, want the defaults the bound is stated for", c.retryWaitMin, c.retryWaitMax)
 	}
 }

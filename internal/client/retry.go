@@ -207,6 +207,18 @@ func isPermanentTransportError(err error) bool {
 // half minute that every retry would take.
 const MaxRefusedAttempts = 3
 
+// RefusedWaitBound is the longest a call waits, in all, between its attempts at
+// a host that refuses the connection, with back-off between minWait and maxWait:
+// the longest back-off before each retry after the first MaxRefusedAttempts-1
+// attempts. The provider page's "Plan-time checks" states it, rounded up.
+func RefusedWaitBound(minWait, maxWait time.Duration) time.Duration {
+	var total time.Duration
+	for attempt := range MaxRefusedAttempts - 1 {
+		total += longestBackoff(minWait, maxWait, attempt)
+	}
+	return total
+}
+
 // refusals counts the refused connections of one call; doRequest and
 // downloadClip give each call its own (withRefusals).
 type refusals struct {
@@ -258,16 +270,22 @@ func backoff(minWait, maxWait time.Duration, attempt int, resp *http.Response) t
 }
 
 func jitteredExponential(minWait, maxWait time.Duration, attempt int) time.Duration {
-	d := minWait
-	for i := 0; i < attempt && d < maxWait; i++ {
-		d *= 2
-	}
-	d = min(d, maxWait)
+	d := longestBackoff(minWait, maxWait, attempt)
 	half := d / 2
 	if half <= 0 {
 		return d
 	}
 	return half + rand.N(half+1)
+}
+
+// longestBackoff is the longest wait before retry attempt+1 when the service
+// asks for none: jitteredExponential waits between half of it and all of it.
+func longestBackoff(minWait, maxWait time.Duration, attempt int) time.Duration {
+	d := minWait
+	for i := 0; i < attempt && d < maxWait; i++ {
+		d *= 2
+	}
+	return min(d, maxWait)
 }
 
 // parseRetryAfter reads both forms of RFC 9110's Retry-After, a number of seconds or

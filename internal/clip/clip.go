@@ -24,6 +24,11 @@ type Clip struct {
 	// private state records it; empty when the state Terraform hands over
 	// records none.
 	MadeThrough client.API
+	// RemovalSaid: the plan that destroys or replaces the clip said what that
+	// does to its task (Removal), so the apply does not say it again. A plan
+	// says it for a clip it destroys from Terraform 1.3 on, which plans destroys
+	// through the provider, and for one a changed argument replaces.
+	RemovalSaid bool
 	// Prompt names the clip in messages, since Terraform shows no address for
 	// what a Delete says.
 	Prompt string

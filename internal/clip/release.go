@@ -44,7 +44,9 @@ func (l *Lifecycle) Release(ctx context.Context, c Clip, o Outcome) Notes {
 		l.remove(ctx, c, &notes)
 	case LetGo:
 		l.Forget(ctx, c.TaskID)
-		addAbandonedTaskWarning(&notes, c)
+		if !c.RemovalSaid {
+			addAbandonedTaskWarning(&notes, c)
+		}
 	case HandedOver, Resumed:
 		l.noteHandedOver(ctx, c, &notes)
 		l.handover.offer(c, o == Resumed)

@@ -23,14 +23,29 @@ func (l *Lifecycle) deletes(status client.Status) bool {
 		(status == client.StatusSucceeded || status == client.StatusFailed)
 }
 
-// Removal says, in a sentence, what leaving state does to task taskID of status.
-func (l *Lifecycle) Removal(taskID string, status client.Status) string {
-	if l.deletes(status) {
-		return fmt.Sprintf("task %s is deleted from the server with its clip (api = %q, delete_on_destroy = true): it "+
-			"stays billed, since deleting refunds nothing, and can no longer be downloaded. Set delete_on_destroy = false "+
-			"in the provider block to keep it on the server", taskID, l.api)
+// Removal says what destroying clip c does to its task, as the predicate of
+// "Destroying this clip ...": in words true of a plan, before it is applied,
+// and of `apply -auto-approve`, which shows them after.
+func (l *Lifecycle) Removal(c Clip) string {
+	deletes, why := l.removes(c)
+	if deletes {
+		return fmt.Sprintf("deletes task %s and its clip from the server (api = %q, delete_on_destroy = true), which refunds "+
+			"nothing: the clip stays billed and can no longer be downloaded (delete_on_destroy = false in the provider "+
+			"block keeps it on the server)", c.TaskID, l.api)
 	}
-	return fmt.Sprintf("%s: task %s only leaves Terraform state, and %s", l.keptBecause(status), taskID, KeptTaskCost(status))
+	return fmt.Sprintf("removes task %s from Terraform state only (%s), and %s", c.TaskID, why, KeptTaskCost(c.Status))
+}
+
+// removes says whether destroying clip c deletes it from the server and, when
+// it does not, why. A clip is deleted only through the API that made it.
+func (l *Lifecycle) removes(c Clip) (deletes bool, why string) {
+	if !l.deletes(c.Status) {
+		return false, l.keptBecause(c.Status)
+	}
+	if c.MadeThrough != "" && c.MadeThrough != l.api {
+		return false, fmt.Sprintf("the clip was made through api = %q, not this provider block's %q", c.MadeThrough, l.api)
+	}
+	return true, ""
 }
 
 // keptBecause says why destroying a clip of status does not delete it.
@@ -54,27 +69,24 @@ func (l *Lifecycle) keptBecause(status client.Status) string {
 // through the API that made it; one whose private state records none is
 // deleted through this provider's, which a refresh checked (Read refuses a clip
 // of another), and a server that does not know it leaves it, with a warning.
+// What its plan said (Removal) is not said again.
 func (l *Lifecycle) remove(ctx context.Context, c Clip, notes *Notes) {
 	if l == nil {
-		if c.Status != client.StatusFailed {
+		if c.Status != client.StatusFailed && !c.RemovalSaid {
 			*notes = append(*notes, RemovedFromState(l.keptBecause(c.Status))...)
 		}
 		return
 	}
-	deletes := l.deletes(c.Status)
-	if deletes && (c.MadeThrough == "" || c.MadeThrough == l.api) {
+	deletes, why := l.removes(c)
+	if deletes {
 		l.deleteVideo(ctx, c.TaskID, notes)
 		return
 	}
 	l.info(ctx, "removing video from state only", map[string]any{"task_id": c.TaskID})
-	if c.Status == client.StatusFailed {
-		// A failed task was never billed: there is nothing to warn of.
+	if c.Status == client.StatusFailed || c.RemovalSaid {
+		// A failed task was never billed: there is nothing to warn of. A plan that
+		// said what destroying the clip does was shown before this apply.
 		return
-	}
-	why := l.keptBecause(c.Status)
-	if deletes {
-		// Deleted only through the API that made it, which this provider block no longer speaks.
-		why = fmt.Sprintf("the clip was made through api = %q, not this provider block's %q", c.MadeThrough, l.api)
 	}
 	// Once per run: Terraform shows every provider warning, one per destroyed clip.
 	l.removalWarning.Do(func() { *notes = append(*notes, RemovedFromState(why)...) })

@@ -731,17 +731,34 @@ resource "videogen_video" "clip" {
 			}
 		}
 		if n := strings.Count(recutOut.String(), "Warning: Replaced Clip Stays Billed"); n != 1 || replaced == "" ||
-			!wrapped("task "+replaced, "only leaves Terraform state", "stays billed").MatchString(recutOut.String()) ||
-			strings.Contains(recutOut.String(), "similar warning") {
+			!wrapped("Replacing this clip submits a new one", "removes task "+replaced, "from Terraform state only",
+				"stays billed").MatchString(recutOut.String()) || strings.Contains(recutOut.String(), "similar warning") {
 			t.Fatalf("the plan that replaces one clip shows %d replacement warnings, want one naming the task that stays "+
 				"billed:\n%s", n, recutOut.String())
 		}
+		v, _, err := wd.TF.Version(t.Context(), true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Terraform before 1.3 does not ask providers to plan a destroy: the apply
+		// says it then, once per run.
+		plansDestroy := !v.LessThan(version.Must(version.NewVersion("1.3.0")))
+		// One warning per clip, said by the plan and not again by the apply, in words
+		// that hold after `apply -auto-approve` applied it.
+		saysOnce := func(what, out, summary string) {
+			t.Helper()
+			said, again := strings.Count(out, "Warning: "+summary), strings.Count(out, "Warning: Video Removed From State Only")
+			if said != 1 || again != 0 || strings.Contains(out, "do not apply") || strings.Contains(out, "If this plan is applied") {
+				t.Fatalf("%s shows %q %d times and the apply's removal warning %d times, want the plan's once, in words "+
+					"true after the apply:\n%s", what, summary, said, again, out)
+			}
+		}
+		saysOnce("apply -auto-approve of the recut", applyOutput(t, wd), "Replaced Clip Stays Billed")
 		if err := wd.Write(cliClip(mock, clips)); err != nil {
 			t.Fatal(err)
 		}
 		// The destroy plan says, before anything is applied, which clips stay billed:
 		// one warning per clip, which Terraform shows as one with the number of others.
-		// Terraform before 1.3 does not ask providers to plan a destroy.
 		var planOut strings.Builder
 		wd.TF.SetStdout(&planOut)
 		_, err = wd.TF.Plan(t.Context(), tfexec.Destroy(true), tfexec.Out("destroy.tfplan"))
@@ -749,13 +766,13 @@ resource "videogen_video" "clip" {
 		if err != nil {
 			t.Fatal(err)
 		}
-		v, _, err := wd.TF.Version(t.Context(), true)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if plansDestroy := !v.LessThan(version.Must(version.NewVersion("1.3.0"))); plansDestroy && !wrapped("Warning: Destroyed Clip Stays Billed", "only leaves Terraform state", "stays on the service and stays billed",
-			"and one more similar warning elsewhere").MatchString(planOut.String()) {
-			t.Fatalf("the destroy plan does not say that the clips stay billed:\n%s", planOut.String())
+		if plansDestroy {
+			saysOnce("plan -destroy -out", planOut.String(), "Destroyed Clip Stays Billed")
+			if !wrapped("Warning: Destroyed Clip Stays Billed", "Destroying this clip removes task",
+				"from Terraform state only (the service has no delete), and its clip stays on the service and stays billed",
+				"and one more similar warning elsewhere").MatchString(planOut.String()) {
+				t.Fatalf("the destroy plan does not say that the clips stay billed:\n%s", planOut.String())
+			}
 		}
 		saved, err := wd.TF.ShowPlanFile(t.Context(), "destroy.tfplan")
 		if err != nil {
@@ -768,6 +785,16 @@ resource "videogen_video" "clip" {
 					before["billing"])
 			}
 		}
+		// Applying the saved plan says nothing again; before 1.3 it says it once.
+		appliedOut := applyOutput(t, wd, tfexec.DirOrPlan("destroy.tfplan"))
+		if got := strings.Count(appliedOut, "Warning: Video Removed From State Only"); plansDestroy && got != 0 ||
+			!plansDestroy && (got != 1 || !wrapped("stays on the service and stays billed").MatchString(appliedOut)) {
+			t.Fatalf("applying the saved destroy plan shows %d removal warnings:\n%s", got, appliedOut)
+		}
+		// A destroy planned and applied at once shows the plan's warning, once.
+		if err := wd.Apply(t.Context()); err != nil {
+			t.Fatal(err)
+		}
 		var out strings.Builder
 		wd.TF.SetStdout(&out)
 		err = wd.TF.Destroy(t.Context())
@@ -775,14 +802,14 @@ resource "videogen_video" "clip" {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := strings.Count(out.String(), "Warning: Video Removed From State Only"); got != 1 {
+		if plansDestroy {
+			saysOnce("destroy -auto-approve", out.String(), "Destroyed Clip Stays Billed")
+		} else if got := strings.Count(out.String(), "Warning: Video Removed From State Only"); got != 1 {
 			t.Fatalf("destroy shows %d removal warnings, want one per run:\n%s", got, out.String())
 		}
-		if !wrapped("stays on the service and stays billed").MatchString(out.String()) {
-			t.Fatalf("the warning does not say the clips stay billed:\n%s", out.String())
-		}
-		if n := mock.Submissions(); n != 2 {
-			t.Fatalf("the ledger shows %d submissions, want 2", n)
+		// Two clips, the recut's replacement, and two again after the saved destroy.
+		if n := mock.Submissions(); n != 5 {
+			t.Fatalf("the ledger shows %d submissions, want 5", n)
 		}
 	})
 }

@@ -9,7 +9,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -100,7 +99,7 @@ var clipArguments = []clipArgument{
 		attribute: schema.StringAttribute{
 			MarkdownDescription: "Output resolution: one of `480p`, `720p`, `1080p`; which are accepted depends on the " +
 				"model.",
-			Validators: []validator.String{stringvalidator.OneOf("480p", "720p", "1080p")},
+			Validators: []validator.String{validators.OneOf("Invalid Resolution", "480p", "720p", "1080p")},
 		},
 		request: perAPI{
 			apiVideoGenerations: stringMember(client.ParamResolution,

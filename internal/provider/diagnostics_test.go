@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -218,29 +217,6 @@ func TestAddAPIErrorWrongAddress(t *testing.T) {
 		if !strings.Contains(detail, w) {
 			t.Errorf("detail lacks %q:\n%s", w, detail)
 		}
-	}
-}
-
-func TestUnknownModelDetail(t *testing.T) {
-	t.Parallel()
-	few := unknownModelDetail("videogen-3", []string{"videogen-1", "videogen-2"})
-	if !regexp.MustCompile(`"videogen-3".*Models available to this API key: videogen-1, videogen-2`).MatchString(few) {
-		t.Errorf("short list not shown in full: %s", few)
-	}
-	var many []string
-	for i := range 40 {
-		many = append(many, fmt.Sprintf("studio-model-%02d", i))
-	}
-	many = append(many, "videogen-2-pro")
-	detail := unknownModelDetail("videogen-2-po", many)
-	if !strings.Contains(detail, "Closest models available to this API key: videogen-2-pro") {
-		t.Errorf("closest model not first: %s", detail)
-	}
-	if strings.Count(detail, "studio-model-") > 4 {
-		t.Errorf("a long list should be cut to the closest five: %s", detail)
-	}
-	if none := unknownModelDetail("x", nil); !strings.Contains(none, "lists no models") {
-		t.Errorf("empty list: %s", none)
 	}
 }
 

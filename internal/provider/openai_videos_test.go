@@ -115,12 +115,13 @@ func TestAccOpenAIVideos_destroy(t *testing.T) {
 		destroy  string   // what the destroy says
 	}{
 		{name: "deletes by default", deleted: true,
-			plan: []string{"Warning: Destroyed Clip Stays Billed", "is deleted from the server with its clip", "deleting refunds nothing"}},
+			plan: []string{"Warning: Destroyed Clip Stays Billed", "Destroying this clip deletes task", "and its clip from the server",
+				"refunds nothing"}},
 		{name: "kept", provider: []string{"delete_on_destroy = false"},
-			plan:    []string{"Warning: Destroyed Clip Stays Billed", "delete_on_destroy is false", "only leaves Terraform state"},
-			destroy: "Warning: Video Removed From State Only"},
+			plan: []string{"Warning: Destroyed Clip Stays Billed", "Destroying this clip removes task",
+				"from Terraform state only (delete_on_destroy is false)", "stays billed"}},
 		{name: "server without delete", mockOpts: []func(*mockapi.Config){mockapi.WithoutVideoDelete()},
-			plan:    []string{"is deleted from the server with its clip"},
+			plan:    []string{"Destroying this clip deletes task"},
 			destroy: "Warning: Video Not Deleted From the Server"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -144,6 +145,13 @@ func TestAccOpenAIVideos_destroy(t *testing.T) {
 			out, err := wd.Start(t.Context(), "destroy", "-auto-approve", "-input=false", "-no-color").Wait()
 			if err != nil || tc.destroy != "" && !strings.Contains(out, tc.destroy) {
 				t.Fatalf("destroy (error %v) does not say %q:\n%s", err, tc.destroy, out)
+			}
+			// What the plan said is not said again by the apply: one warning, whose
+			// words hold after it was applied.
+			said := strings.Count(out, "Warning: Destroyed Clip Stays Billed") + strings.Count(out, "Warning: Video Removed From State Only")
+			if plansDestroy && (said != 1 || !wrapped(tc.plan...).MatchString(out)) || strings.Contains(out, "do not apply") {
+				t.Fatalf("destroy -auto-approve shows %d removal warnings, want the plan's one, in words true after "+
+					"the apply:\n%s", said, out)
 			}
 			st, err := wd.State(t.Context())
 			if err != nil || st.Values != nil && len(st.Values.RootModule.Resources) != 0 {

@@ -36,6 +36,22 @@ const privateKeyResumes privatestate.Flag = "resumes_task"
 // is let go, and the Delete of the tainted clip says so on that clip.
 const privateKeyPlannedNew privatestate.Flag = "plans_new_clip"
 
+// privateKeyRemovalSaid marks, in the private state a plan hands the Delete of a
+// clip it destroys or replaces, that the plan said what that does to the clip's
+// task: the Delete does not say it again. Terraform before 1.3 plans no destroy
+// through the provider, and hands such a Delete the clip's own private state,
+// which never holds the mark (Create clears it).
+const privateKeyRemovalSaid privatestate.Flag = "removal_said"
+
+// removedClip is clip c as the plan that destroys or replaces it says what
+// becomes of its task (clip.Lifecycle.Removal), from its state and its own
+// private state.
+func removedClip(ctx context.Context, p privatestate.Getter, state videoResourceModel) clip.Clip {
+	recorded, _ := privateKeyAPI.Get(ctx, p)
+	return clip.Clip{TaskID: state.TaskID.ValueString(), Status: client.Status(state.Status.ValueString()),
+		MadeThrough: client.API(recorded)}
+}
+
 // recordClipAPI notes the provider's API in a clip's private state.
 func (d *providerData) recordClipAPI(ctx context.Context, p privatestate.Setter) diag.Diagnostics {
 	return privateKeyAPI.Set(ctx, p, string(d.api))
@@ -88,6 +104,7 @@ func restoreOwnMarks(ctx context.Context, p privatestate.Setter, madeThrough api
 	diags.Append(privateKeyWaitCutShort.Set(ctx, p, true)...)
 	diags.Append(privateKeyResumes.Set(ctx, p, false)...)
 	diags.Append(privateKeyPlannedNew.Set(ctx, p, false)...)
+	diags.Append(privateKeyRemovalSaid.Set(ctx, p, false)...)
 	return diags
 }
 

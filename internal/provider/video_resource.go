@@ -166,7 +166,7 @@ func (r *videoResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 	}
 	switch {
 	case req.Plan.Raw.IsNull():
-		r.planDestroy(state, &resp.Diagnostics)
+		r.planDestroy(ctx, req, resp, state)
 		return
 	case req.State.Raw.IsNull():
 		// Terraform plans every new clip, a replacement included, with no prior state.
@@ -196,7 +196,7 @@ func (r *videoResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 			resp.Diagnostics.Append(diags...)
 		}
 		if status.Usable() || !status.Final() {
-			addReplacedClipWarning(&resp.Diagnostics, r.data, state.TaskID.ValueString(), status)
+			addReplacedClipWarning(ctx, resp, r.data, removedClip(ctx, req.Private, state))
 		}
 	}
 	switch {
@@ -234,13 +234,12 @@ func replacesClip(plan, state videoResourceModel) bool {
 }
 
 // addReplacedClipWarning says, at plan, that the clip a replacement lets go of
-// stays billed, and what becomes of it. Terraform shows warnings of one summary
-// as one, with a count.
-func addReplacedClipWarning(diags *diag.Diagnostics, data *providerData, taskID string, status client.Status) {
-	diags.AddWarning("Replaced Clip Stays Billed",
-		fmt.Sprintf("This plan replaces the clip of task %s with a new one, which is billed when it succeeds. As for the "+
-			"old clip, %s.",
-			taskID, data.lifecycleOrNil().Removal(taskID, status)))
+// stays billed, and what becomes of it; the Delete of the apply does not say it
+// again. Terraform shows warnings of one summary as one, with a count.
+func addReplacedClipWarning(ctx context.Context, resp *resource.ModifyPlanResponse, data *providerData, c clip.Clip) {
+	resp.Diagnostics.AddWarning("Replaced Clip Stays Billed", fmt.Sprintf("Replacing this clip submits a new one, billed "+
+		"when it succeeds, and %s.", data.lifecycleOrNil().Removal(c)))
+	resp.Diagnostics.Append(privateKeyRemovalSaid.Set(ctx, resp.Private, true)...)
 }
 
 // planCreate plans a clip that does not exist yet: it says in billing whether the
@@ -289,16 +288,20 @@ func (r *videoResource) planCreate(ctx context.Context, req resource.ModifyPlanR
 }
 
 // planDestroy warns, for each clip a plan destroys, that it stays billed: the
-// service has no delete. Terraform shows warnings of the same summary as one, with
-// the number of others, so a large destroy stays readable.
-func (r *videoResource) planDestroy(state videoResourceModel, diags *diag.Diagnostics) {
-	taskID, status := state.TaskID.ValueString(), client.Status(state.Status.ValueString())
-	if status == client.StatusFailed {
+// service has no delete, or deleting refunds nothing. Terraform shows warnings of
+// the same summary as one, with the number of others, so a large destroy stays
+// readable; the Delete of the apply does not say it again.
+func (r *videoResource) planDestroy(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse,
+	state videoResourceModel,
+) {
+	c := removedClip(ctx, req.Private, state)
+	if c.Status == client.StatusFailed {
 		// Not billed, and nothing to lose whether it is deleted or forgotten.
 		return
 	}
-	diags.AddWarning("Destroyed Clip Stays Billed",
-		fmt.Sprintf("If this plan is applied, %s. If that is not what you want, do not apply it.", r.data.lifecycleOrNil().Removal(taskID, status)))
+	resp.Diagnostics.AddWarning("Destroyed Clip Stays Billed", fmt.Sprintf("Destroying this clip %s.",
+		r.data.lifecycleOrNil().Removal(c)))
+	resp.Diagnostics.Append(privateKeyRemovalSaid.Set(ctx, resp.Private, true)...)
 }
 
 // checkModel rejects a model the key cannot use. The model list also tells whether
@@ -316,22 +319,8 @@ func (r *videoResource) checkModel(ctx context.Context, model types.String, diag
 		return
 	}
 	if want := model.ValueString(); !slices.Contains(ids, want) {
-		diags.AddAttributeError(path.Root("model"), "Unknown Model", unknownModelDetail(want, ids))
+		diags.AddAttributeError(path.Root("model"), "Unknown Model", apidiag.UnknownModel(want, ids))
 	}
-}
-
-func unknownModelDetail(want string, ids []string) string {
-	if len(ids) == 0 {
-		return fmt.Sprintf("Model %q is not available: GET /v1/models lists no models for this API key. Check that the key "+
-			"may use video models.", want)
-	}
-	listed := ids
-	label := "Models available to this API key"
-	if len(ids) > 15 {
-		listed, label = client.ClosestModels(want, ids, 5), "Closest models available to this API key"
-	}
-	return fmt.Sprintf("Model %q is not in the service's model list for this API key (IDs must match exactly). %s: %s. "+
-		"The videogen_models data source lists them all.", want, label, strings.Join(listed, ", "))
 }
 
 // Create reads the plan, takes over the task an earlier run left for this clip
@@ -372,6 +361,8 @@ func (r *videoResource) Create(ctx context.Context, req resource.CreateRequest, 
 	resp.Diagnostics.Append(setVideoIdentity(ctx, resp.Identity, plan.TaskID)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 	resp.Diagnostics.Append(r.data.recordClipAPI(ctx, resp.Private)...)
+	// The plan's mark for the Delete of the clip this one replaces is not this clip's.
+	resp.Diagnostics.Append(privateKeyRemovalSaid.Set(ctx, resp.Private, false)...)
 	defer func() {
 		addNotes(&resp.Diagnostics, r.data.lifecycle.Abandoned(c))
 	}()
@@ -545,7 +536,9 @@ func (r *videoResource) Delete(ctx context.Context, req resource.DeleteRequest, 
 	}
 	d := deletionOf(ctx, req.Private, state)
 	if r.data == nil {
-		addNotes(&resp.Diagnostics, (*clip.Lifecycle)(nil).Release(ctx, argsOf(&state), clip.Destroyed))
+		held := argsOf(&state)
+		held.RemovalSaid = privateKeyRemovalSaid.Get(ctx, req.Private)
+		addNotes(&resp.Diagnostics, (*clip.Lifecycle)(nil).Release(ctx, held, clip.Destroyed))
 		return
 	}
 	// A plan that resumes the task read it through this API; any other unfinished
@@ -556,6 +549,7 @@ func (r *videoResource) Delete(ctx context.Context, req resource.DeleteRequest, 
 	}
 	held, _ := r.data.clipOf(ctx, &state, tfsdk.Config{})
 	held.MadeThrough = client.API(d.recorded)
+	held.RemovalSaid = privateKeyRemovalSaid.Get(ctx, req.Private)
 	addNotes(&resp.Diagnostics, r.data.lifecycle.Release(ctx, held, d.outcome))
 }
 

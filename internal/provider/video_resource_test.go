@@ -150,7 +150,8 @@ func TestAccVideoResource_planTimeValidation(t *testing.T) {
 		{"seconds_letters", `seconds = "eight"`, `(?s)seconds.*whole\s+number\s+of\s+seconds`},
 		{"seconds_zero", `seconds = "0"`, `(?s)seconds.*1\s+or\s+more`},
 		{"seconds_negative", `seconds = -3`, `(?s)seconds.*whole\s+number`},
-		{"resolution", `resolution = "4k"`, `(?s)resolution.*480p.*720p.*1080p`},
+		{"resolution", `resolution = "4k"`, `(?s)Invalid\s+Resolution.*resolution\s+must\s+be\s+one\s+of\s+"480p",\s+"720p",\s+"1080p",\s+got\s+"4k"`},
+		{"resolution_case", `resolution = "720P"`, `(?s)Invalid\s+Resolution.*resolution\s+is\s+"720P":\s+write\s+it\s+as\s+"720p"`},
 		{"ratio_shape", `ratio = "16x9"`, `(?s)ratio.*W:H`},
 		{"ratio_zero", `ratio = "0:1"`, `(?s)ratio.*positive`},
 		{"too_many_images", "reference_images = " + urls(10), `(?s)reference_images.*at most 9`},
@@ -164,6 +165,7 @@ func TestAccVideoResource_planTimeValidation(t *testing.T) {
 		{"image_citation_zero", `prompt_override = "@image0 at dawn"`, `(?s)@image0.*start\s+at\s+@image1`},
 		{"blank_prompt", `prompt_override = "   "`, `(?s)prompt.*must\s+not\s+be\s+blank`},
 		{"unknown_model", `model_override = "videogen-9"`, `(?s)Unknown Model.*videogen-9.*videogen-1,\s+videogen-1-fast,\s+videogen-2`},
+		{"model_one_edit_away", `model_override = "videogen-1-fat"`, `(?s)Unknown Model.*Did\s+you\s+mean\s+"videogen-1-fast"\?`},
 		// Numbers the service cannot take, and spellings it would echo differently.
 		{"seconds_too_large", `seconds = "99999999999999999999"`, `(?s)seconds.*more\s+than\s+the\s+service\s+can\s+take`},
 		{"seconds_leading_zero", `seconds = "08"`, `(?s)seconds.*without\s+leading\s+zeros,\s+as\s+"8"`},

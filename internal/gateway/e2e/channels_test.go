@@ -85,10 +85,11 @@ const (
 	veoModel      = "veo-3.0-generate-001"
 )
 
-// The destroy warnings: the default API has no delete; new-api's
-// /v1/videos has none either (404 "Invalid URL").
+// The destroy warnings: the default API has no delete, which the destroy's
+// plan says; new-api's /v1/videos has none either (404 "Invalid URL"), which
+// the apply finds.
 const (
-	removedFromState = "Video Removed From State Only"
+	removedFromState = "Destroyed Clip Stays Billed"
 	notDeleted       = "Video Not Deleted From the Server"
 )
 

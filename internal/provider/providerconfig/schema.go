@@ -54,7 +54,7 @@ func Schema(carries func(client.API) string) schema.Schema {
 					"skips the refresh), is an error that leaves state alone (use a second, aliased provider block for clips " +
 					"of both).",
 				Optional:   true,
-				Validators: []validator.String{stringvalidator.OneOf(client.APINames()...)},
+				Validators: []validator.String{validators.OneOf("Invalid API", client.APINames()...)},
 			},
 			"project": schema.StringAttribute{
 				MarkdownDescription: "On `api = \"" + string(client.APIVertex) + "\"`, the Google Cloud project whose Vertex AI " +

@@ -217,12 +217,12 @@ func (r *videoFileResource) deleteObject(ctx context.Context, state *videoFileRe
 	return "", nil
 }
 
-// objectTaskID is the task named by the object, for messages.
+// objectTaskID names the task of the object, for messages.
 func objectTaskID(taskID types.String) string {
 	if taskID.IsUnknown() || taskID.IsNull() {
-		return "<task_id>"
+		return "the task of this resource's clip"
 	}
-	return taskID.ValueString()
+	return "task " + taskID.ValueString()
 }
 
 // createObject writes the object of a new resource, or keeps the one the plan

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -28,14 +29,17 @@ func addPathError(diags *diag.Diagnostics, p string, err error) {
 
 // addOccupiedError refuses to replace what is at p, which is not this clip.
 func addOccupiedError(diags *diag.Diagnostics, p string, occ localfile.Occupant, taskID types.String) {
-	task := "<task_id>"
-	if !taskID.IsUnknown() && !taskID.IsNull() {
-		task = taskID.ValueString()
-	}
 	adopt := ""
 	if occ == localfile.RegularFile {
-		adopt = fmt.Sprintf(" If it is the clip of task %s, adopt it as it is with an import (an import block, or "+
-			"terraform import videogen_video_file.<name> %s,%s).", task, task, p)
+		// The provider is never told the resource's address: Terraform prints it
+		// with this error, after "with".
+		id := fmt.Sprintf("the task ID of the clip (its videogen_video's task_id, known once that clip is created), a "+
+			"comma and %s", p)
+		if !taskID.IsUnknown() && !taskID.IsNull() {
+			id = strconv.Quote(taskID.ValueString() + "," + p)
+		}
+		adopt = fmt.Sprintf(" If it is this resource's clip, adopt it as it is: import this resource, at the address "+
+			"shown after \"with\" above, with ID %s (terraform import, or an import block).", id)
 	}
 	diags.AddAttributeError(path.Root("path"), "Video File Path Already Taken",
 		fmt.Sprintf("There is already %s at %s that this resource did not write, and videogen_video_file never replaces "+
@@ -167,6 +171,6 @@ func addObjectTakenError(diags *diag.Diagnostics, p string, obj clipstore.Object
 	}
 	diags.AddAttributeError(path.Root("path"), "Video Object Key Already Taken",
 		fmt.Sprintf("There is already %s at %s, and videogen_video_file never replaces what it did not write for "+
-			"task %s: nothing was downloaded or uploaded, and the object was left as it is. Choose another key, or "+
+			"%s: nothing was downloaded or uploaded, and the object was left as it is. Choose another key, or "+
 			"set overwrite = true on this resource to replace it with the clip.", what, clipstore.Redact(p), objectTaskID(taskID)))
 }

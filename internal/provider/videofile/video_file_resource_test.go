@@ -483,8 +483,19 @@ resource "videogen_video" "test" {
 						t.Fatal(err)
 					}
 				},
-				Config:      mock.VideoFileConfig("copied before its file resource", clip, ""),
-				ExpectError: acctest.Wrapped("Video File Path Already Taken", "There is already a file at", clip, "overwrite = true"),
+				Config: mock.VideoFileConfig("copied before its file resource", clip, ""),
+				// The hint names the clip's task and the path, in the ID an import takes,
+				// and points at the address Terraform prints with the error.
+				ExpectError: regexp.MustCompile(`(?s)Video File Path Already Taken.*with videogen_video_file\.test,.*` +
+					acctest.Wrapped("There is already a file at", clip, "import this resource, at the address shown after "+
+						`"with" above, with ID "`).String()[len("(?s)"):] + `task_[0-9a-f]{32},` + regexp.QuoteMeta(clip) + `"`),
+			},
+			{
+				// The hint's ID imports the file as it is.
+				Config:            mock.VideoFileConfig("copied before its file resource", clip, ""),
+				ResourceName:      "videogen_video_file.test",
+				ImportState:       true,
+				ImportStateIdFunc: func(*terraform.State) (string, error) { return mock.Ledger().Tasks[0].TaskID + "," + clip, nil },
 			},
 		},
 	})
