@@ -162,6 +162,13 @@ type Video struct {
 	InlineClip bool
 }
 
+// HasClip reports whether the task has a clip to hand out: it succeeded, and
+// names where the clip is (URL) or holds it itself (InlineClip). Every reader
+// of a finished task asks this, rather than its fields.
+func (v *Video) HasClip() bool {
+	return v.Status == StatusSucceeded && (v.URL != "" || v.InlineClip)
+}
+
 const (
 	generationsPath = "/v1/video/generations"
 	taskPath        = "/v1/video/generations/{task_id}"

@@ -383,3 +383,24 @@ func TestMetadataWithOneMemberIsSent(t *testing.T) {
 		t.Error("empty metadata would be sent")
 	}
 }
+
+// TestVideoHasClip: only a succeeded task that names its clip's URL, or holds
+// the clip itself, has one to hand out.
+func TestVideoHasClip(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		v    Video
+		want bool
+	}{
+		{Video{Status: StatusSucceeded, URL: "https://cdn.example.com/a.mp4"}, true},
+		{Video{Status: StatusSucceeded, InlineClip: true}, true},
+		{Video{Status: StatusSucceeded}, false},
+		{Video{Status: StatusRunning, URL: "https://cdn.example.com/a.mp4"}, false},
+		{Video{Status: StatusFailed, URL: "https://cdn.example.com/a.mp4"}, false},
+		{Video{Status: StatusExpired, URL: "https://cdn.example.com/a.mp4"}, false},
+	} {
+		if got := tt.v.HasClip(); got != tt.want {
+			t.Errorf("%+v: HasClip() = %v, want %v", tt.v, got, tt.want)
+		}
+	}
+}

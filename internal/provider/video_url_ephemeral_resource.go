@@ -77,7 +77,8 @@ func (e *videoURLEphemeralResource) Open(ctx context.Context, req ephemeral.Open
 		apidiag.Add(&resp.Diagnostics, summary, apidiag.Get, err, nil) // no clip arguments of its own
 		return
 	}
-	if video.Status.Final() && (video.Status != client.StatusSucceeded || video.URL == "") {
+	// A clip held in the task itself (InlineClip) has no URL to link.
+	if video.Status.Final() && (!video.HasClip() || video.URL == "") {
 		resp.Diagnostics.AddAttributeError(path.Root("task_id"), "Video Not Available",
 			fmt.Sprintf("Task %s ended as %q and has no clip to link. Point task_id at a task that succeeded.",
 				taskID, video.RawStatus))

@@ -49,7 +49,7 @@ func checkDownloadable(video *client.Video, diags *diag.Diagnostics) bool {
 	case video.Status != client.StatusSucceeded:
 		detail = fmt.Sprintf("Task %s has the status %q; only a succeeded task has a clip to download. Apply again "+
 			"when the task has succeeded.", video.TaskID, video.RawStatus)
-	case video.URL == "" && !video.InlineClip:
+	case !video.HasClip():
 		detail = fmt.Sprintf("Task %s has succeeded, but the service reported no download URL for it. Apply again "+
 			"later; if it persists, ask the service about the task.", video.TaskID)
 	default:
