@@ -214,6 +214,17 @@ func (c *Client) downloadInlineClip(ctx context.Context, video *Video, out Outpu
 	return Download{Bytes: int64(w)}, nil
 }
 
+// CloudStorageObject is the gs:// URI of the clip when Vertex AI wrote it
+// into the team's bucket itself (a submission with a StorageURI), "" when the
+// clip is anywhere else. Such a clip is read from the bucket with the team's
+// own credentials, where object stores are read, never through the API.
+func (v *Video) CloudStorageObject() string {
+	if v == nil || v.Status != StatusSucceeded || !strings.HasPrefix(v.URL, "gs://") {
+		return ""
+	}
+	return v.URL
+}
+
 // errCloudStorageClip is a clip Vertex AI wrote to Cloud Storage, which this
 // client does not read.
 var errCloudStorageClip = errors.New("the clip is in Cloud Storage, where Vertex AI wrote it (storage_uri): read it from there")

@@ -22,25 +22,27 @@ var errChanged = errors.New("the object changed while its SHA-256 was being reco
 
 // recordSHA256 replaces the metadata of the object just written with md
 // (which names its SHA-256), only if the object is still the one written:
-// same size, same task, and (where the store offers it) the same version.
-// Only the metadata changes; the bytes stay, and the object is never absent.
-func (s *Store) recordSHA256(ctx context.Context, size int64, md map[string]string) error {
+// same size, the task it names now (was: md's task for an object Write
+// wrote, "" for one another writer left without metadata, see Seal), and
+// (where the store offers it) the same version. Only the metadata changes;
+// the bytes stay, and the object is never absent.
+func (s *Store) recordSHA256(ctx context.Context, size int64, was string, md map[string]string) error {
 	switch s.loc.scheme {
 	case "s3":
-		return s.recordS3(ctx, size, md)
+		return s.recordS3(ctx, size, was, md)
 	case "gs":
-		return s.recordGCS(ctx, size, md)
+		return s.recordGCS(ctx, size, was, md)
 	case "azblob":
-		return s.recordAzure(ctx, size, md)
+		return s.recordAzure(ctx, size, was, md)
 	case "file":
-		return s.recordFile(size, md)
+		return s.recordFile(size, was, md)
 	}
 	return fmt.Errorf("no way to record metadata for %s://", s.loc.scheme)
 }
 
 // recordS3 copies the object onto itself with the new metadata, on
 // condition of its ETag. S3 copies objects up to 5 GiB in one request.
-func (s *Store) recordS3(ctx context.Context, size int64, md map[string]string) error {
+func (s *Store) recordS3(ctx context.Context, size int64, was string, md map[string]string) error {
 	var c *s3.Client
 	if !s.bucket.As(&c) {
 		return errors.New("the S3 client is not available")
@@ -49,7 +51,7 @@ func (s *Store) recordS3(ctx context.Context, size int64, md map[string]string) 
 	if err != nil {
 		return err
 	}
-	if aws.ToInt64(head.ContentLength) != size || unescape(head.Metadata[MetaTask]) != md[MetaTask] {
+	if aws.ToInt64(head.ContentLength) != size || unescape(head.Metadata[MetaTask]) != was {
 		return errChanged
 	}
 	escaped := make(map[string]string, len(md))
@@ -77,7 +79,7 @@ func (s *Store) recordS3(ctx context.Context, size int64, md map[string]string) 
 
 // recordGCS updates the object's metadata on condition of its generation and
 // metageneration.
-func (s *Store) recordGCS(ctx context.Context, size int64, md map[string]string) error {
+func (s *Store) recordGCS(ctx context.Context, size int64, was string, md map[string]string) error {
 	var c *storage.Client
 	if !s.bucket.As(&c) {
 		return errors.New("the Cloud Storage client is not available")
@@ -87,7 +89,7 @@ func (s *Store) recordGCS(ctx context.Context, size int64, md map[string]string)
 	if err != nil {
 		return err
 	}
-	if attrs.Size != size || attrs.Metadata[MetaTask] != md[MetaTask] {
+	if attrs.Size != size || attrs.Metadata[MetaTask] != was {
 		return errChanged
 	}
 	_, err = o.If(storage.Conditions{GenerationMatch: attrs.Generation, MetagenerationMatch: attrs.Metageneration}).
@@ -96,7 +98,7 @@ func (s *Store) recordGCS(ctx context.Context, size int64, md map[string]string)
 }
 
 // recordAzure sets the blob's metadata on condition of its ETag.
-func (s *Store) recordAzure(ctx context.Context, size int64, md map[string]string) error {
+func (s *Store) recordAzure(ctx context.Context, size int64, was string, md map[string]string) error {
 	var c *container.Client
 	if !s.bucket.As(&c) {
 		return errors.New("the Azure container client is not available")
@@ -112,7 +114,7 @@ func (s *Store) recordAzure(ctx context.Context, size int64, md map[string]strin
 			task = unescape(*v)
 		}
 	}
-	if props.ContentLength == nil || *props.ContentLength != size || task != md[MetaTask] {
+	if props.ContentLength == nil || *props.ContentLength != size || task != was {
 		return errChanged
 	}
 	escaped := make(map[string]*string, len(md))
@@ -128,7 +130,7 @@ func (s *Store) recordAzure(ctx context.Context, size int64, md map[string]strin
 // recordFile rewrites the attributes file fileblob keeps beside the file
 // (name + ".attrs", JSON), replacing it by a rename so it is never half
 // written. Its other fields are kept as they are.
-func (s *Store) recordFile(size int64, md map[string]string) error {
+func (s *Store) recordFile(size int64, was string, md map[string]string) error {
 	path := filepath.Join(filepath.FromSlash(s.loc.bucket), s.loc.key)
 	fi, err := os.Stat(path)
 	if err != nil {
@@ -143,7 +145,7 @@ func (s *Store) recordFile(size int64, md map[string]string) error {
 		return fmt.Errorf("reading %s.attrs: %w", s.loc.key, err)
 	}
 	var old map[string]string
-	if err := json.Unmarshal(attrs["user.metadata"], &old); err != nil || fi.Size() != size || old[MetaTask] != md[MetaTask] {
+	if err := json.Unmarshal(attrs["user.metadata"], &old); err != nil || fi.Size() != size || old[MetaTask] != was {
 		return errChanged
 	}
 	if attrs["user.metadata"], err = json.Marshal(md); err != nil {

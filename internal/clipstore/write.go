@@ -64,7 +64,7 @@ func (s *Store) Write(ctx context.Context, r io.Reader, meta Meta, opts WriteOpt
 	}
 	written := Written{Size: src.n, SHA256: hex.EncodeToString(h.Sum(nil))}
 	md[MetaSHA256] = written.SHA256
-	if err := s.recordSHA256(ctx, written.Size, md); err != nil {
+	if err := s.recordSHA256(ctx, written.Size, md[MetaTask], md); err != nil {
 		return Written{}, s.fail("recording the SHA-256 of", err)
 	}
 	return written, nil
@@ -131,7 +131,7 @@ func (s *Store) settle(ctx context.Context, written Written, md map[string]strin
 		}
 		if sum == written.SHA256 {
 			md[MetaSHA256] = sum
-			if err := s.recordSHA256(ctx, written.Size, md); err != nil {
+			if err := s.recordSHA256(ctx, written.Size, md[MetaTask], md); err != nil {
 				return Written{}, s.fail("recording the SHA-256 of", err)
 			}
 			written.Unchanged = true

@@ -4,11 +4,13 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"regexp"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -173,6 +175,22 @@ var clipArguments = []clipArgument{
 		same: sameExact,
 	},
 	{
+		name: "storage_uri",
+		attribute: schema.StringAttribute{
+			MarkdownDescription: "`api = \"vertex\"` only: a Cloud Storage folder, `gs://bucket/prefix/`, where Vertex AI " +
+				"writes the clip itself (sent as `parameters.storageUri`; Vertex AI's service agent needs to write to the " +
+				"bucket). `url` is then the clip's object, `gs://bucket/prefix/<operation>/sample_0.mp4`, and reading the " +
+				"task no longer carries the clip's bytes. A `videogen_video_file` whose `path` is that `url` records the " +
+				"object where it is, with its SHA-256 and size, without downloading anything. Any other API fails the " +
+				"plan. Changing this forces a new clip.",
+			Validators: []validator.String{stringvalidator.RegexMatches(regexp.MustCompile(`^gs://[^/?#]+(/[^?#]*)?$`),
+				"must be a Cloud Storage URI such as gs://bucket/clips/")},
+		},
+		request: perAPI{apiVertex: stringMember("parameters.storageUri",
+			func(r *client.VideoRequest) *string { return &r.StorageURI })},
+		same: sameExact,
+	},
+	{
 		// Not sent: it names a clip only to Terraform, and to the journal's fingerprint.
 		name: "triggers_replace",
 		attribute: schema.MapAttribute{
@@ -206,6 +224,7 @@ type videoResourceModel struct {
 	ReferenceAudiosWO       types.List     `tfsdk:"reference_audios_wo"`
 	ReferenceMediaWOVersion types.Int64    `tfsdk:"reference_media_wo_version"`
 	ExtraMetadata           types.String   `tfsdk:"extra_metadata"`
+	StorageURI              types.String   `tfsdk:"storage_uri"`
 	TriggersReplace         types.Map      `tfsdk:"triggers_replace"`
 	WaitForCompletion       types.Bool     `tfsdk:"wait_for_completion"`
 	Status                  types.String   `tfsdk:"status"`

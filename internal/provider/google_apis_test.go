@@ -3,6 +3,7 @@ package provider
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"cloud.google.com/go/storage"
 	"github.com/hashicorp/terraform-exec/tfexec"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
@@ -20,6 +22,7 @@ import (
 	"github.com/videogen/terraform-provider-videogen/internal/acctest"
 	"github.com/videogen/terraform-provider-videogen/internal/clip"
 	"github.com/videogen/terraform-provider-videogen/internal/mockapi"
+	"github.com/videogen/terraform-provider-videogen/internal/storetest"
 )
 
 // The tests in this file run videogen_video through Google's Veo: api =
@@ -115,14 +118,17 @@ data "videogen_video" "test" {
 
 // TestAccVeo_argumentVeoCannotCarryFailsThePlan: an argument Veo has no way to
 // send fails the plan, attached to it, and nothing is submitted: a callback URL
-// on either API, audio on the Gemini API (whose models decide it).
+// on either API, audio on the Gemini API (whose models decide it), a Cloud
+// Storage destination on the Gemini API (only Vertex AI writes to a bucket).
 func TestAccVeo_argumentVeoCannotCarryFailsThePlan(t *testing.T) {
-	cases := map[string]string{
-		mockapi.DialectGemini: `generate_audio = true`,
-		mockapi.DialectVertex: `callback_url = "https://hooks.example.com/veo"`,
+	cases := []struct{ dialect, line string }{
+		{mockapi.DialectGemini, `generate_audio = true`},
+		{mockapi.DialectGemini, `storage_uri = "gs://clips/veo/"`},
+		{mockapi.DialectVertex, `callback_url = "https://hooks.example.com/veo"`},
 	}
-	for dialect, line := range cases {
-		t.Run(dialect, func(t *testing.T) {
+	for _, c := range cases {
+		dialect, line := c.dialect, c.line
+		t.Run(dialect+"/"+strings.Fields(line)[0], func(t *testing.T) {
 			mock := acctest.NewMock(t, mockapi.WithDialect(dialect))
 			name := strings.Fields(line)[0]
 			resource.ParallelTest(t, resource.TestCase{
@@ -300,4 +306,125 @@ resource "videogen_video_file" "clip" {
 			}
 		})
 	}
+}
+
+// TestAccVeo_cloudStorageDestination: on api = "vertex" with storage_uri,
+// Vertex AI (the mock) writes the clip into the bucket itself, on
+// fake-gcs-server; videogen_video's url is that object, and a
+// videogen_video_file whose path is the url records it where it is: the
+// object holds the clip, its SHA-256 and size are in state and in the
+// object's metadata, and the provider never had the clip's bytes from the
+// API (the ledger served it 0 times), over a create and a refresh with an
+// empty plan: 1 submission per clip, 2 in all.
+func TestAccVeo_cloudStorageDestination(t *testing.T) {
+	gcs := storetest.StartGCS(t)
+	gcs.Setenv(t) // the in-process provider's clipstore reads the bucket through the emulator
+	mock := acctest.NewMock(t, mockapi.WithDialect(mockapi.DialectVertex), func(c *mockapi.Config) {
+		c.CloudStorage = gcs.Endpoint
+	})
+	video := func(name string) string {
+		return fmt.Sprintf(`
+resource "videogen_video" %q {
+  model       = "videogen-1"
+  prompt      = "a heron lands on a pier (%s)"
+  storage_uri = "gs://%s/veo/"
+}
+`, name, name, gcs.Bucket)
+	}
+	file := func(name string) string {
+		return fmt.Sprintf(`
+resource "videogen_video_file" %[1]q {
+  task_id = videogen_video.%[1]s.task_id
+  path    = videogen_video.%[1]s.url
+}
+`, name)
+	}
+	// The first clip and its file are created together (the path is known
+	// only at apply); the second file is added once its clip exists (the
+	// plan sees the object Vertex AI wrote, and takes it for the clip).
+	config := mock.ProviderBlock() + video("first") + file("first")
+	later := config + video("second")
+	both := later + file("second")
+	objectURL := regexp.MustCompile(`^gs://` + gcs.Bucket + `/veo/[0-9a-f-]{36}/sample_0\.mp4$`)
+	servedNothing := func(*terraform.State) error {
+		if n := mock.ClipDownloads(); n != 0 {
+			return fmt.Errorf("the mock served %d clip downloads, want 0", n)
+		}
+		for _, lt := range mock.Ledger().Tasks {
+			if lt.ClipServed != 0 {
+				return fmt.Errorf("the mock served the clip of %s %d times, want 0: it is in the bucket", lt.TaskID, lt.ClipServed)
+			}
+		}
+		return nil
+	}
+	objects := map[string]string{} // the key of each clip's object
+	objectIsClip := func(name string) resource.TestCheckFunc {
+		return func(s *terraform.State) error {
+			key, err := objectHoldsClip(t, gcs, mock, s, name)
+			objects[name] = key
+			return err
+		}
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: config,
+				Check:  resource.ComposeAggregateTestCheckFunc(objectIsClip("first"), servedNothing, mock.ExpectSubmissions(1)),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("videogen_video.first", tfjsonpath.New("url"), knownvalue.StringRegexp(objectURL)),
+					statecheck.ExpectKnownValue("videogen_video.first", tfjsonpath.New("status"), knownvalue.StringExact("succeeded")),
+				},
+			},
+			{
+				Config: later,
+				Check:  resource.ComposeAggregateTestCheckFunc(objectIsClip("first"), servedNothing, mock.ExpectSubmissions(2)),
+			},
+			{
+				Config: both,
+				Check:  resource.ComposeAggregateTestCheckFunc(objectIsClip("second"), servedNothing, mock.ExpectSubmissions(2)),
+			},
+			// A refresh reads the operations (their names of the objects, no
+			// bytes) and the objects' attributes: nothing to do, nothing served.
+			mock.NothingNewStep(both, 2),
+		},
+		// Destroying the file removes the object it recorded, as it removes
+		// any object it holds; the clip stays billed.
+		CheckDestroy: func(s *terraform.State) error {
+			errs := []error{servedNothing(s), mock.ExpectSubmissions(2)(s)}
+			for _, key := range objects {
+				if _, err := gcs.GCSClient(t).Bucket(gcs.Bucket).Object(key).Attrs(t.Context()); !errors.Is(err, storage.ErrObjectNotExist) {
+					errs = append(errs, fmt.Errorf("after destroy, gs://%s/%s: %w; want it removed", gcs.Bucket, key, err))
+				}
+			}
+			return errors.Join(errs...)
+		},
+	})
+}
+
+// objectHoldsClip checks that videogen_video_file.<name> records, at the url
+// of videogen_video.<name>, the object Vertex AI wrote: the clip's bytes,
+// with its SHA-256 and task in the object's metadata. It returns the
+// object's key in the bucket.
+func objectHoldsClip(t *testing.T, gcs *storetest.Server, mock *acctest.Mock, s *terraform.State, name string) (key string, err error) {
+	video := s.RootModule().Resources["videogen_video."+name].Primary.Attributes
+	file := s.RootModule().Resources["videogen_video_file."+name].Primary.Attributes
+	key = strings.TrimPrefix(video["url"], "gs://"+gcs.Bucket+"/")
+	want, err := mock.ReferenceClip(video["task_id"])
+	if err != nil {
+		return key, err
+	}
+	if file["sha256"] != want.SHA256 || file["size_bytes"] != fmt.Sprint(want.Size) || file["path"] != video["url"] {
+		return key, fmt.Errorf("videogen_video_file records %s (%s bytes) at %s; want the clip's %s (%d bytes) at %s",
+			file["sha256"], file["size_bytes"], file["path"], want.SHA256, want.Size, video["url"])
+	}
+	attrs, err := gcs.GCSClient(t).Bucket(gcs.Bucket).Object(key).Attrs(t.Context())
+	if err != nil {
+		return key, fmt.Errorf("the object Vertex AI wrote: %w", err)
+	}
+	if attrs.Size != want.Size || attrs.Metadata["sha256"] != want.SHA256 || attrs.Metadata["task"] != video["task_id"] {
+		return key, fmt.Errorf("the object holds %d bytes with metadata %v; want %d bytes, sha256 %s, task %s",
+			attrs.Size, attrs.Metadata, want.Size, want.SHA256, video["task_id"])
+	}
+	return key, nil
 }

@@ -78,6 +78,9 @@ func (r *videoFileResource) writeClip(ctx context.Context, taskID string, video 
 	copies []storedCopy,
 ) (clipSource, error) {
 	var vendorErr error
+	if video.CloudStorageObject() != "" {
+		return clipSource{url: video.CloudStorageObject()}, copyCloudStorageClip(ctx, video, out, maxBytes)
+	}
 	if video != nil {
 		dl, err := r.data.Client().DownloadVideo(ctx, video, out, maxBytes)
 		if err == nil {

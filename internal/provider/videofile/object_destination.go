@@ -93,6 +93,9 @@ func (r *videoFileResource) planNewObject(ctx context.Context, plan *videoFileRe
 		// workspace): adopted without downloading or uploading anything.
 		plan.setClip(localfile.Clip{SHA256: obj.SHA256, Size: obj.Size, SourceURL: p})
 		return true
+	case !plan.TaskID.IsUnknown() && obj.TaskID == "" && inCloudStorage(p) && r.vertexWrote(ctx, plan.TaskID.ValueString(), p):
+		// Vertex AI wrote the task's clip there: apply records it where it is.
+		return false
 	case !overwrite:
 		addObjectTakenError(diags, p, obj, plan.TaskID)
 	}
@@ -141,10 +144,14 @@ func (r *videoFileResource) fetchObject(ctx context.Context, m *videoFileResourc
 		return false
 	}
 	defer func() { _ = store.Close() }()
+	var unnamed *clipstore.Object
 	if !replace {
 		// Checked again before waiting for or downloading anything: the key
 		// may have been taken since the plan.
 		switch obj, err := store.Stat(ctx); {
+		case err == nil && obj.TaskID == "" && inCloudStorage(p):
+			// Perhaps the clip Vertex AI wrote there: told once the task is read.
+			unnamed = &obj
 		case err == nil:
 			addObjectTakenError(diags, p, obj, m.TaskID)
 			return false
@@ -155,7 +162,13 @@ func (r *videoFileResource) fetchObject(ctx context.Context, m *videoFileResourc
 	}
 	copies := r.copiesOf(ctx, m)
 	video, vendorDiags, ok := r.vendorVideo(ctx, taskID, copies, timeout, diags)
-	if !ok {
+	switch {
+	case !ok:
+		return false
+	case video != nil && video.CloudStorageObject() == p:
+		return r.sealVertexObject(ctx, m, store, diags)
+	case unnamed != nil:
+		addObjectTakenError(diags, p, *unnamed, m.TaskID)
 		return false
 	}
 	out := &objectOutput{ctx: ctx, store: store, meta: clipstore.Meta{TaskID: taskID},
