@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/compare"
@@ -26,22 +27,53 @@ import (
 
 const videoDataAddr = "data.videogen_video.test"
 
-// testedDialects are the dialects every test in this file runs against.
-var testedDialects = mockapi.Dialects
+// testedDialects are the dialects of the video-generations and openai-videos
+// APIs; everyDialect adds Google's Veo, which the core lifecycle tests in this
+// file run against too.
+var (
+	testedDialects = mockapi.Dialects
+	everyDialect   = slices.Concat(mockapi.Dialects, mockapi.GoogleDialects)
+)
 
 // clipURL matches the clip URL a dialect's mock hands out: a signed URL of its
 // storage, or OpenAI's /content of the video, which is downloaded with the key.
 func clipURL(dialect string) knownvalue.Check {
+	if slices.Contains(mockapi.GoogleDialects, dialect) {
+		return veoClipURL(dialect)
+	}
 	if dialect == mockapi.DialectOpenAIVideos {
 		return knownvalue.StringRegexp(regexp.MustCompile(`^http://127\.0\.0\.1:\d+/v1/videos/video_[0-9a-f]+/content$`))
 	}
 	return knownvalue.StringRegexp(regexp.MustCompile(`^http://127\.0\.0\.1:\d+/.+\.mp4`))
 }
 
+// clipDownloads is how many downloads of a clip the mock serves when the clip
+// is written to a file once: none on Vertex AI, whose clip comes inline in its
+// operation.
+func clipDownloads(dialect string) int {
+	if dialect == mockapi.DialectVertex {
+		return 0
+	}
+	return 1
+}
+
+// unknownTaskID is a task ID of the dialect's shape that the mock never
+// handed out (Veo's are operation names, which the client checks).
+func unknownTaskID(dialect string) string {
+	switch dialect {
+	case mockapi.DialectGemini:
+		return "models/videogen-1/operations/000000000000"
+	case mockapi.DialectVertex:
+		return "projects/" + acctest.VertexProject + "/locations/" + acctest.VertexLocation +
+			"/publishers/google/models/videogen-1/operations/00000000-0000-0000-0000-000000000000"
+	}
+	return "task_does_not_exist"
+}
+
 // TestAccDialect_lifecycle: create and wait, the file's bytes, the empty plan,
 // import and the data source, with exactly one submission.
 func TestAccDialect_lifecycle(t *testing.T) {
-	for _, dialect := range testedDialects {
+	for _, dialect := range everyDialect {
 		t.Run(dialect, func(t *testing.T) {
 			mock := acctest.NewMock(t, mockapi.WithDialect(dialect))
 			clip := filepath.Join(t.TempDir(), "heron.mp4")
@@ -68,7 +100,7 @@ data "videogen_video" "test" {
 						},
 						Check: resource.ComposeTestCheckFunc(
 							mock.ExpectFileMatchesClip(t, clip),
-							mock.ExpectClipDownloads(1),
+							mock.ExpectClipDownloads(clipDownloads(dialect)),
 							mock.ExpectSubmissions(1),
 						),
 					},
@@ -92,7 +124,7 @@ data "videogen_video" "test" {
 // and the service's reason, is not billed, is saved tainted, and is replaced by
 // the next apply.
 func TestAccDialect_failedTask(t *testing.T) {
-	for _, dialect := range testedDialects {
+	for _, dialect := range everyDialect {
 		t.Run(dialect, func(t *testing.T) {
 			mock := acctest.NewMock(t, mockapi.WithDialect(dialect))
 			config := videoConfig(mock, `
@@ -136,7 +168,7 @@ func TestAccDialect_failedTask(t *testing.T) {
 // vanished stays in state, said in billing; nothing is submitted but that one
 // clip.
 func TestAccDialect_unknownTask(t *testing.T) {
-	for _, dialect := range testedDialects {
+	for _, dialect := range everyDialect {
 		t.Run(dialect, func(t *testing.T) {
 			mock := acctest.NewMock(t, mockapi.WithDialect(dialect))
 			config := videoConfig(mock, `
@@ -147,7 +179,7 @@ func TestAccDialect_unknownTask(t *testing.T) {
 				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 				Steps: []resource.TestStep{
 					{
-						Config: mock.ProviderBlock() + `data "videogen_video" "test" { task_id = "task_does_not_exist" }`,
+						Config: mock.ProviderBlock() + fmt.Sprintf(`data "videogen_video" "test" { task_id = %q }`, unknownTaskID(dialect)),
 						// terraform-plugin-testing runs no Check after an expected error: the next
 						// steps' count of one submission shows that this one made none.
 						ExpectError: wrapped("Unable to Read Video", "does not know this task ID"),
@@ -156,7 +188,7 @@ func TestAccDialect_unknownTask(t *testing.T) {
 						Config:        config,
 						ResourceName:  videoAddr,
 						ImportState:   true,
-						ImportStateId: "task_does_not_exist",
+						ImportStateId: unknownTaskID(dialect),
 						ExpectError:   wrapped("Cannot import non-existent remote object"),
 					},
 					{Config: config, Check: mock.ExpectSubmissions(1)},
