@@ -18,6 +18,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/videogen/terraform-provider-videogen/internal/acctest"
 	"github.com/videogen/terraform-provider-videogen/internal/clip"
@@ -427,4 +428,36 @@ func objectHoldsClip(t *testing.T, gcs *storetest.Server, mock *acctest.Mock, s 
 			attrs.Size, attrs.Metadata, want.Size, want.SHA256, video["task_id"])
 	}
 	return key, nil
+}
+
+// TestAccVeo_ephemeralURLOfAnInlineClip: a Vertex AI clip held in its
+// operation has no URL: videogen_video_url says so and what to do instead,
+// and the clip that would have used it is not submitted: 1 submission.
+func TestAccVeo_ephemeralURLOfAnInlineClip(t *testing.T) {
+	mock := acctest.NewMock(t, mockapi.WithDialect(mockapi.DialectVertex))
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
+		Steps: []resource.TestStep{{
+			Config: mock.ProviderBlock() + `
+resource "videogen_video" "first" {
+  model  = "videogen-1"
+  prompt = "a heron"
+}
+
+ephemeral "videogen_video_url" "first" {
+  task_id = videogen_video.first.task_id
+}
+
+resource "videogen_video" "sequel" {
+  model                      = "videogen-1"
+  prompt                     = "the heron again"
+  reference_images_wo        = [ephemeral.videogen_video_url.first.url]
+  reference_media_wo_version = 1
+}
+`,
+			ExpectError: regexp.MustCompile(`(?s)Video Not Available as a URL.*holds its clip in the operation.*storage_uri`),
+		}},
+		CheckDestroy: mock.ExpectSubmissions(1),
+	})
 }

@@ -78,7 +78,14 @@ func (e *videoURLEphemeralResource) Open(ctx context.Context, req ephemeral.Open
 		return
 	}
 	// A clip held in the task itself (InlineClip) has no URL to link.
-	if video.Status.Final() && (!video.HasClip() || video.URL == "") {
+	if video.HasClip() && video.URL == "" {
+		resp.Diagnostics.AddAttributeError(path.Root("task_id"), "Video Not Available as a URL",
+			fmt.Sprintf("Task %s succeeded, but Vertex AI holds its clip in the operation itself, as bytes, so there is "+
+				"no URL to link. Set storage_uri on its videogen_video so that Vertex AI writes the clip to Cloud Storage "+
+				"(url is then the gs:// object), or write the clip with videogen_video_file.", taskID))
+		return
+	}
+	if video.Status.Final() && !video.HasClip() {
 		resp.Diagnostics.AddAttributeError(path.Root("task_id"), "Video Not Available",
 			fmt.Sprintf("Task %s ended as %q and has no clip to link. Point task_id at a task that succeeded.",
 				taskID, video.RawStatus))
