@@ -87,6 +87,8 @@ func NewMock(t testing.TB, opts ...func(*mockapi.Config)) *Mock {
 	for i := range cfg.Models {
 		cfg.Models[i].Record = nil
 	}
+	// Nor prices: a test of what a plan says a clip costs publishes them.
+	cfg.PublishPrices = false
 	for _, opt := range opts {
 		opt(&cfg)
 	}

@@ -19,6 +19,8 @@ type Model struct {
 	// Limits are what the record says about the clips the model makes, read
 	// from the field names services use (CONTRIBUTING.md, "Model limits").
 	Limits ModelLimits
+	// Price is what the record says its clips cost (CONTRIBUTING.md, "Model prices").
+	Price ModelPrice
 	// Raw is the record exactly as the service sent it: a JSON object, or a
 	// JSON string for a list of bare IDs.
 	Raw json.RawMessage
@@ -145,6 +147,7 @@ func decodeModel(item json.RawMessage) (Model, error) {
 	}
 	m := Model{ID: obj.ID, OwnedBy: obj.OwnedBy, Raw: item}
 	m.Limits = decodeLimits(item)
+	m.Price = decodePrice(item)
 	if obj.Created != "" {
 		if n, err := obj.Created.Int64(); err == nil {
 			m.Created = n

@@ -1,6 +1,7 @@
 package clip
 
 import (
+	"math/big"
 	"sync"
 
 	"github.com/videogen/terraform-provider-videogen/internal/client"
@@ -16,6 +17,7 @@ type Lifecycle struct {
 	journal  *journal.Journal
 	api      client.API
 	budget   *budget
+	spending spending
 	handover *handover
 	held     heldTasks
 	log      Logger
@@ -38,7 +40,10 @@ type Config struct {
 	API     client.API
 	// MaxNewClips bounds the new clips of one plan; negative for no limit.
 	MaxNewClips int64
-	Log         Logger
+	// MaxCost bounds what the new clips of one plan cost, as the model list
+	// prices them; nil for no cap.
+	MaxCost *big.Rat
+	Log     Logger
 	// DeleteOnDestroy is the provider's delete_on_destroy.
 	DeleteOnDestroy bool
 }
@@ -47,7 +52,7 @@ type Config struct {
 func New(cfg Config) *Lifecycle {
 	return &Lifecycle{client: cfg.Client, models: cfg.Models, journal: cfg.Journal, api: cfg.API,
 		budget: newBudget(cfg.MaxNewClips), handover: newHandover(), log: cfg.Log,
-		deleteOnDestroy: cfg.DeleteOnDestroy}
+		deleteOnDestroy: cfg.DeleteOnDestroy, spending: spending{max: cfg.MaxCost}}
 }
 
 // Seen registers, at plan, a tainted clip whose unfinished task its

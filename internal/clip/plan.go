@@ -28,19 +28,32 @@ type Planned struct {
 func (l *Lifecycle) Plan(ctx context.Context, c Clip, known bool) (Planned, Notes) {
 	var notes Notes
 	if !known {
-		l.budget.count(&notes)
+		l.countNew(ctx, c, &notes)
 		return Planned{}, notes
 	}
 	switch l.budget.plan(c) {
 	case PlannedResume:
 		return Planned{Billing: BillingResumes, Resumes: true}, notes
 	case PlannedEither:
-		l.budget.count(&notes)
+		l.countNew(ctx, c, &notes)
 		return Planned{}, notes
 	}
 	p := Planned{New: true, Billing: l.planFromJournal(ctx, c, &notes)}
-	l.budget.count(&notes)
+	cost := l.countNew(ctx, c, &notes)
+	if cost.amount != nil && (p.Billing == BillingNewClip || p.Billing == BillingMayBillTwice) {
+		// What a new clip costs, where the model list prices it.
+		p.Billing += " (" + cost.String() + ")"
+	}
 	return p, notes
+}
+
+// countNew counts clip c, which the apply may submit as new, against
+// max_new_clips and max_cost, and returns its price.
+func (l *Lifecycle) countNew(ctx context.Context, c Clip, notes *Notes) price {
+	l.budget.count(notes)
+	cost := l.priceOf(ctx, c)
+	l.spending.spend(cost, notes)
+	return cost
 }
 
 // planFromJournal says, for a clip planned as new, what the journal knows of

@@ -89,6 +89,12 @@ type Config struct {
 	ClipBytes       int64     `json:"clip_bytes"`       // 0 = the committed fixture and the task's tag; N = valid MP4 of exactly N bytes; each task's bytes are its own
 	URLTTL          Duration  `json:"url_ttl"`          // 0 = clip URLs never expire; DialectOpenAIVideos: a video's content is kept this long after it completes (its expires_at)
 	PricePerSecond  int64     `json:"price_per_second"` // cost units per clip second; 0 = default 1
+	// PublishPrices prices each model in its GET /v1/models record, as a
+	// service that states its prices does: price_per_second (PricePerSecond),
+	// default_seconds (what a clip without seconds is billed for) and currency
+	// "credits", exactly what a success draws on the balance. DialectOpenAI
+	// only. DefaultConfig sets it.
+	PublishPrices bool `json:"publish_prices"`
 	// TaskRetention is how long the service remembers a task after it
 	// became final; then its reads answer 404, as after DeleteTask. 0 (the
 	// default) remembers it for ever.
@@ -315,6 +321,7 @@ func DefaultConfig() Config {
 		TaskDuration:   Duration(defaultTaskDuration),
 		FailMarker:     defaultFailMarker,
 		PricePerSecond: defaultPricePerSecond,
+		PublishPrices:  true,
 		Webhook:        Webhook{MaxAttempts: defaultMaxAttempts, InitialBackoff: Duration(defaultInitialBackoff)},
 	}
 }

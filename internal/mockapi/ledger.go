@@ -26,6 +26,7 @@ type LedgerTask struct {
 	Metadata        json.RawMessage `json:"metadata,omitempty"` // exactly as received
 	Status          string          `json:"status"`             // current, by time; frozen when deleted
 	Billed          bool            `json:"billed"`
+	Cost            int64           `json:"cost,omitempty"` // what it draws on the key's balance when billed: seconds (or the model's default_seconds) x price_per_second
 	Held            bool            `json:"held,omitempty"` // waiting for FinishTask or FailTask
 	SubmittedAt     time.Time       `json:"submitted_at"`
 	SubmitStatus    int             `json:"submit_status"`               // answer to the submission: 200, or 504 from the gateway fault
@@ -94,6 +95,7 @@ func (s *Server) Ledger() Ledger {
 			Metadata:     slices.Clone(t.metadata),
 			Status:       s.observe(t, now),
 			Billed:       t.billed,
+			Cost:         t.cost,
 			Held:         t.held && !t.final && !t.deleted,
 			SubmittedAt:  t.submittedAt,
 			SubmitStatus: t.submitStatus,

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"maps"
 	"net/http"
+	"strconv"
 )
 
 type modelList struct {
@@ -41,6 +42,11 @@ func (s *Server) handleModels(w http.ResponseWriter, ks *keyState) {
 		var fields map[string]json.RawMessage
 		if err := json.Unmarshal(base, &fields); err != nil {
 			panic(err)
+		}
+		if s.cfg.PublishPrices {
+			record["price_per_second"] = json.RawMessage(strconv.FormatInt(s.cfg.PricePerSecond, 10))
+			record["default_seconds"] = json.RawMessage(strconv.Itoa(m.DefaultSeconds))
+			record["currency"] = json.RawMessage(`"credits"`)
 		}
 		maps.Copy(record, fields)
 		out.Data = append(out.Data, record)

@@ -67,7 +67,7 @@ func (p *videogenProvider) Configure(ctx context.Context, req provider.Configure
 	data := &providerData{
 		client: c, models: models, journal: jnl,
 		lifecycle: clip.New(clip.Config{Client: c, Models: models, Journal: jnl, API: api,
-			MaxNewClips: cfg.NewClipLimit(), Log: providerconfig.Logger{}, DeleteOnDestroy: cfg.DeletesOnDestroy()}),
+			MaxNewClips: cfg.NewClipLimit(), MaxCost: cfg.CostLimit(), Log: providerconfig.Logger{}, DeleteOnDestroy: cfg.DeletesOnDestroy()}),
 		api: apiShape(api),
 	}
 	resp.ResourceData = data

@@ -4,7 +4,13 @@
 // hands in what its table of clip arguments says each API carries.
 package providerconfig
 
-import "github.com/hashicorp/terraform-plugin-framework/types"
+import (
+	"math/big"
+
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/videogen/terraform-provider-videogen/internal/validators"
+)
 
 // The environment variables the provider block's settings fall back to; the
 // plan-time checks name them in their advice.
@@ -28,6 +34,7 @@ type Model struct {
 	// Billing safety.
 	SubmitGatewayRetries types.Int64  `tfsdk:"submit_gateway_retries"`
 	MaxNewClips          types.Int64  `tfsdk:"max_new_clips"`
+	MaxCost              types.String `tfsdk:"max_cost"`
 	JournalPath          types.String `tfsdk:"journal_path"`
 	// The API the server speaks, and whether destroy deletes on one with a delete.
 	API types.String `tfsdk:"api"`
@@ -48,6 +55,15 @@ func (m Model) NewClipLimit() int64 {
 		return -1
 	}
 	return m.MaxNewClips.ValueInt64()
+}
+
+// CostLimit is max_cost, nil when unset: no cap.
+func (m Model) CostLimit() *big.Rat {
+	amount, ok := validators.ParseAmount(m.MaxCost.ValueString())
+	if m.MaxCost.IsNull() || !ok {
+		return nil
+	}
+	return amount
 }
 
 // DeletesOnDestroy is delete_on_destroy, true when unset.

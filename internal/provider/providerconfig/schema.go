@@ -107,6 +107,16 @@ func Schema(carries func(client.API) string) schema.Schema {
 				Optional:   true,
 				Validators: []validator.Int64{int64validator.AtLeast(0)},
 			},
+			"max_cost": schema.StringAttribute{
+				MarkdownDescription: "Fails the plan, before anything is submitted, when its new clips would cost more than " +
+					"this, as the service's model list prices them (a record's `price_per_second`, `price_per_clip` or " +
+					"new-api's `model_price`, with `currency`): a decimal number in that unit, such as `\"25\"`. The clips " +
+					"`max_new_clips` counts are added up; a clip whose cost the plan cannot tell (an unpriced model, a model " +
+					"or `seconds` known only after apply) fails the plan while this is set. A priced clip's `billing` says its " +
+					"cost either way. Unset by default: no cap.",
+				Optional:   true,
+				Validators: []validator.String{validators.Amount()},
+			},
 			"journal_path": schema.StringAttribute{
 				MarkdownDescription: "File of the task journal: every submitted task until a state is known to hold it, so " +
 					"that after Terraform or the provider is killed outright the next apply of the same state on this machine " +
