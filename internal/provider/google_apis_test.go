@@ -461,3 +461,30 @@ resource "videogen_video" "sequel" {
 		CheckDestroy: mock.ExpectSubmissions(1),
 	})
 }
+
+// TestAccVeo_inlineClipCostPerRefresh measures what a refresh of a finished
+// Vertex AI clip transfers: held in its operation, the whole clip comes with
+// every read of it, one per plan; written to Cloud Storage (storage_uri), none.
+func TestAccVeo_inlineClipCostPerRefresh(t *testing.T) {
+	requireAcc(t)
+	mock := acctest.NewMock(t, mockapi.WithDialect(mockapi.DialectVertex))
+	wd := cliWorkdir(t, mock, cliVideo("a heron"))
+	applyOutput(t, wd)
+	served := func() int {
+		n := 0
+		for _, lt := range mock.Ledger().Tasks {
+			n += lt.ClipServed
+		}
+		return n
+	}
+	before := served()
+	for range 3 {
+		if changes, err := wd.Plan(t.Context()); err != nil || changes {
+			t.Fatalf("plan: changes %v, %v; want none", changes, err)
+		}
+	}
+	if got := served() - before; got != 3 || mock.Submissions() != 1 {
+		t.Errorf("3 plans transferred the clip %d times (%d submissions), want 3: one whole clip per refresh (1 submission)",
+			got, mock.Submissions())
+	}
+}
