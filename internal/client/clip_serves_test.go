@@ -1,6 +1,8 @@
 package client_test
 
 import (
+	"context"
+	"sync/atomic"
 	"testing"
 
 	"github.com/videogen/terraform-provider-videogen/internal/acctest"
@@ -10,14 +12,20 @@ import (
 
 // A succeeded clip serves until its storage expires; then neither its URL
 // nor a fresh one does, while the task still answers succeeded. Keyed clips
-// (new-api's) too. Asking downloads nothing.
+// (new-api's) too. Asking downloads nothing, and costs one request to the
+// clip's host while the clip serves (a HEAD; a host that refuses HEAD, a URL
+// signed for GET only, takes a one-byte GET too).
 func TestClipServes(t *testing.T) {
 	t.Parallel()
 	for name, opts := range map[string][]func(*mockapi.Config){"signed": nil, "keyed": {mockapi.WithKeyedClips()}} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			m := acctest.NewMock(t, opts...)
-			c := m.Client(t)
+			probes := &probeCounter{}
+			c, err := client.New(m.URL, mockapi.DefaultAPIKey, client.WithLogger(probes))
+			if err != nil {
+				t.Fatal(err)
+			}
 			v, err := c.SubmitVideo(t.Context(), client.VideoRequest{Model: mockapi.DefaultConfig().Models[0].ID, Prompt: "a tide that goes out"})
 			if err != nil {
 				t.Fatal(err)
@@ -31,12 +39,30 @@ func TestClipServes(t *testing.T) {
 			if n := m.ClipDownloads(); n != 0 {
 				t.Fatalf("asking whether the clip serves downloaded it %d time(s), want 0", n)
 			}
+			if n := probes.n.Load(); n != 1 {
+				t.Errorf("asking whether the clip serves took %d request(s) to its host, want 1", n)
+			}
 			if !m.ExpireClip(v.TaskID) {
 				t.Fatal("the mock could not expire the clip")
 			}
 			if serves, err := c.ClipServes(t.Context(), v); serves || err != nil {
 				t.Fatalf("ClipServes of an expired clip = %v, %v; want false, nil", serves, err)
 			}
+			// Proving it gone: HEAD and a one-byte GET of the URL, then of a
+			// fresh one read from the task.
+			if n := probes.n.Load(); n != 1+4 {
+				t.Errorf("asking whether the expired clip serves took %d request(s) to its host, want 4", n-1)
+			}
 		})
+	}
+}
+
+// probeCounter counts the client's requests to clip hosts that ask whether a
+// clip serves.
+type probeCounter struct{ n atomic.Int64 }
+
+func (p *probeCounter) Debug(_ context.Context, msg string, _ map[string]any) {
+	if msg == "videogen clip probe" {
+		p.n.Add(1)
 	}
 }

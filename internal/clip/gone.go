@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/videogen/terraform-provider-videogen/internal/client"
 )
@@ -46,6 +47,14 @@ func AfterRead(prior client.Status, held Held) (billing string, keep bool) {
 // A task proven gone is forgotten by the journal whatever the state: no apply
 // may adopt a task the service no longer holds.
 func (l *Lifecycle) ReadHeld(ctx context.Context, taskID string, prior client.Status) (*client.Video, Held, error) {
+	v, held, err := l.readHeld(ctx, taskID, prior)
+	if held != HeldByService {
+		l.facts.lost.Store(taskID, held)
+	}
+	return v, held, err
+}
+
+func (l *Lifecycle) readHeld(ctx context.Context, taskID string, prior client.Status) (*client.Video, Held, error) {
 	v, gone, err := l.ReadTask(ctx, taskID)
 	if gone {
 		l.Forget(ctx, taskID)
@@ -62,6 +71,47 @@ func (l *Lifecycle) ReadHeld(ctx context.Context, taskID string, prior client.St
 		return v, HeldByService, nil
 	}
 	return v, l.clipHeld(ctx, v), nil
+}
+
+// clipFacts is what one provider process learned of clips from the
+// videogen_video resources it read or created: the model each task was asked
+// of (the service does not say it back), and the finished clips the service
+// no longer holds. videogen_video_file, which Terraform reads and applies
+// after the videogen_video it names, takes them from here: the model for a
+// stored object's metadata, and which stored objects keep a clip the service
+// lost.
+type clipFacts struct {
+	models sync.Map // task ID -> model
+	lost   sync.Map // task ID -> Held
+}
+
+// NoteModel records the model a videogen_video of this run names for taskID.
+func (l *Lifecycle) NoteModel(taskID, model string) {
+	if l != nil && taskID != "" && model != "" {
+		l.facts.models.Store(taskID, model)
+	}
+}
+
+// ModelOf is the model a videogen_video of this run names for taskID; "" when
+// none was read or created in this process.
+func (l *Lifecycle) ModelOf(taskID string) string {
+	if l == nil {
+		return ""
+	}
+	if m, ok := l.facts.models.Load(taskID); ok {
+		return m.(string) //nolint:forcetypeassert // only NoteModel stores, strings
+	}
+	return ""
+}
+
+// Lost says whether a read of this run found that the service no longer
+// holds the finished clip of taskID (ReadHeld).
+func (l *Lifecycle) Lost(taskID string) bool {
+	if l == nil {
+		return false
+	}
+	_, lost := l.facts.lost.Load(taskID)
+	return lost
 }
 
 // clipHeld asks whether the clip of a succeeded task still serves. A failure
@@ -86,7 +136,8 @@ func SayGone(notes *Notes, taskID string, held Held, copies []string, cause erro
 	if held == ClipGone {
 		why = "still answers for task " + taskID + ", but no longer serves its clip (its storage expired)"
 	}
-	where := "No stored copy of this clip is known to this run: to keep one next time, write each clip to " +
+	where := "A videogen_video_file that stores this clip as an object names it in a warning of its own " +
+		"(\"Stored Copy of a Clip the Service No Longer Holds\"); without one, keep the next clip by writing it to " +
 		"storage you keep with videogen_video_file (a path such as s3://bucket/key), which a fresh runner reads " +
 		"instead of the service."
 	if len(copies) > 0 {

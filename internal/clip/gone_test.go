@@ -46,7 +46,7 @@ func TestSayGone(t *testing.T) {
 		copies []string
 		want   []string
 	}{
-		{"task gone, no copy", TaskGone, nil, []string{"no longer has task t1", "No stored copy", "s3://bucket/key", "-replace"}},
+		{"task gone, no copy", TaskGone, nil, []string{"no longer has task t1", "Stored Copy of a Clip the Service No Longer Holds", "s3://bucket/key", "-replace"}},
 		{"clip gone, copies", ClipGone, []string{"s3://clips/a.mp4"}, []string{"still answers for task t1", "no longer serves its clip",
 			"Stored copies of this clip: s3://clips/a.mp4.", "-replace"}},
 	} {

@@ -20,6 +20,7 @@ type Lifecycle struct {
 	spending spending
 	handover *handover
 	held     heldTasks
+	facts    clipFacts
 	log      Logger
 	// deleteOnDestroy: destroying a finished clip deletes it on an API with a delete.
 	deleteOnDestroy bool

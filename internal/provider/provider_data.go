@@ -42,6 +42,12 @@ func (d *providerData) KnownClips() *localfile.Known { return &d.clips }
 
 func (d *providerData) PlannedPaths() *localfile.Claims { return &d.planned }
 
+// TaskModel and ClipLost hand videogen_video_file what this process's
+// videogen_video resources learned of a task (clip.Lifecycle.ModelOf, Lost).
+func (d *providerData) TaskModel(taskID string) string { return d.lifecycle.ModelOf(taskID) }
+
+func (d *providerData) ClipLost(taskID string) bool { return d.lifecycle.Lost(taskID) }
+
 // requireConfigured reports whether the provider handed over a client (see
 // apidiag.RequireConfigured).
 func requireConfigured(data *providerData, diags *diag.Diagnostics, summary string) bool {

@@ -356,6 +356,7 @@ func (r *videoResource) Create(ctx context.Context, req resource.CreateRequest, 
 	// the apply, which records what the task's last status bills.
 	billingFromStatus := plan.Billing.IsUnknown()
 	plan.ID, plan.TaskID = types.StringValue(task.Video.TaskID), types.StringValue(task.Video.TaskID)
+	r.data.lifecycle.NoteModel(task.Video.TaskID, plan.Model.ValueString())
 	plan.URL, plan.Format = types.StringNull(), types.StringNull()
 	plan.applyVideo(task.Video)
 	resp.Diagnostics.Append(setVideoIdentity(ctx, resp.Identity, plan.TaskID)...)
@@ -398,6 +399,7 @@ func (r *videoResource) Read(ctx context.Context, req resource.ReadRequest, resp
 		return
 	}
 	addNotes(&resp.Diagnostics, r.data.lifecycle.Hold(taskID))
+	r.data.lifecycle.NoteModel(taskID, state.Model.ValueString())
 	var unconfirmed []string
 	r.data.lifecycle.BeginConfirming()
 	defer func() { addNotes(&resp.Diagnostics, r.data.lifecycle.EndConfirming(taskID, unconfirmed)) }()

@@ -19,4 +19,11 @@ type Configured interface {
 	// PlannedPaths holds the file each videogen_video_file of this plan
 	// plans to hold (claimPath).
 	PlannedPaths() *localfile.Claims
+	// TaskModel is the model the videogen_video of taskID names, "" when no
+	// videogen_video of this process read or created it: the service does
+	// not say it, and a stored object's metadata names it.
+	TaskModel(taskID string) string
+	// ClipLost says whether a videogen_video read in this process found that
+	// the service no longer holds the finished clip of taskID.
+	ClipLost(taskID string) bool
 }

@@ -171,7 +171,7 @@ func (r *videoFileResource) fetchObject(ctx context.Context, m *videoFileResourc
 		addObjectTakenError(diags, p, *unnamed, m.TaskID)
 		return false
 	}
-	out := &objectOutput{ctx: ctx, store: store, meta: clipstore.Meta{TaskID: taskID},
+	out := &objectOutput{ctx: ctx, store: store, meta: clipstore.Meta{TaskID: taskID, Model: r.data.TaskModel(taskID)},
 		opts: clipstore.WriteOptions{Overwrite: replace}}
 	src, err := r.writeClip(ctx, taskID, video, out, maxBytes, copies)
 	var written clipstore.Written
@@ -288,8 +288,23 @@ func (r *videoFileResource) readObjectState(ctx context.Context, state *videoFil
 	case drift != "":
 		tflog.Warn(ctx, "video object "+drift, map[string]any{"url": clipstore.Redact(p), "task_id": state.TaskID.ValueString()})
 	}
+	if drift == "" && r.data != nil && r.data.ClipLost(state.TaskID.ValueString()) {
+		addStoredCopyWarning(&resp.Diagnostics, state)
+	}
 	resp.Diagnostics.Append(privateKeyFileDrift.Set(ctx, resp.Private, drift)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, state)...)
+}
+
+// addStoredCopyWarning names the object as a stored copy of a clip the
+// service no longer holds, beside the warning of its videogen_video, which
+// Terraform reads first and so cannot name it.
+func addStoredCopyWarning(diags *diag.Diagnostics, m *videoFileResourceModel) {
+	diags.AddAttributeWarning(path.Root("path"), "Stored Copy of a Clip the Service No Longer Holds",
+		fmt.Sprintf("The service no longer holds the clip of task %s (see the warning of its videogen_video), and "+
+			"the object at %s holds it: %d bytes with SHA-256 %s, checked against the object's metadata. Keep it: "+
+			"fresh runners read it instead of the service, and other videogen_video_file resources of this task are "+
+			"written from it when they list it in copies. Nothing is submitted or billed.",
+			m.TaskID.ValueString(), clipstore.Redact(m.Path.ValueString()), m.SizeBytes.ValueInt64(), m.SHA256.ValueString()))
 }
 
 // adoptImportedObject records an existing object as this task's clip without

@@ -135,7 +135,9 @@ func stateAttr(t *testing.T, state []byte, addr, name string) string {
 // with Content-Type and metadata; a second apply and a fresh runner make no
 // download and no upload; an object deleted outside Terraform is planned and
 // written again from the same task; one clip billed throughout; and no
-// storage credential is in the state, the plan or a TF_LOG=TRACE log.
+// storage credential is in the state, the plan or a TF_LOG=TRACE log. Once
+// the vendor forgets the task, the plan names the object as the clip's stored
+// copy and nothing is submitted.
 func TestAccStoredClips_realStores(t *testing.T) {
 	for _, start := range []func(testing.TB) *storetest.Server{storetest.StartS3, storetest.StartGCS, storetest.StartAzurite} {
 		srv := start(t)
@@ -200,8 +202,10 @@ func TestAccStoredClips_realStores(t *testing.T) {
 			if got != want.SHA256 || stateAttr(t, backend.State(), storedAddr, "sha256") != got {
 				t.Errorf("object sha256 %s, state's %s, the clip's %s", got, stateAttr(t, backend.State(), storedAddr, "sha256"), want.SHA256)
 			}
-			if obj.contentType != "video/mp4" || obj.metadata["sha256"] != got || obj.metadata["task"] != taskID {
-				t.Errorf("object's Content-Type %q, metadata %v: want video/mp4, sha256 %s, task %s", obj.contentType, obj.metadata, got, taskID)
+			if obj.contentType != "video/mp4" || obj.metadata["sha256"] != got || obj.metadata["task"] != taskID ||
+				obj.metadata["model"] != "videogen-1" {
+				t.Errorf("object's Content-Type %q, metadata %v: want video/mp4, sha256 %s, task %s, model videogen-1",
+					obj.contentType, obj.metadata, got, taskID)
 			}
 
 			if err := first.Apply(ctx); err != nil {
@@ -235,6 +239,23 @@ func TestAccStoredClips_realStores(t *testing.T) {
 			if err != nil || !bytes.Equal(restored.data, want.Data) {
 				t.Errorf("restored object: %d bytes, %v; want the clip", len(restored.data), err)
 			}
+
+			// The vendor forgets the task: the plan names this object as the
+			// stored copy of a clip the service no longer holds, and the apply
+			// submits nothing.
+			mock.DeleteTask(taskID)
+			out, err := fresh.Start(ctx, "plan", "-input=false", "-no-color").Wait()
+			if err != nil {
+				t.Fatalf("plan after the vendor forgot the task: %v\n%s", err, out)
+			}
+			if flat := strings.Join(strings.Fields(strings.ReplaceAll(out, "│", " ")), " "); !strings.Contains(flat, "Stored Copy of a Clip the Service No Longer Holds") ||
+				!strings.Contains(flat, srv.Kind+"://"+srv.Bucket+"/"+key) || !strings.Contains(flat, "Clip No Longer Held by the Service") {
+				t.Errorf("the plan after the vendor forgot the task does not name the stored copy %s://%s/%s:\n%s", srv.Kind, srv.Bucket, key, out)
+			}
+			if err := fresh.Apply(ctx); err != nil {
+				t.Fatal(err)
+			}
+			expect("vendor forgot", 1, 2)
 
 			show, err := fresh.TF.ShowPlanFileRaw(ctx, filepath.Join(fresh.Dir, "restore.tfplan"))
 			if err != nil {

@@ -24,6 +24,8 @@ type configured struct {
 func (c *configured) Client() *client.Client          { return c.client }
 func (c *configured) KnownClips() *localfile.Known    { return &c.clips }
 func (c *configured) PlannedPaths() *localfile.Claims { return &c.planned }
+func (c *configured) TaskModel(string) string         { return "" }
+func (c *configured) ClipLost(string) bool            { return false }
 
 // A task read that the service rejects as invalid, blaming a clip argument
 // (ratio), concerns no argument of videogen_video_file, which has none of
