@@ -69,17 +69,7 @@ func FormatAmount(amount *big.Rat, currency string) string {
 // decodePrice reads the price a model record publishes. An amount of an
 // unexpected type, or below zero, is left unsaid rather than guessed.
 func decodePrice(item json.RawMessage) ModelPrice {
-	var fields map[string]json.RawMessage
-	if json.Unmarshal(item, &fields) != nil {
-		return ModelPrice{}
-	}
-	scopes := []map[string]json.RawMessage{fields}
-	for _, name := range priceNestedFields {
-		var nested map[string]json.RawMessage
-		if raw, ok := fields[name]; ok && json.Unmarshal(raw, &nested) == nil {
-			scopes = append(scopes, nested)
-		}
-	}
+	scopes := recordScopes(item, priceNestedFields)
 	first := func(names []string) (json.RawMessage, bool) {
 		for _, scope := range scopes {
 			for _, name := range names {

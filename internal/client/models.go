@@ -162,16 +162,9 @@ func decodeModel(item json.RawMessage) (Model, error) {
 // in a nested "limits", "capabilities" or "constraints" object. A field of an
 // unexpected type is ignored: a limit the provider cannot read is not checked.
 func decodeLimits(item json.RawMessage) ModelLimits {
-	var fields map[string]json.RawMessage
-	if json.Unmarshal(item, &fields) != nil {
+	scopes := recordScopes(item, limitNestedFields)
+	if scopes == nil {
 		return ModelLimits{}
-	}
-	scopes := []map[string]json.RawMessage{fields}
-	for _, name := range limitNestedFields {
-		var nested map[string]json.RawMessage
-		if raw, ok := fields[name]; ok && json.Unmarshal(raw, &nested) == nil {
-			scopes = append(scopes, nested)
-		}
 	}
 	first := func(names []string, read func(json.RawMessage) bool) {
 		for _, scope := range scopes {
@@ -235,6 +228,24 @@ func decodeLimits(item json.RawMessage) ModelLimits {
 		return true
 	})
 	return l
+}
+
+// recordScopes is a model record's members, then those of each nested object
+// of the given names, in the order a field is looked for; nil for a record
+// that is not an object.
+func recordScopes(item json.RawMessage, nested []string) []map[string]json.RawMessage {
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(item, &fields) != nil {
+		return nil
+	}
+	scopes := []map[string]json.RawMessage{fields}
+	for _, name := range nested {
+		var inner map[string]json.RawMessage
+		if raw, ok := fields[name]; ok && json.Unmarshal(raw, &inner) == nil {
+			scopes = append(scopes, inner)
+		}
+	}
+	return scopes
 }
 
 // wholeSeconds is the one reader of a length of clip in whole seconds, in a
