@@ -17,7 +17,8 @@
 //	              [-duration 2s] [-models videogen-1,videogen-2] [-seed 0]
 //	              [-clip-bytes 0] [-fault-rate 0] [-task-failure-rate 0]
 //	              [-rate-limit 0] [-url-ttl 0] [-hold] [-gateway-failures-after-submit 0]
-//	              [-dialect openai] [-keyed-clips] [-state FILE] [-addr-file FILE] [-quiet] [-exit-with PID]
+//	              [-dialect openai] [-keyed-clips] [-ignore-idempotency-keys] [-state FILE]
+//	              [-addr-file FILE] [-quiet] [-exit-with PID]
 //
 // Flags given on the command line override the -config file. With -hold every
 // task stays running until released with POST /_mock/tasks/{task_id}/finish
@@ -36,7 +37,10 @@
 // through Vertex AI (a key as the bearer access token), with long-running
 // operations (see mockapi.DialectGemini, mockapi.DialectVertex). -keyed-clips serves clips as new-api
 // does for its Sora and Veo channels: at {base}/v1/videos/{task_id}/content
-// on the mock's own address, only with the key. -state FILE keeps the tasks
+// on the mock's own address, only with the key. -ignore-idempotency-keys
+// bills every submission, as a server that does not honour the
+// Idempotency-Key header (most video APIs) does; by default a key sent again
+// within a day returns the first task and bills nothing new. -state FILE keeps the tasks
 // (and the ledger) in FILE across restarts, so that a configuration tried by
 // hand survives a restart of `make mock`; without it a restarted mock knows
 // none of the earlier tasks. With
@@ -131,6 +135,9 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 		"keep the tasks in this file across restarts: read at start when it exists, written on every change (default: none, tasks live as long as the mock)")
 	keyedClips := fs.Bool("keyed-clips", false,
 		"serve clips at /v1/videos/{task_id}/content behind the API key, as new-api does for Sora and Veo, instead of signed URLs")
+	ignoreKeys := fs.Bool("ignore-idempotency-keys", false,
+		"bill every submission, as a server that does not honour the Idempotency-Key header does (default: a key sent again "+
+			"within a day returns the first task and bills nothing new)")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "Usage of videogen-mock (every setting is a flag):\n")
 		fs.PrintDefaults()
@@ -190,6 +197,8 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 			o.cfg.Dialect = *dialect
 		case "keyed-clips":
 			o.cfg.KeyedClips = *keyedClips
+		case "ignore-idempotency-keys":
+			o.cfg.IgnoreIdempotencyKeys = *ignoreKeys
 		case "state":
 			o.cfg.StateFile = *stateFile
 		}

@@ -177,6 +177,11 @@ func TestParseFlags(t *testing.T) {
 				t.Error("-keyed-clips left Config.KeyedClips off")
 			}
 		}},
+		{"ignore idempotency keys", []string{"-ignore-idempotency-keys"}, func(t *testing.T, o options) {
+			if !o.cfg.IgnoreIdempotencyKeys {
+				t.Error("-ignore-idempotency-keys left Config.IgnoreIdempotencyKeys off")
+			}
+		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -127,9 +127,10 @@ func addRunningTaskWarning(notes *Notes, matches []journal.Match, where string) 
 	}
 	notes.Warn("Clip Matches a Task of a Running Provider",
 		fmt.Sprintf("The task journal (%s) holds %s for exactly this clip and this state, and the provider process "+
-			"that submitted it still runs: another apply of this state (with -lock=false), or a provider left behind "+
-			"by a Terraform that was killed. This plan does not take that task: applying it submits a new clip, which "+
-			"is billed. If that process is a leftover of a killed run, end it and plan again: the task is then adopted.",
+			"that submitted it still runs: another provider block (alias) of this apply on the same service, whose "+
+			"identical clip it is; another apply of this state (with -lock=false); or a provider left behind by a "+
+			"Terraform that was killed. This plan does not take that task: applying it submits a new clip, which is "+
+			"billed. If that process is a leftover of a killed run, end it and plan again: the task is then adopted.",
 			where, strings.Join(tasks, " and ")))
 }
 

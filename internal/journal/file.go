@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/gofrs/flock"
@@ -295,7 +296,8 @@ func (s *fileStore) alive(_ context.Context, run string) (bool, error) {
 	// that fails is unreadable: taking the run for a dead one or a live one
 	// would guess, and a wrong guess bills its clip twice.
 	switch _, err := os.Stat(path); {
-	case errors.Is(err, fs.ErrNotExist):
+	case errors.Is(err, fs.ErrNotExist), errors.Is(err, syscall.ENOTDIR):
+		// No lock file, or no directory of them: no run holds a lock there.
 		return false, nil
 	case err != nil:
 		return false, unreadable(fmt.Errorf("the task journal %s: testing the lock of run %s: %w: %s", s.path, run, err, accessAdvice))

@@ -258,7 +258,9 @@ func (j *Journal) runAlive(ctx context.Context, run string) (bool, error) {
 
 // Doubts returns, oldest first, the unexpired unconfirmed submissions of this
 // request for this state that another run noted: each may have created a task
-// that no state holds.
+// that no state holds. The note of a run that is alive is none: its
+// submission is in flight, or its outcome settled by the run (a provider
+// alias of the same apply on the same service sends the same request).
 func (j *Journal) Doubts(ctx context.Context, fingerprint string) ([]Unconfirmed, error) {
 	return j.doubts(ctx, fingerprint, false)
 }
@@ -282,28 +284,60 @@ func (j *Journal) doubts(ctx context.Context, fingerprint string, take bool) ([]
 			return j.doubts(ctx, fingerprint, false)
 		}
 	}
-	var out []Unconfirmed
+	doubt := func(u Unconfirmed) bool {
+		return u.Fingerprint == fingerprint && u.Run != j.run && (u.State == "" || u.State == j.state) &&
+			!j.expired(u.SubmittedAt) && (!take || u.SaidBy != j.run)
+	}
+	var found []Unconfirmed
 	err := j.update(ctx, func(r *records) bool {
-		changed := false
 		for _, u := range r.Unconfirmed {
-			if u.Fingerprint != fingerprint || u.Run == j.run || (u.State != "" && u.State != j.state) ||
-				j.expired(u.SubmittedAt) || (take && u.SaidBy == j.run) {
-				continue
-			}
-			out = append(out, u)
-			if take {
-				u.SaidBy = j.run
-				r.putNote(u)
-				changed = true
+			if doubt(u) {
+				found = append(found, u)
 			}
 		}
-		return changed
+		return false
 	})
 	if take && err != nil && !IsUnreadable(err) && !j.Shared() {
 		return j.doubts(ctx, fingerprint, false)
 	}
 	if err != nil {
 		return nil, err
+	}
+	// Whether a run is alive is tested outside the journal's lock, as
+	// Matching does: the test may wait on the store.
+	dead := map[string]bool{}
+	var out []Unconfirmed
+	for _, u := range found {
+		alive, err := j.runAlive(ctx, u.Run)
+		if err != nil {
+			return nil, err
+		}
+		if !alive {
+			dead[u.ID] = true
+			out = append(out, u)
+		}
+	}
+	if take && len(out) > 0 {
+		out = out[:0]
+		err = j.update(ctx, func(r *records) bool {
+			changed := false
+			for _, u := range r.Unconfirmed {
+				if !dead[u.ID] || !doubt(u) {
+					continue
+				}
+				out = append(out, u)
+				u.SaidBy = j.run
+				r.putNote(u)
+				changed = true
+			}
+			return changed
+		})
+		if err != nil && !IsUnreadable(err) && !j.Shared() {
+			return j.doubts(ctx, fingerprint, false)
+		}
+		if err != nil {
+			return nil, err
+		}
 	}
 	slices.SortStableFunc(out, func(a, b Unconfirmed) int { return a.SubmittedAt.Compare(b.SubmittedAt) })
 	return out, nil

@@ -321,6 +321,17 @@ func TestJournalDoubtsAreSaidOncePerRunAndLeaveWithIt(t *testing.T) {
 
 	later := New(path, "s", time.Hour)
 	later.now = clock
+	// While the noting run lives, its notes are its own to settle (a sibling
+	// provider of the same apply sends the same request): no doubt.
+	if got, err := later.Doubts(ctx, "fp"); err != nil || len(got) != 0 {
+		t.Fatalf("while the noting run lives, Doubts = %+v (%v), want nothing", got, err)
+	}
+	if got, err := later.TakeDoubts(ctx, "fp"); err != nil || len(got) != 0 {
+		t.Fatalf("while the noting run lives, TakeDoubts = %+v (%v), want nothing", got, err)
+	}
+	if err := j.End(ctx); err != nil {
+		t.Fatal(err)
+	}
 	for range 2 {
 		got, err := later.Doubts(ctx, "fp")
 		if err != nil || len(got) != 2 || !got[0].SubmittedAt.Equal(now.Add(-2*time.Minute)) {

@@ -1,7 +1,9 @@
 package provider
 
 import (
+	"bytes"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -733,6 +735,146 @@ resource "videogen_video" "clip" {
 			}
 			if n := mock.Submissions(); n != 2 {
 				t.Fatalf("the ledger shows %d submissions at the end, want 2", n)
+			}
+		})
+	}
+}
+
+// TestAccJournal_siblingProvidersGetATaskEach: provider aliases on one service,
+// each with an identical clip, in one apply. The first clip's submission is
+// noted in the shared journal and its answer is held back until every other
+// clip has sent its own; those clips start only once the first submission is
+// on its way (they depend on a gate clip whose answer waits for it), so their
+// Creates, and Terraform's plans of them at apply, meet the note of a
+// provider process of the same apply that still runs. That note is no doubt:
+// the apply succeeds, each clip gets a task of its own, nothing says a clip
+// may be billed twice, and the billing the plan said stays.
+func TestAccJournal_siblingProvidersGetATaskEach(t *testing.T) {
+	requireAcc(t)
+	for _, aliases := range []int{2, 3} {
+		t.Run(fmt.Sprintf("%d aliases", aliases), func(t *testing.T) {
+			t.Parallel()
+			ctx := t.Context()
+			mock := acctest.NewMock(t)
+			firstSent := make(chan struct{})
+			othersSent := make(chan struct{})
+			var twins atomic.Int32
+			wait := func(r *http.Request, ch chan struct{}) bool {
+				select {
+				case <-ch:
+					return true
+				case <-r.Context().Done():
+				case <-ctx.Done():
+				}
+				return false
+			}
+			// othersSentOrFailed waits until every twin was sent, or until
+			// Terraform logs that a resource failed: it says why only at the
+			// end, once every submission in flight was answered.
+			coreLog := filepath.Join(t.TempDir(), "terraform.log")
+			othersSentOrFailed := func(r *http.Request) {
+				for {
+					select {
+					case <-othersSent:
+						return
+					case <-r.Context().Done():
+						return
+					case <-time.After(20 * time.Millisecond):
+					}
+					if data, _ := os.ReadFile(coreLog); bytes.Contains(data, []byte("[ERROR] vertex")) {
+						return
+					}
+				}
+			}
+			front := inFront(t, mock, func(w http.ResponseWriter, r *http.Request) bool {
+				if r.Method != http.MethodPost {
+					return false
+				}
+				body, err := io.ReadAll(r.Body)
+				if err != nil {
+					return false
+				}
+				r.Body = io.NopCloser(bytes.NewReader(body))
+				switch {
+				case bytes.Contains(body, []byte("the gate")):
+					// Answered once the first twin's submission reached the service.
+					if !wait(r, firstSent) {
+						http.Error(w, "the test ended", http.StatusServiceUnavailable)
+						return true
+					}
+				case bytes.Contains(body, []byte("one twin per alias")):
+					// Every twin's submission reaches the service at once; its answer waits.
+					rec := httptest.NewRecorder()
+					mock.ServeHTTP(rec, r)
+					switch n := twins.Add(1); {
+					case n == 1:
+						close(firstSent)
+					case int(n) == aliases:
+						close(othersSent)
+					}
+					othersSentOrFailed(r)
+					for k, v := range rec.Header() {
+						w.Header()[k] = v
+					}
+					w.WriteHeader(rec.Code)
+					_, _ = w.Write(rec.Body.Bytes())
+					return true
+				}
+				return false
+			})
+			lines := []string{"base_url = " + strconv.Quote(front), `request_timeout = "10m"`}
+			body := `
+resource "videogen_video" "gate" {
+  model               = "videogen-1"
+  prompt              = "the gate"
+  wait_for_completion = false
+}
+
+resource "videogen_video" "twin0" {
+  model  = "videogen-1"
+  prompt = "one twin per alias"
+}
+`
+			for i := 1; i < aliases; i++ {
+				body += mock.ProviderBlock(append(lines, fmt.Sprintf("alias = %q", fmt.Sprint("a", i)))...) +
+					fmt.Sprintf(`
+resource "videogen_video" "twin%d" {
+  provider   = videogen.a%d
+  model      = "videogen-1"
+  prompt     = "one twin per alias"
+  depends_on = [videogen_video.gate]
+}
+`, i, i)
+			}
+			wd := cliWorkdir(t, mock, body, lines...)
+			for i := range aliases {
+				after, err := wd.PlanOut(ctx, "tfplan", fmt.Sprintf("videogen_video.twin%d", i))
+				if err != nil || after["billing"] != clip.BillingNewClip {
+					t.Fatalf("twin%d plans billing %v (error %v), want %q", i, after["billing"], err, clip.BillingNewClip)
+				}
+			}
+			run := wd.StartVia(ctx, []string{"env", "TF_LOG_CORE=ERROR", "TF_LOG_PATH=" + coreLog},
+				"apply", "-input=false", "-no-color", "tfplan")
+			out, err := run.Wait()
+			if err != nil {
+				t.Fatalf("%v\n%s", err, out)
+			}
+			for _, said := range []string{"Clip May Be Billed Twice", "Earlier Submission May Have Created", "Running Provider"} {
+				if strings.Contains(out, said) {
+					t.Fatalf("the apply says %q of a sibling provider's submission:\n%s", said, out)
+				}
+			}
+			tasks := stateTasks(t, wd)
+			seen := map[string]bool{}
+			for i := range aliases {
+				task := tasks[fmt.Sprintf("videogen_video.twin%d", i)]
+				if task == "" || seen[task] {
+					t.Fatalf("the state holds %v; want a task of its own for each of %d twins", tasks, aliases)
+				}
+				seen[task] = true
+			}
+			if n := mock.Submissions(); n != aliases+1 {
+				t.Fatalf("the ledger shows %d submissions for %d clips, want %d", n, aliases+1, aliases+1)
 			}
 		})
 	}
