@@ -231,6 +231,12 @@ func TestAccStoredClips_realStores(t *testing.T) {
 			if err != nil || planned == nil {
 				t.Fatalf("plan after the object was deleted: %v, %v; want it planned again", planned, err)
 			}
+			// Shown before any apply: Terraform 1.0 refuses to show a saved
+			// plan whose state has changed since ("Saved plan is stale").
+			show, err := fresh.TF.ShowPlanFileRaw(ctx, filepath.Join(fresh.Dir, "restore.tfplan"))
+			if err != nil {
+				t.Fatal(err)
+			}
 			if err := fresh.Apply(ctx); err != nil {
 				t.Fatal(err)
 			}
@@ -257,10 +263,6 @@ func TestAccStoredClips_realStores(t *testing.T) {
 			}
 			expect("vendor forgot", 1, 2)
 
-			show, err := fresh.TF.ShowPlanFileRaw(ctx, filepath.Join(fresh.Dir, "restore.tfplan"))
-			if err != nil {
-				t.Fatal(err)
-			}
 			seen := map[string]string{"state": string(backend.State()), "plan": show}
 			for _, p := range logs {
 				b, err := os.ReadFile(p)
