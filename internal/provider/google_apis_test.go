@@ -208,15 +208,7 @@ func TestAccVeo_lostAnswerIsSaidAtPlan(t *testing.T) {
 			if billing := after["billing"]; billing != clip.BillingMayBillTwice {
 				t.Fatalf("the plan's billing is %v, want %q", billing, clip.BillingMayBillTwice)
 			}
-			if err := wd.Write(cliClip(mock, body, "submit_gateway_retries = 0", "max_new_clips = 0")); err != nil {
-				t.Fatal(err)
-			}
-			if err := wd.Apply(ctx); err == nil || !wrapped("Too Many New Clips").MatchString(err.Error()) {
-				t.Fatalf("the apply with max_new_clips = 0: %v; want Too Many New Clips", err)
-			}
-			if n := mock.Submissions(); n != 1 {
-				t.Fatalf("the ledger shows %d submissions, want 1", n)
-			}
+			expectDoubtStopsAnUnattendedApply(t, wd, mock, body)
 		})
 	}
 }

@@ -346,10 +346,18 @@ func TestAccJournal_lostAnswerIsSaidAtPlan(t *testing.T) {
 		t.Fatalf("the plan does not warn of the lost answer:\n%s", out.String())
 	}
 
-	if err := wd.Write(cliClip(mock, video, "submit_gateway_retries = 0", "max_new_clips = 0")); err != nil {
+	expectDoubtStopsAnUnattendedApply(t, wd, mock, video)
+}
+
+// expectDoubtStopsAnUnattendedApply applies clip body, whose plan says it may
+// bill a second clip, with max_new_clips = 0: the apply stops, and the ledger
+// keeps the one submission whose answer was lost.
+func expectDoubtStopsAnUnattendedApply(t *testing.T, wd *acctest.Workdir, mock *acctest.Mock, body string) {
+	t.Helper()
+	if err := wd.Write(cliClip(mock, body, "submit_gateway_retries = 0", "max_new_clips = 0")); err != nil {
 		t.Fatal(err)
 	}
-	if err := wd.Apply(ctx); err == nil || !wrapped("Too Many New Clips").MatchString(err.Error()) {
+	if err := wd.Apply(t.Context()); err == nil || !wrapped("Too Many New Clips").MatchString(err.Error()) {
 		t.Fatalf("the apply with max_new_clips = 0: %v; want Too Many New Clips", err)
 	}
 	if n := mock.Submissions(); n != 1 {
