@@ -123,11 +123,11 @@ func (l *Lifecycle) adoptUnfinished(ctx context.Context, c Clip, notes *Notes) (
 
 // adoptable reads a task that may be adopted; a task that is gone or ended
 // without a clip is dropped from the journal instead, and nil says submit a new
-// one. A 404 from an address not proven to be the service (see ReadTask) is an
+// one. A 404 from an address not proven to be the service (see readTask) is an
 // error and false: after a handover the journal is all that still holds the
 // task, so it stays there, and nothing is submitted.
 func (l *Lifecycle) adoptable(ctx context.Context, taskID string, notes *Notes) (*client.Video, bool) {
-	v, gone, err := l.ReadTask(ctx, taskID)
+	v, gone, err := l.readTask(ctx, taskID)
 	switch {
 	case gone, err == nil && v.Status.Final() && !v.Status.Usable():
 	case err == nil:

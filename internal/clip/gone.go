@@ -16,12 +16,31 @@ const (
 	// HeldByService: the service answers for the task, and for a succeeded
 	// task its clip serves.
 	HeldByService Held = iota
-	// TaskGone: a 404 proven to be the service's (see ReadTask).
+	// TaskGone: a 404 proven to be the service's (see readTask) for a task
+	// whose state records that the provider's API made it.
 	TaskGone
 	// ClipGone: the task of a clip that succeeded answers, but its clip's URL
 	// is refused, a fresh one too (the clip's storage expired while the task
 	// remains), or it now reports the clip expired or cancelled.
 	ClipGone
+	// UnknownHere: a 404 proven to be the service's for a task whose state
+	// records no API (OriginUnknown): the task is gone, or another API made
+	// it, whose paths alone know it. Nothing is forgotten.
+	UnknownHere
+)
+
+// Origin is what the state a read starts from proves of the API that made
+// its task. A task ID names a task only on the API that made it, so a 404
+// means gone only through that API.
+type Origin int
+
+const (
+	// OriginRecorded: the clip's private state records the provider's API.
+	OriginRecorded Origin = iota
+	// OriginUnknown: the private state records no API (Terraform hands the
+	// Delete of a tainted clip its replacement's planned private state). The
+	// read only asks whether the provider's API knows the task.
+	OriginUnknown
 )
 
 // AfterRead decides what a state whose task was last recorded in status prior
@@ -34,7 +53,7 @@ const (
 // status, read, says what the clip costs (see BillingOf).
 func AfterRead(prior client.Status, held Held) (billing string, keep bool) {
 	switch {
-	case held == HeldByService:
+	case held == HeldByService, held == UnknownHere:
 		return "", true
 	case held == ClipGone, prior == client.StatusSucceeded:
 		return BillingGone, true
@@ -42,32 +61,35 @@ func AfterRead(prior client.Status, held Held) (billing string, keep bool) {
 	return "", false
 }
 
-// ReadHeld reads the task a state holds, as ReadTask does, and for a
-// succeeded task whose state says it finished, whether its clip still serves.
-// A task proven gone is forgotten by the journal whatever the state: no apply
-// may adopt a task the service no longer holds.
-func (l *Lifecycle) ReadHeld(ctx context.Context, taskID string, prior client.Status) (*client.Video, Held, error) {
-	v, held, err := l.readHeld(ctx, taskID, prior)
-	if held != HeldByService {
+// ReadHeld reads the task a state holds, the one way the provider reads it,
+// and says what the read found (Held): a 404 is TaskGone only from an address
+// proven to be the service and for a task that origin says the provider's API
+// made. For a succeeded task whose state says it finished and whose origin is
+// recorded, it also asks whether its clip still serves. A task proven gone is
+// forgotten by the journal whatever the state: no apply may adopt a task the
+// service no longer holds.
+func (l *Lifecycle) ReadHeld(ctx context.Context, taskID string, prior client.Status, origin Origin) (*client.Video, Held, error) {
+	v, held, err := l.readHeld(ctx, taskID, prior, origin)
+	if held == TaskGone || held == ClipGone {
 		l.facts.lost.Store(taskID, held)
 	}
 	return v, held, err
 }
 
-func (l *Lifecycle) readHeld(ctx context.Context, taskID string, prior client.Status) (*client.Video, Held, error) {
-	v, gone, err := l.ReadTask(ctx, taskID)
-	if gone {
+func (l *Lifecycle) readHeld(ctx context.Context, taskID string, prior client.Status, origin Origin) (*client.Video, Held, error) {
+	v, gone, err := l.readTask(ctx, taskID)
+	switch {
+	case gone && origin == OriginUnknown:
+		return nil, UnknownHere, err
+	case gone:
 		l.Forget(ctx, taskID)
 		return nil, TaskGone, err
-	}
-	if err != nil || prior != client.StatusSucceeded {
+	case err != nil || prior != client.StatusSucceeded || origin == OriginUnknown:
 		return v, HeldByService, err
-	}
-	if v.Status.Gone() {
+	case v.Status.Gone():
 		// A clip that succeeded, then reported expired or cancelled: its bytes are gone.
 		return v, ClipGone, nil
-	}
-	if v.Status != client.StatusSucceeded {
+	case v.Status != client.StatusSucceeded:
 		return v, HeldByService, nil
 	}
 	return v, l.clipHeld(ctx, v), nil

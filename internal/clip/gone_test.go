@@ -19,6 +19,7 @@ func TestAfterRead(t *testing.T) {
 	}{
 		{client.StatusSucceeded, HeldByService, "", true},
 		{client.StatusRunning, HeldByService, "", true},
+		{client.StatusRunning, UnknownHere, "", true},
 		{client.StatusSucceeded, TaskGone, BillingGone, true},
 		{client.StatusSucceeded, ClipGone, BillingGone, true},
 		{client.StatusSubmitted, TaskGone, "", false},

@@ -8,12 +8,13 @@ import (
 	"github.com/videogen/terraform-provider-videogen/internal/client"
 )
 
-// ReadTask reads a task. gone reports a 404 that proves the task no longer
+// readTask reads a task. gone reports a 404 that proves the task no longer
 // exists: only one from an address proven to be the service (its model list
 // answers), since a wrong base_url, or a gateway, answers 404 for every task,
 // and taking that for gone would forget billed clips and generate them again.
-// A 404 that proves nothing is an error for which WrongAddress is true.
-func (l *Lifecycle) ReadTask(ctx context.Context, taskID string) (v *client.Video, gone bool, err error) {
+// A 404 that proves nothing is an error for which WrongAddress is true. The
+// provider reads the task a state holds through ReadHeld, and only there.
+func (l *Lifecycle) readTask(ctx context.Context, taskID string) (v *client.Video, gone bool, err error) {
 	v, err = l.client.GetVideo(ctx, taskID)
 	if err == nil {
 		return v, false, nil

@@ -7,6 +7,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 
+	"github.com/videogen/terraform-provider-videogen/internal/client"
 	"github.com/videogen/terraform-provider-videogen/internal/clip"
 	"github.com/videogen/terraform-provider-videogen/internal/framework/privatestate"
 	"github.com/videogen/terraform-provider-videogen/internal/provider/apidiag"
@@ -71,14 +72,14 @@ func (d *providerData) checkLetGoTaskAPI(ctx context.Context, req resource.Delet
 // checks the task again.
 func (d *providerData) taskKnownHere(ctx context.Context, m videoResourceModel, diags *diag.Diagnostics) (apiShape, bool) {
 	taskID := m.TaskID.ValueString()
-	_, gone, err := d.lifecycle.ReadTask(ctx, taskID)
+	_, held, err := d.lifecycle.ReadHeld(ctx, taskID, client.Status(m.Status.ValueString()), clip.OriginUnknown)
 	switch {
-	case err == nil && !gone:
+	case err == nil && held == clip.HeldByService:
 		return d.api, true
 	case clip.WrongAddress(err):
 		addAPIError(diags, "Unable to Delete Video", apidiag.WrongAddress, err)
 		return d.api, false
-	case !gone:
+	case held != clip.UnknownHere:
 		advice, _ := apidiag.Advice(apidiag.Get, err, nil)
 		diags.AddError("Unable to Delete Video",
 			fmt.Sprintf("Task %s (the clip of prompt %q) is unfinished, and before it is handed to the clip that replaces "+

@@ -404,7 +404,7 @@ func (r *videoResource) Read(ctx context.Context, req resource.ReadRequest, resp
 	r.data.lifecycle.BeginConfirming()
 	defer func() { addNotes(&resp.Diagnostics, r.data.lifecycle.EndConfirming(taskID, unconfirmed)) }()
 	prior := client.Status(state.Status.ValueString())
-	video, held, err := r.data.lifecycle.ReadHeld(ctx, taskID, prior)
+	video, held, err := r.data.lifecycle.ReadHeld(ctx, taskID, prior, clip.OriginRecorded)
 	if held != clip.HeldByService {
 		billing, keep := clip.AfterRead(prior, held)
 		if !keep {
