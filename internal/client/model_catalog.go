@@ -22,6 +22,11 @@ type ModelCatalog struct {
 	ids    []string
 	models []Model
 	err    error
+
+	// prices is new-api's price list, read at most once, when a record of
+	// its model list has no price of its own; nil when it could not be read.
+	pricesOnce sync.Once
+	prices     map[string]ModelPrice
 }
 
 // NewModelCatalog returns a catalog that reads c's model list when first asked.
@@ -56,10 +61,30 @@ func (m *ModelCatalog) Record(ctx context.Context, id string) (Model, bool) {
 	}
 	for _, r := range m.models {
 		if r.ID == id {
+			if r.Price.PerClip == nil && r.Price.PerSecond == nil && publishedByGateway(r.Raw) {
+				r.Price = m.gatewayPrice(ctx, id)
+			}
 			return r, true
 		}
 	}
 	return Model{}, false
+}
+
+// gatewayPrice is the price new-api's price list gives model id; a list
+// that cannot be read gives none, and the plan says it cannot tell.
+func (m *ModelCatalog) gatewayPrice(ctx context.Context, id string) ModelPrice {
+	m.pricesOnce.Do(func() {
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), ModelListTimeout)
+		defer cancel()
+		m.prices, _ = m.client.GatewayPrices(ctx)
+	})
+	if p, ok := m.prices[id]; ok {
+		return p
+	}
+	if m.prices == nil {
+		return ModelPrice{Unsaid: "the service's price list (GET " + gatewayPricingPath + ") could not be read"}
+	}
+	return ModelPrice{Unsaid: "the service's price list (GET " + gatewayPricingPath + ") does not list model " + fmt.Sprintf("%q", id)}
 }
 
 // VerifyService returns nil when the base URL answers as the service: its model

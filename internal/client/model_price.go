@@ -2,6 +2,8 @@ package client
 
 import (
 	"encoding/json"
+	"errors"
+	"fmt"
 	"math/big"
 	"strconv"
 	"strings"
@@ -19,38 +21,56 @@ type ModelPrice struct {
 	// DefaultSeconds is the length of a clip whose seconds are unset, when the
 	// record says: what a per-second price bills for such a clip.
 	DefaultSeconds int64
+	// BilledBy names metadata members the price is multiplied by when a clip
+	// sends them: such a clip's cost cannot be told.
+	BilledBy []string
+	// Unsaid is why a price the service publishes is not what one clip costs
+	// ("" when it is, or when none is published).
+	Unsaid string
 }
 
 // The field names read for each part of a price, in order of preference.
 // CONTRIBUTING.md, "Model prices", lists the same names.
 var (
 	perSecondPriceFields = []string{"price_per_second"}
-	perClipPriceFields   = []string{"price_per_clip", "price_per_video", "model_price"}
+	perClipPriceFields   = []string{"price_per_clip", "price_per_video"}
 	currencyFields       = []string{"currency"}
 	defaultSecondsFields = []string{"default_seconds", "default_duration"}
 	priceNestedFields    = []string{"pricing"}
 )
 
-// Cost is what one clip of seconds costs ("" for a clip whose seconds are
-// unset), and false when the record does not say enough to tell.
-func (p ModelPrice) Cost(seconds string) (*big.Rat, bool) {
+// Cost is what the clip req asks for costs, or why the price does not say:
+// an error in words a plan's message can quote.
+func (p ModelPrice) Cost(req VideoRequest) (*big.Rat, error) {
+	if p.Unsaid != "" {
+		return nil, errors.New(p.Unsaid)
+	}
+	if req.Metadata != nil {
+		for _, name := range p.BilledBy {
+			if _, ok := req.Metadata.Extra[name]; ok {
+				return nil, fmt.Errorf("the service multiplies the price of model %q by the clip's extra_metadata member %q",
+					req.Model, name)
+			}
+		}
+	}
 	if p.PerClip != nil {
-		return p.PerClip, true
+		return p.PerClip, nil
 	}
 	if p.PerSecond == nil {
-		return nil, false
+		return nil, fmt.Errorf("the service publishes no price for model %q", req.Model)
 	}
 	n := p.DefaultSeconds
-	if seconds != "" {
+	if req.Seconds != "" {
 		var err error
-		if n, err = strconv.ParseInt(seconds, 10, 64); err != nil {
-			return nil, false
+		if n, err = strconv.ParseInt(req.Seconds, 10, 64); err != nil {
+			return nil, fmt.Errorf("the service prices model %q per second, and seconds %q is not a whole number", req.Model, req.Seconds)
 		}
 	}
 	if n <= 0 {
-		return nil, false
+		return nil, fmt.Errorf("the service prices model %q per second, and publishes no default length for a clip "+
+			"without seconds", req.Model)
 	}
-	return new(big.Rat).Mul(p.PerSecond, new(big.Rat).SetInt64(n)), true
+	return new(big.Rat).Mul(p.PerSecond, new(big.Rat).SetInt64(n)), nil
 }
 
 // FormatAmount writes an amount of currency as a user reads it: "8 credits",

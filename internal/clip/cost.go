@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/big"
+	"strings"
 	"sync"
 
 	"github.com/videogen/terraform-provider-videogen/internal/client"
@@ -30,9 +31,9 @@ type price struct {
 // String is the price as billing and messages say it: "8 credits".
 func (p price) String() string { return client.FormatAmount(p.amount, p.currency) }
 
-// priceOf says what clip c costs, as its model's record in the model list
-// prices it. A model, or a length, known only at apply makes it unknown, as
-// does a record that names no price.
+// priceOf says what clip c costs, as the service prices its model: its
+// record in the model list, or new-api's price list. A model, or a length,
+// known only at apply makes it unknown, as does a model without a price.
 func (l *Lifecycle) priceOf(ctx context.Context, c Clip) price {
 	for _, a := range c.Args {
 		if (a.Name == "model" || a.Name == "seconds") && a.Unknown {
@@ -46,10 +47,16 @@ func (l *Lifecycle) priceOf(ctx context.Context, c Clip) price {
 	if !ok {
 		return price{unknown: fmt.Sprintf("the service's model list could not be read, or lacks model %q", c.Request.Model)}
 	}
-	amount, ok := rec.Price.Cost(c.Request.Seconds)
-	if !ok {
-		return price{unknown: fmt.Sprintf("the service's model list publishes no price for model %q (or, for a clip "+
-			"without seconds, no default length)", c.Request.Model)}
+	for _, a := range c.Args {
+		// Members the price is multiplied by may be among those.
+		if a.Name == "extra_metadata" && a.Unknown && len(rec.Price.BilledBy) > 0 {
+			return price{unknown: fmt.Sprintf("its extra_metadata is known only after apply, and the service multiplies "+
+				"the price of model %q by its member %s", c.Request.Model, strings.Join(rec.Price.BilledBy, ", "))}
+		}
+	}
+	amount, err := rec.Price.Cost(c.Request)
+	if err != nil {
+		return price{unknown: err.Error()}
 	}
 	return price{amount: amount, currency: rec.Price.Currency}
 }
@@ -81,7 +88,7 @@ func (s *spending) spend(p price, notes *Notes) {
 	s.total.Add(s.total, p.amount)
 	if s.total.Cmp(s.max) > 0 {
 		notes.Fail("", "Plan Costs More Than max_cost", fmt.Sprintf("This plan's new clips cost at least %s as the "+
-			"service's model list prices them (this one %s), and the provider's max_cost allows %s. Nothing has been "+
+			"service prices them (this one %s), and the provider's max_cost allows %s. Nothing has been "+
 			"submitted. If the plan is what you meant, raise max_cost in the provider block (or remove it for no cap) and "+
 			"plan again; if not, check for_each and count, seconds, and resources whose arguments changed.",
 			client.FormatAmount(s.total, s.currency), p, client.FormatAmount(s.max, s.currency)))

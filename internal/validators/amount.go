@@ -27,7 +27,7 @@ func (amountValidator) ValidateString(_ context.Context, req validator.StringReq
 	}
 	if _, ok := ParseAmount(req.ConfigValue.ValueString()); !ok {
 		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Amount", fmt.Sprintf("Attribute %s must be a decimal "+
-			"number of 0 or more, such as \"25\" or \"12.50\", in the unit the service's model list prices clips in; "+
+			"number of 0 or more, such as \"25\" or \"12.50\", in the unit the service prices clips in; "+
 			"got %q.", req.Path, req.ConfigValue.ValueString()))
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"math/big"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -14,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hashicorp/terraform-exec/tfexec"
 	tfjson "github.com/hashicorp/terraform-json"
 
 	"github.com/videogen/terraform-provider-videogen/internal/acctest"
@@ -279,6 +281,11 @@ resource "videogen_video" "clip" {
 		if !attributeSnippet("model").MatchString(err.Error() + out) {
 			t.Errorf("the error does not name the model argument:\n%v\n%s", err, out)
 		}
+		expectNoUpstream(t, chans, none)
+	})
+
+	t.Run("priced plan and cap", func(t *testing.T) {
+		g.pricedPlanAndCap(t, chans)
 		expectNoUpstream(t, chans, none)
 	})
 
@@ -579,4 +586,97 @@ resource "videogen_video_file" "later" {
 		}
 		expectNothingNew(t, w, ch, subs, tasks)
 	})
+}
+
+// pricedPlanAndCap plans new clips of the channels' models, which new-api
+// prices per request (modelPrice): the plan's billing says what each costs
+// where new-api bills that price as it is, and max_cost below the plan's
+// total fails the plan. A Sora model, which new-api bills by the clip's
+// seconds and size as well, has no cost, and max_cost then fails the plan
+// too. Nothing is submitted.
+func (g *gateway) pricedPlanAndCap(t *testing.T, chans []*channel) {
+	perClip := strconv.FormatFloat(modelPrice, 'f', -1, 64) + " USD"
+	clips := func(maxCost string, models ...string) string {
+		var extra []string
+		if maxCost != "" {
+			extra = append(extra, "max_cost = "+strconv.Quote(maxCost))
+		}
+		config := g.providerBlock(extra...)
+		for i, model := range models {
+			config += fmt.Sprintf(`
+resource "videogen_video" "priced_%d" {
+  model  = %q
+  prompt = "A priced clip, never submitted"
+}
+`, i, model)
+		}
+		return config
+	}
+	perRequest := []string{veoModel, klingModel, seedanceModel}
+
+	w := g.workdir(t, clips("", append(perRequest, soraModel)...))
+	if _, err := w.Plan(t.Context(), tfexec.Out("priced.tfplan")); err != nil {
+		t.Fatalf("plan: %v", err)
+	}
+	plan, err := w.TF.ShowPlanFile(t.Context(), "priced.tfplan")
+	if err != nil {
+		t.Fatal(err)
+	}
+	billing := map[string]any{}
+	for _, rc := range plan.ResourceChanges {
+		if after, ok := rc.Change.After.(map[string]any); ok {
+			billing[rc.Address] = after["billing"]
+		}
+	}
+	for i, model := range append(perRequest, soraModel) {
+		want := "new clip (" + perClip + ")"
+		if model == soraModel {
+			want = "new clip"
+		}
+		if got := billing[fmt.Sprintf("videogen_video.priced_%d", i)]; got != want {
+			t.Errorf("%s: plan billing %v; want %q", model, got, want)
+		}
+	}
+
+	amount := func(r *big.Rat, unit string) string {
+		return strings.TrimSpace(strings.TrimRight(strings.TrimRight(r.FloatString(6), "0"), ".") + " " + unit)
+	}
+	price, _ := new(big.Rat).SetString(strconv.FormatFloat(modelPrice, 'f', -1, 64))
+	total := new(big.Rat).Mul(price, big.NewRat(int64(len(perRequest)), 1))
+	below := new(big.Rat).Sub(total, big.NewRat(1, 100))
+	for _, tc := range []struct {
+		name, maxCost string
+		models        []string
+		fails         []string
+	}{
+		{"cap below the total", amount(below, ""), perRequest, []string{"Error: Plan Costs More Than max_cost",
+			"This plan's new clips cost at least " + amount(total, "USD"),
+			"max_cost allows " + amount(below, "USD"), "Nothing has been submitted"}},
+		{"cap at the total", amount(total, ""), perRequest, nil},
+		{"cap and a clip new-api bills by its seconds", "100", []string{veoModel, soraModel}, []string{"Error: Clip Cost Unknown",
+			"bills model \"" + soraModel + "\" its price per request times the clip's seconds and a factor of its size",
+			"Nothing has been submitted"}},
+	} {
+		if err := w.Write(clips(tc.maxCost, tc.models...)); err != nil {
+			t.Fatal(err)
+		}
+		_, err := w.Plan(t.Context())
+		if len(tc.fails) == 0 {
+			if err != nil {
+				t.Errorf("%s: plan: %v", tc.name, err)
+			}
+			continue
+		}
+		if err == nil {
+			t.Errorf("%s: the plan succeeded; want it to fail with %q", tc.name, tc.fails)
+			continue
+		}
+		showError(t, err, "")
+		for _, phrase := range tc.fails {
+			if !strings.Contains(flat(err.Error()), phrase) {
+				t.Errorf("%s: plan: %v; want it to say %q", tc.name, err, phrase)
+			}
+		}
+	}
+	expectNoUpstream(t, chans, map[string]int{})
 }

@@ -109,8 +109,8 @@ func Schema(carries func(client.API) string) schema.Schema {
 			},
 			"max_cost": schema.StringAttribute{
 				MarkdownDescription: "Fails the plan, before anything is submitted, when its new clips would cost more than " +
-					"this, as the service's model list prices them (a record's `price_per_second`, `price_per_clip` or " +
-					"new-api's `model_price`, with `currency`): a decimal number in that unit, such as `\"25\"`. The clips " +
+					"this, as the service prices them (its model list's `price_per_second` or `price_per_clip`, with " +
+					"`currency`; or new-api's price list, in USD): a decimal number in that unit, such as `\"25\"`. The clips " +
 					"`max_new_clips` counts are added up; a clip whose cost the plan cannot tell (an unpriced model, a model " +
 					"or `seconds` known only after apply) fails the plan while this is set. A priced clip's `billing` says its " +
 					"cost either way. Unset by default: no cap.",
