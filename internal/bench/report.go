@@ -29,6 +29,7 @@ type Results struct {
 	FanOut      *FanOutResult     `json:"fanout,omitempty"`
 	BigRefresh  *RefreshResult    `json:"big_refresh,omitempty"`
 	BigApply    *BigApplyResult   `json:"big_apply,omitempty"`
+	Journal     *JournalResult    `json:"journal,omitempty"`
 	CaseErrors  map[string]string `json:"case_errors,omitempty"`
 }
 
@@ -137,6 +138,9 @@ func BuildRows(res *Results) []Row {
 	}
 	if a := res.BigApply; a != nil {
 		rows = append(rows, bigApplyRows(a)...)
+	}
+	if j := res.Journal; j != nil {
+		rows = append(rows, journalRows(j)...)
 	}
 	return rows
 }

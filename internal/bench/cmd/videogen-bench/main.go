@@ -8,7 +8,7 @@
 // Usage:
 //
 //	videogen-bench [-out bench/results] [-doc BENCHMARKS.md] [-quick]
-//	               [-only startup,latency,sweep,apply,refresh,download,store,waves,long,fanout,bigrefresh,bigapply]
+//	               [-only startup,latency,sweep,apply,refresh,download,store,waves,long,fanout,bigrefresh,bigapply,journal]
 //	videogen-bench -render bench/results/results.json
 //
 // The CLI and the Go toolchain are found as the acceptance tests find them
@@ -38,7 +38,7 @@ import (
 	"github.com/videogen/terraform-provider-videogen/internal/bench"
 )
 
-var allCases = []string{"startup", "latency", "sweep", "apply", "refresh", "download", "store", "waves", "long", "fanout", "bigrefresh", "bigapply"}
+var allCases = []string{"startup", "latency", "sweep", "apply", "refresh", "download", "store", "waves", "long", "fanout", "bigrefresh", "bigapply", "journal"}
 
 const (
 	tableStart = "<!-- bench:table -->"
@@ -128,6 +128,7 @@ func run() int {
 		"long":     func() (err error) { res.Long, err = keep(r.Long(ctx)); return err },
 		"fanout":   func() (err error) { res.FanOut, err = keep(r.FanOut(ctx)); return err },
 		"bigapply": func() (err error) { res.BigApply, err = keep(r.BigApply(ctx)); return err },
+		"journal":  func() (err error) { res.Journal, err = keep(r.Journal(ctx)); return err },
 		"refresh": func() (err error) {
 			res.Refresh, err = keep(r.Refresh(ctx, settings.RefreshClips, settings.RefreshRPS, 0, settings.RefreshRepeats))
 			return err
