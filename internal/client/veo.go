@@ -264,7 +264,7 @@ func (c *Client) decodeVeoOperation(data []byte, tc taskContext) (*Video, error)
 	if id == "" {
 		return nil, fmt.Errorf("the answer has no operation name; it has %s: %s", memberNames(data), snippet(data))
 	}
-	v := &Video{TaskID: id, Status: StatusRunning, RawStatus: "running", Format: "mp4"}
+	v := &Video{TaskID: id, Status: StatusRunning, RawStatus: "running", Format: "mp4", NoEcho: true}
 	switch {
 	case tc.submission && !op.Done:
 		v.Status, v.RawStatus = StatusSubmitted, "submitted"

@@ -160,6 +160,10 @@ type Video struct {
 	// (no storage destination was given): URL is empty, and DownloadVideo
 	// reads the clip from the operation.
 	InlineClip bool
+	// NoEcho: the API's answers never echo the parameters asked for (Veo's
+	// operations carry none of them), so a missing echo neither confirms nor
+	// doubts any of them.
+	NoEcho bool
 }
 
 // HasClip reports whether the task has a clip to hand out: it succeeded, and

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 
 	"cloud.google.com/go/storage"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/blob"
@@ -24,14 +25,15 @@ var errChanged = errors.New("the object changed while its SHA-256 was being reco
 // (which names its SHA-256), only if the object is still the one written:
 // same size, the task it names now (was: md's task for an object Write
 // wrote, "" for one another writer left without metadata, see Seal), and
-// (where the store offers it) the same version. Only the metadata changes;
-// the bytes stay, and the object is never absent.
-func (s *Store) recordSHA256(ctx context.Context, size int64, was string, md map[string]string) error {
+// (where the store offers it) the same version: version, the one hashed
+// (see hashObject), when it is not "", else the one found now. Only the
+// metadata changes; the bytes stay, and the object is never absent.
+func (s *Store) recordSHA256(ctx context.Context, size int64, was, version string, md map[string]string) error {
 	switch s.loc.scheme {
 	case "s3":
 		return s.recordS3(ctx, size, was, md)
 	case "gs":
-		return s.recordGCS(ctx, size, was, md)
+		return s.recordGCS(ctx, size, was, version, md)
 	case "azblob":
 		return s.recordAzure(ctx, size, was, md)
 	case "file":
@@ -77,9 +79,9 @@ func (s *Store) recordS3(ctx context.Context, size int64, was string, md map[str
 	return err
 }
 
-// recordGCS updates the object's metadata on condition of its generation and
-// metageneration.
-func (s *Store) recordGCS(ctx context.Context, size int64, was string, md map[string]string) error {
+// recordGCS updates the object's metadata on condition of its generation
+// (the one hashed, when given) and metageneration.
+func (s *Store) recordGCS(ctx context.Context, size int64, was, version string, md map[string]string) error {
 	var c *storage.Client
 	if !s.bucket.As(&c) {
 		return errors.New("the Cloud Storage client is not available")
@@ -89,7 +91,8 @@ func (s *Store) recordGCS(ctx context.Context, size int64, was string, md map[st
 	if err != nil {
 		return err
 	}
-	if attrs.Size != size || attrs.Metadata[MetaTask] != was {
+	if attrs.Size != size || attrs.Metadata[MetaTask] != was ||
+		(version != "" && strconv.FormatInt(attrs.Generation, 10) != version) {
 		return errChanged
 	}
 	_, err = o.If(storage.Conditions{GenerationMatch: attrs.Generation, MetagenerationMatch: attrs.Metageneration}).

@@ -14,7 +14,8 @@ import (
 // object that already names the task and a SHA-256 (sealed before) is not
 // read: its record is returned as it is. An object that names another task
 // is left as it is (ErrExists). Only the metadata changes, on condition that
-// the object is still the one hashed (see recordSHA256).
+// the object is still the one hashed (see recordSHA256): one replaced while
+// it was read is left as it is, with an error.
 func (s *Store) Seal(ctx context.Context, meta Meta) (Written, error) {
 	if meta.TaskID == "" {
 		return Written{}, s.fail("sealing", errors.New("no task ID to record with the clip"))
@@ -30,12 +31,12 @@ func (s *Store) Seal(ctx context.Context, meta Meta) (Written, error) {
 		return Written{}, &Error{Op: "sealing", Location: s.loc.String(), Kind: KindExists,
 			err: fmt.Errorf("the object holds the clip of task %s, not of task %s; it was left as it is", obj.TaskID, meta.TaskID)}
 	}
-	sum, err := s.hashObject(ctx)
+	sum, version, err := s.hashObject(ctx)
 	if err != nil {
 		return Written{}, err
 	}
 	md := map[string]string{MetaTask: meta.TaskID, MetaModel: meta.Model, MetaSHA256: sum}
-	if err := s.recordSHA256(ctx, obj.Size, obj.TaskID, md); err != nil {
+	if err := s.recordSHA256(ctx, obj.Size, obj.TaskID, version, md); err != nil {
 		return Written{}, s.fail("recording the SHA-256 of", err)
 	}
 	return Written{Size: obj.Size, SHA256: sum}, nil

@@ -8,8 +8,10 @@ import (
 	"fmt"
 	"hash"
 	"io"
+	"strconv"
 	"time"
 
+	"cloud.google.com/go/storage"
 	"gocloud.dev/blob"
 )
 
@@ -64,7 +66,7 @@ func (s *Store) Write(ctx context.Context, r io.Reader, meta Meta, opts WriteOpt
 	}
 	written := Written{Size: src.n, SHA256: hex.EncodeToString(h.Sum(nil))}
 	md[MetaSHA256] = written.SHA256
-	if err := s.recordSHA256(ctx, written.Size, md[MetaTask], md); err != nil {
+	if err := s.recordSHA256(ctx, written.Size, md[MetaTask], "", md); err != nil {
 		return Written{}, s.fail("recording the SHA-256 of", err)
 	}
 	return written, nil
@@ -125,13 +127,13 @@ func (s *Store) settle(ctx context.Context, written Written, md map[string]strin
 		return written, nil
 	}
 	if existing.SHA256 == "" && existing.TaskID == md[MetaTask] && existing.Size == written.Size {
-		sum, err := s.hashObject(ctx)
+		sum, version, err := s.hashObject(ctx)
 		if err != nil {
 			return Written{}, err
 		}
 		if sum == written.SHA256 {
 			md[MetaSHA256] = sum
-			if err := s.recordSHA256(ctx, written.Size, md[MetaTask], md); err != nil {
+			if err := s.recordSHA256(ctx, written.Size, md[MetaTask], version, md); err != nil {
 				return Written{}, s.fail("recording the SHA-256 of", err)
 			}
 			written.Unchanged = true
@@ -152,18 +154,27 @@ func (s *Store) settle(ctx context.Context, written Written, md map[string]strin
 	}
 }
 
-// hashObject reads the object back and returns its SHA-256.
-func (s *Store) hashObject(ctx context.Context) (string, error) {
-	r, err := s.NewReader(ctx)
+// hashObject reads the object back and returns its SHA-256, and the version
+// of the object it read where the store names one (Cloud Storage's
+// generation; "" elsewhere). recordSHA256 records the SHA-256 only on that
+// version: an object replaced after it was read is never given the hash of
+// the one before.
+func (s *Store) hashObject(ctx context.Context) (sum, version string, err error) {
+	br, err := s.bucket.NewReader(ctx, s.loc.key, nil)
 	if err != nil {
-		return "", err
+		return "", "", s.fail("reading", err)
 	}
+	r := &reader{r: br, s: s}
 	defer func() { _ = r.Close() }()
 	h := sha256.New()
 	if _, err := io.Copy(h, r); err != nil {
-		return "", err
+		return "", "", err
 	}
-	return hex.EncodeToString(h.Sum(nil)), nil
+	var gr *storage.Reader
+	if br.As(&gr) && gr.Attrs.Generation != 0 {
+		version = strconv.FormatInt(gr.Attrs.Generation, 10)
+	}
+	return hex.EncodeToString(h.Sum(nil)), version, nil
 }
 
 // sourceReader hashes what it reads and keeps the source's own error apart

@@ -105,39 +105,48 @@ func finishAllAfterNextGet(t *testing.T, mock *acctest.Mock) {
 	}
 }
 
+// TestAccVideoResource_resumeAfterTimeoutByPlainApply: a wait cut short leaves
+// the clip tainted, and a plain apply hands its task to the replacement, which
+// waits for it: 1 submission, on the API as described and through each of
+// Google's APIs.
 func TestAccVideoResource_resumeAfterTimeoutByPlainApply(t *testing.T) {
-	mock := acctest.NewMock(t)
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: cutFirstWaitShort(mock),
-		Steps: []resource.TestStep{
-			{
-				Config:      heldClip(mock, "a slow sunrise", "10m"),
-				ExpectError: wrapped("Video Not Ready", "Apply again to keep waiting for the same task"),
-			},
-			{
-				// No untaint: the plan replaces the tainted clip, and the apply hands its
-				// task to the replacement, which waits for it.
-				PreConfig: func() { finishAllAfterNextGet(t, mock) },
-				Config:    heldClip(mock, "a slow sunrise", "10m"),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(videoAddr, tfjsonpath.New("task_id"), taskIDOf(mock, 0)),
-					statecheck.ExpectKnownValue(videoAddr, tfjsonpath.New("status"), knownvalue.StringExact("succeeded")),
-					statecheck.ExpectKnownValue(videoAddr, tfjsonpath.New("url"), knownvalue.StringRegexp(regexp.MustCompile(`\.mp4`))),
+	for _, dialect := range []string{mockapi.DialectOpenAI, mockapi.DialectGemini, mockapi.DialectVertex} {
+		t.Run(dialect, func(t *testing.T) {
+			mock := acctest.NewMock(t, mockapi.WithDialect(dialect))
+			config := heldClip(mock, "a slow sunrise", "10m")
+			resource.ParallelTest(t, resource.TestCase{
+				ProtoV6ProviderFactories: cutFirstWaitShort(mock),
+				Steps: []resource.TestStep{
+					{
+						Config:      config,
+						ExpectError: wrapped("Video Not Ready", "Apply again to keep waiting for the same task"),
+					},
+					{
+						// No untaint: the plan replaces the tainted clip, and the apply hands its
+						// task to the replacement, which waits for it.
+						PreConfig: func() { finishAllAfterNextGet(t, mock) },
+						Config:    config,
+						ConfigStateChecks: []statecheck.StateCheck{
+							statecheck.ExpectKnownValue(videoAddr, tfjsonpath.New("task_id"), taskIDOf(mock, 0)),
+							statecheck.ExpectKnownValue(videoAddr, tfjsonpath.New("status"), knownvalue.StringExact("succeeded")),
+							statecheck.ExpectKnownValue(videoAddr, tfjsonpath.New("url"), clipURL(dialect)),
+						},
+						Check: mock.ExpectSubmissions(1),
+					},
+					{
+						Config: config,
+						ConfigPlanChecks: resource.ConfigPlanChecks{
+							PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+						},
+						ConfigStateChecks: []statecheck.StateCheck{
+							statecheck.ExpectKnownValue(videoAddr, tfjsonpath.New("task_id"), taskIDOf(mock, 0)),
+						},
+						Check: mock.ExpectSubmissions(1),
+					},
 				},
-				Check: mock.ExpectSubmissions(1),
-			},
-			{
-				Config: heldClip(mock, "a slow sunrise", "10m"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(videoAddr, tfjsonpath.New("task_id"), taskIDOf(mock, 0)),
-				},
-				Check: mock.ExpectSubmissions(1),
-			},
-		},
-	})
+			})
+		})
+	}
 }
 
 // taskIDOf checks a value against the ID of the ledger's nth task, read when the
@@ -623,13 +632,30 @@ func applyAndReadClip(t *testing.T, wd *acctest.Workdir) map[string]any {
 // or a CI runner sends to the real CLI while the provider waits, then runs a plain
 // apply: it waits for the same task, records its clip, and the plan after is empty.
 // After SIGKILL, Terraform saves no state at all, and the local journal is what
-// keeps the next apply from submitting again.
+// keeps the next apply from submitting again. A killed wait is also resumed
+// through Google's Veo: the operation the journal holds is adopted, 1 billed
+// for 1.
 func TestAccBilling_interruptedApplyResumesByPlainApply(t *testing.T) {
 	requireAcc(t)
-	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGKILL} {
-		t.Run(sig.String(), func(t *testing.T) {
+	cases := []struct {
+		dialect string
+		sig     syscall.Signal
+	}{
+		{mockapi.DialectOpenAI, syscall.SIGINT},
+		{mockapi.DialectOpenAI, syscall.SIGTERM},
+		{mockapi.DialectOpenAI, syscall.SIGKILL},
+		{mockapi.DialectGemini, syscall.SIGKILL},
+		{mockapi.DialectVertex, syscall.SIGKILL},
+	}
+	for _, c := range cases {
+		sig, dialect := c.sig, c.dialect
+		name := sig.String()
+		if dialect != mockapi.DialectOpenAI {
+			name = dialect + "/" + name
+		}
+		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			mock := acctest.NewMock(t)
+			mock := acctest.NewMock(t, mockapi.WithDialect(dialect))
 			wd := cliWorkdir(t, mock, cliVideo("an interrupted sunrise [mock:hold]"))
 			run, taskIDs := startHeldApply(t, mock, wd, 1)
 			taskID := taskIDs[0]
@@ -643,7 +669,7 @@ func TestAccBilling_interruptedApplyResumesByPlainApply(t *testing.T) {
 				t.Fatalf("task %s was not pending any more", taskID)
 			}
 			clip := applyAndReadClip(t, wd)
-			if clip["task_id"] != taskID || clip["status"] != "succeeded" || !strings.Contains(fmt.Sprint(clip["url"]), ".mp4") {
+			if clip["task_id"] != taskID || clip["status"] != "succeeded" || clipURL(dialect).CheckValue(clip["url"]) != nil {
 				t.Fatalf("after a plain apply: %v; want task %s succeeded with its url", clip, taskID)
 			}
 			if n := mock.Submissions(); n != 1 {

@@ -29,8 +29,9 @@ import (
 // the request it was made from, one line per argument ("resolution: asked 720p,
 // the service reports 1080p", "ratio: not confirmed"), by each argument's rule of
 // sameness. What a gateway's upstream record says was made wins over the echo,
-// which describes the request. An argument the service never echoes (seconds) is
-// confirmed only by such a record: without one it is not mentioned.
+// which describes the request. An argument the service never echoes (seconds,
+// and every argument on Veo, whose operations echo none) is confirmed only by
+// such a record: without one it is not mentioned.
 func unconfirmedParams(req client.VideoRequest, v *client.Video) []string {
 	asked, echo := canonical(req), echoOf(v)
 	var out []string
@@ -39,7 +40,7 @@ func unconfirmedParams(req client.VideoRequest, v *client.Video) []string {
 		if a.made != nil && v.Made != nil {
 			got = a.made(v.Made)
 		}
-		if (got == nil || got.IsNull()) && a.echoed {
+		if (got == nil || got.IsNull()) && a.echoed && !v.NoEcho {
 			got = a.value(echo)
 		}
 		switch {
