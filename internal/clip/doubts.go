@@ -48,7 +48,8 @@ func (l *Lifecycle) planDoubts(ctx context.Context, fingerprint string, notes *N
 			"task: its answer was lost, or the run was killed while the request was on its way. Applying this plan "+
 			"sends the request again, so it may bill a second clip; its billing says so, and max_new_clips counts it.\n\n"+
 			"Before applying, look in the service's console for a task created %s with this prompt. If there is one, "+
-			"import it (terraform import, or an import block) instead of applying this plan; if there is none, apply: "+
+			"import it into this resource, at the address Terraform shows after \"with\" above (terraform import, or an "+
+			"import block), instead of applying this plan; if there is none, apply: "+
 			"nothing else was billed. The provider noted the earlier submission in its task journal (%s).",
 			when, when, l.journal.Where()))
 	return true
@@ -78,8 +79,8 @@ func (l *Lifecycle) sayUnconfirmedSubmissions(ctx context.Context, fingerprint s
 			"created a task: the request may have reached it, but no task ID came back. That task, if it exists, is billed "+
 			"like any other. This apply sends the request again.\n\n"+
 			"Look in the service's console for a task created %s with this prompt. If there is one and you want to keep it "+
-			"instead of this apply's clip, remove this resource from state (terraform state rm) and import that task "+
-			"(terraform import, or an import block); its clip is then adopted without another submission. "+
+			"instead of this apply's clip, remove this resource (its address is shown after \"with\" above) from state "+
+			"(terraform state rm) and import that task at the same address (terraform import, or an import block); its clip is then adopted without another submission. "+
 			"If there is none, nothing else was billed.\n\n"+
 			"The provider noted the earlier submission in its task journal (%s); this warning is shown once.",
 			when, when, l.journal.Where()))

@@ -358,8 +358,11 @@ resource "videogen_video" "test" {
 			ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 			Steps: []resource.TestStep{{
 				Config: mock.ProviderBlock() + clip,
-				ExpectError: wrapped("Unable to Create Video", "A task may exist", "attempt 1 was answered HTTP 504",
-					"attempt 2 was answered HTTP 504", "terraform import"),
+				// The provider is never told the resource's address: the hint points at
+				// the one Terraform prints after "with".
+				ExpectError: wrapped("Unable to Create Video", "with videogen_video.test,", "A task may exist",
+					"attempt 1 was answered HTTP 504", "attempt 2 was answered HTTP 504",
+					`import it into this resource, at the address Terraform shows after "with" above (terraform import`),
 			}},
 		})
 		// One declared clip, one retry after a doubtful answer: at most two billed tasks.

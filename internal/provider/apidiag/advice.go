@@ -80,8 +80,9 @@ func Advice(op Operation, err error, args Arguments) (advice, attr string) {
 	case client.IsAmbiguousSubmit(err):
 		return "A task may exist (and be billed) although no task ID came back: the submission failed after its request " +
 			"may already have reached the service" + doubtsText(err) + ". Before applying again, look in the service's " +
-			"console for a task created just now with this prompt. If there is one, adopt it with terraform import (or an " +
-			"import block) instead of applying, which would submit another task; if there is none, apply again.", ""
+			"console for a task created just now with this prompt. If there is one, adopt it: import it into this " +
+			"resource, at the address Terraform shows after \"with\" above (terraform import, or an import block), instead " +
+			"of applying, which would submit another task; if there is none, apply again.", ""
 	case errors.Is(err, client.ErrNotSubmitted):
 		return "The run was interrupted before the submission reached the service: no task was created and nothing " +
 			"was billed. Apply again to create the clip.", ""
