@@ -13,8 +13,10 @@ import (
 )
 
 // MemSampler reads Linux's /proc while an apply runs. It keeps the peak
-// resident size the kernel recorded (VmHWM) of any process running the
-// provider, and the highest sum of the resident sizes (VmRSS) of the other
+// resident size the kernel recorded (VmHWM) of the processes running the
+// provider in the apply's directory (the CLI starts its providers there; a
+// provider of another run on the machine, a test's or another bench's, is
+// not this apply's), and the highest sum of the resident sizes (VmRSS) of the other
 // processes working in the apply's directory except the CLI itself: the peer's
 // bash, curl and sleep, which local-exec starts there. VmHWM is the kernel's
 // own peak, so a sample only needs to see the provider alive; the peer's sum
@@ -35,6 +37,13 @@ type MemResult struct {
 
 // SampleMemory samples every interval until Stop.
 func SampleMemory(provider, dir string, interval time.Duration) *MemSampler {
+	// The kernel shows a process's directory absolute, links resolved.
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
+	if resolved, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = resolved
+	}
 	s := &MemSampler{provider: filepath.Base(provider), dir: dir, stop: make(chan struct{}), done: make(chan struct{})}
 	go func() {
 		defer close(s.done)
@@ -77,19 +86,21 @@ func (s *MemSampler) sample() {
 		if err != nil {
 			continue
 		}
+		cwd, _ := os.Readlink(filepath.Join(proc, "cwd"))
 		switch {
 		case strings.HasPrefix(filepath.Base(exe), s.provider):
+			if cwd != s.dir {
+				continue
+			}
 			if m, err := readMemStatus(pid); err == nil {
 				s.mu.Lock()
 				s.res.ProviderPeakHWM = max(s.res.ProviderPeakHWM, m.hwm)
 				s.mu.Unlock()
 			}
 		case strings.HasPrefix(filepath.Base(exe), "terraform") || strings.HasPrefix(filepath.Base(exe), "tofu"):
-		default:
-			if cwd, err := os.Readlink(filepath.Join(proc, "cwd")); err == nil && cwd == s.dir {
-				if m, err := readMemStatus(pid); err == nil {
-					peer += m.rss
-				}
+		case cwd == s.dir:
+			if m, err := readMemStatus(pid); err == nil {
+				peer += m.rss
 			}
 		}
 	}

@@ -1,14 +1,12 @@
 package bench
 
 import (
-	"bufio"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -26,9 +24,9 @@ import (
 // StoreResult is a clip of StoreBytes written to a real S3 server (versitygw
 // on loopback) by the provider applying videogen_video_file with an s3://
 // path (the clip streamed from the loopback mock into the store), by
-// internal/clipstore in a process of its own reading a file, and by
-// `curl --aws-sigv4 -T` of the same file to the same server, StoreRepeats
-// times each, alternately.
+// internal/clipstore in a process of its own reading a file of the bytes
+// the provider stored, and by `curl --aws-sigv4 -T` of that file to the
+// same server, StoreRepeats times each, alternately.
 type StoreResult struct {
 	Bytes           int64     `json:"bytes"`
 	Runs            int       `json:"runs"`
@@ -106,9 +104,11 @@ func StoreWriteMain(args []string) int {
 	return 0
 }
 
-// Store starts versitygw, writes a file of StoreBytes pseudo-random bytes,
-// and stores it StoreRepeats times with the store package in a child process
-// and with curl, alternately, each to a new key, removed once measured.
+// Store starts versitygw and stores a clip of StoreBytes StoreRepeats times
+// each, alternately, with the provider, with the store package in a child
+// process and with curl, each to a new key, removed once measured. The
+// child and curl send the very bytes the provider stored first (the mock's
+// clip, read back from the store into a file).
 func (r *Runner) Store(ctx context.Context) (*StoreResult, error) {
 	size := r.Settings.StoreBytes
 	wd, err := os.Getwd()
@@ -131,10 +131,7 @@ func (r *Runner) Store(ctx context.Context) (*StoreResult, error) {
 	}
 	defer srv.Stop()
 	file := filepath.Join(dir, "clip.mp4")
-	sum, err := writeRandomFile(file, size)
-	if err != nil {
-		return nil, err
-	}
+	var sum string
 	self, err := os.Executable()
 	if err != nil {
 		return nil, err
@@ -155,6 +152,12 @@ func (r *Runner) Store(ctx context.Context) (*StoreResult, error) {
 		}
 		res.ProviderSeconds = append(res.ProviderSeconds, ps)
 		res.ProviderPeakRSS = max(res.ProviderPeakRSS, prss)
+		if sum == "" {
+			// The others send the very bytes the provider stored.
+			if sum, err = saveObject(ctx, c, srv.Bucket, key, file); err != nil {
+				return nil, err
+			}
+		}
 		if _, err := c.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: aws.String(srv.Bucket), Key: aws.String(key)}); err != nil {
 			return nil, err
 		}
@@ -232,6 +235,9 @@ func (r *Runner) providerStore(ctx context.Context, m *acctest.Mock, srv *storet
 	}
 	if aws.ToInt64(head.ContentLength) != size {
 		return 0, 0, fmt.Errorf("the provider's object has %d bytes, want %d", aws.ToInt64(head.ContentLength), size)
+	}
+	if run.Mem.ProviderPeakHWM == 0 {
+		return 0, 0, errors.New("no provider process of the apply was seen to measure its memory")
 	}
 	return end.Sub(start).Seconds(), run.Mem.ProviderPeakHWM, nil
 }
@@ -312,22 +318,29 @@ func curlPut(ctx context.Context, srv *storetest.Server, key, file string) (floa
 	return time.Since(begin).Seconds(), rss, nil
 }
 
-// writeRandomFile writes size pseudo-random bytes (incompressible, like a
-// clip) to path and returns their SHA-256.
-func writeRandomFile(path string, size int64) (string, error) {
+// saveObject writes the object at key to path and returns its SHA-256,
+// after checking it is the one the object's metadata records.
+func saveObject(ctx context.Context, c *s3.Client, bucket, key, path string) (string, error) {
+	out, err := c.GetObject(ctx, &s3.GetObjectInput{Bucket: aws.String(bucket), Key: aws.String(key)})
+	if err != nil {
+		return "", fmt.Errorf("reading the provider's object back: %w", err)
+	}
+	defer out.Body.Close()
 	f, err := os.Create(path)
 	if err != nil {
 		return "", err
 	}
 	h := sha256.New()
-	w := bufio.NewWriterSize(io.MultiWriter(f, h), 1<<20)
-	if _, err := io.CopyN(w, rand.NewChaCha8([32]byte{7}), size); err != nil {
+	if _, err := io.Copy(io.MultiWriter(f, h), out.Body); err != nil {
 		_ = f.Close()
+		return "", fmt.Errorf("reading the provider's object back: %w", err)
+	}
+	if err := f.Close(); err != nil {
 		return "", err
 	}
-	if err := w.Flush(); err != nil {
-		_ = f.Close()
-		return "", err
+	sum := hex.EncodeToString(h.Sum(nil))
+	if want := out.Metadata[clipstore.MetaSHA256]; sum != want {
+		return "", fmt.Errorf("the provider's object has SHA-256 %s; its metadata says %q", sum, want)
 	}
-	return hex.EncodeToString(h.Sum(nil)), f.Close()
+	return sum, nil
 }

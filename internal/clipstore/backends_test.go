@@ -173,6 +173,58 @@ func TestS3Store(t *testing.T) {
 		}
 	})
 
+	t.Run("a clip of known size is one PUT, or one part without checksums", func(t *testing.T) {
+		// A multipart object's ETag ends in "-<parts>", a PUT's does not.
+		// Without request checksums the store may not take the PUT's
+		// trailing one, so the clip goes as one part; interrupted, that
+		// leaves nothing either.
+		for _, tc := range []struct{ query, etagEnd string }{{"", ""}, {"&request_checksum_calculation=when_required", "-1"}} {
+			key := "clips/known-size" + strings.ReplaceAll(tc.etagEnd, "-", "-parts") + ".mp4"
+			s := openStore(t, srv.URL(key)+tc.query)
+			data, sum := clip(6, clipSize)
+			wctx, cancel := context.WithCancel(t.Context())
+			src := &interruptingReader{r: bytes.NewReader(data), after: 18 << 20, interrupt: func() error {
+				cancel()
+				return wctx.Err()
+			}}
+			if _, err := s.Write(wctx, src, Meta{TaskID: "cgt-known"}, WriteOptions{Size: clipSize}); !errors.Is(err, ErrCanceled) {
+				t.Errorf("%q: the interrupted Write = %v; want ErrCanceled", tc.query, err)
+			}
+			if _, _, _, found := (backend{}).readS3(t, c, srv.Bucket, key); found {
+				t.Errorf("%q: an object is at the key after the interrupted write", tc.query)
+			}
+			if left := uploads(t, key); len(left) > 0 {
+				t.Errorf("%q: the interrupted write left %v", tc.query, left)
+			}
+			w, err := s.Write(t.Context(), bytes.NewReader(data), Meta{TaskID: "cgt-known"}, WriteOptions{Size: clipSize})
+			if err != nil || w.SHA256 != sum {
+				t.Fatalf("%q: Write = %+v, %v; want SHA-256 %s", tc.query, w, err, sum)
+			}
+			head, err := c.HeadObject(t.Context(), &s3.HeadObjectInput{Bucket: aws.String(srv.Bucket), Key: aws.String(key)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			etag := strings.Trim(aws.ToString(head.ETag), `"`)
+			if multipart := strings.Contains(etag, "-"); multipart != (tc.etagEnd != "") || !strings.HasSuffix(etag, tc.etagEnd) {
+				t.Errorf("%q: the object's ETag is %s; want one ending in %q", tc.query, etag, tc.etagEnd)
+			}
+		}
+	})
+
+	t.Run("a clip not of its announced size is not stored", func(t *testing.T) {
+		key := "clips/wrong-size.mp4"
+		s := openStore(t, srv.URL(key))
+		data, _ := clip(7, 1<<20)
+		for _, size := range []int64{int64(len(data)) - 1, int64(len(data)) + 1} {
+			if _, err := s.Write(t.Context(), bytes.NewReader(data), Meta{TaskID: "cgt-size"}, WriteOptions{Size: size}); err == nil {
+				t.Errorf("Write of %d bytes announced as %d succeeded", len(data), size)
+			}
+			if _, _, _, found := (backend{}).readS3(t, c, srv.Bucket, key); found {
+				t.Fatalf("an object is at the key after a write of %d bytes announced as %d", len(data), size)
+			}
+		}
+	})
+
 	t.Run("refused credentials say so and show none", func(t *testing.T) {
 		t.Setenv("AWS_SECRET_ACCESS_KEY", "wrong-"+srv.Env["AWS_SECRET_ACCESS_KEY"])
 		s := openStore(t, srv.URL("clips/denied.mp4"))

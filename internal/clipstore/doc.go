@@ -52,9 +52,13 @@
 //
 // # Atomicity and conditional writes
 //
-// A reader never sees a partial object: S3 makes a multipart upload (or a
-// single PUT) visible only when it completes, and Write aborts the multipart
-// upload when the stream fails or its context is cancelled; GCS makes a
+// A reader never sees a partial object. On S3 a clip of known size is one
+// PUT whose body is aws-chunked with a trailing CRC32, sent only once the
+// whole clip was read: the store takes the object only after the final
+// chunk and a matching trailer, so a PUT cut short is refused (a plain PUT
+// cut short may be kept as the object; versitygw keeps it). A clip of
+// unknown size is a multipart upload, visible only when it completes, which
+// Write aborts when the stream fails or its context is cancelled; GCS makes a
 // resumable upload visible only when it is finalized; Azure commits the
 // block list only at the end (uncommitted blocks are discarded by the
 // service); a file is written to a temporary file in the same directory and

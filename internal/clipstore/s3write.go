@@ -27,8 +27,10 @@ const partGrace = 20 * time.Second
 
 // uploadS3 stores src at the key with the S3 client itself rather than
 // through gocloud's writer, for two reasons. With the size known, one
-// streamed part carries the whole clip (uploadOnePart): no part buffers in
-// memory, one request. With the size unknown, the transfer manager's
+// streamed request carries the whole clip: no part buffers in memory. It is
+// a chunked PUT (putS3), or, where the store is configured for no checksums
+// it does not require, one part of a multipart upload (uploadOnePart). With
+// the size unknown, the transfer manager's
 // multipart upload is interrupted by ending its source, not by cancelling
 // its requests: it then waits for every part in flight to be answered (for
 // up to partGrace) before it aborts the upload, so that no part reaches the
@@ -57,7 +59,15 @@ func (s *Store) uploadS3(ctx context.Context, src io.Reader, md map[string]strin
 	uctx, stop := graceContext(ctx, partGrace)
 	defer stop()
 	if opts.Size > 0 && opts.Size <= maxPart {
-		err := s.uploadOnePart(ctx, uctx, c, src, escaped, ifNoneMatch, opts.Size, plain)
+		var err error
+		if c.Options().RequestChecksumCalculation == aws.RequestChecksumCalculationWhenRequired {
+			// A store configured for no checksums it does not require
+			// (request_checksum_calculation=when_required) may not take
+			// a trailing one either.
+			err = s.uploadOnePart(ctx, uctx, c, src, escaped, ifNoneMatch, opts.Size, plain)
+		} else {
+			err = s.putS3(ctx, c, src, escaped, ifNoneMatch, opts.Size)
+		}
 		if err != nil {
 			return s.cleanUp(ctx, err)
 		}

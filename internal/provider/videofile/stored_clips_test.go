@@ -331,16 +331,16 @@ func (n azureNative) remove(ctx context.Context, key string) error {
 	return err
 }
 
-// uploadGate stands between the provider and the S3 server and, in the first
-// part the provider uploads, lets heldAfter bytes through to the server and
-// holds the rest until the provider gives the request up (interrupted or
-// killed), so that the test interrupts the run while the clip is half
-// uploaded, whatever the machine's speed. The server then sees the part's
-// body end early.
+// uploadGate stands between the provider and the S3 server and, in each
+// request that carries the clip's bytes (a PUT of the object or of a part,
+// not a copy), lets heldAfter bytes through to the server and holds the rest
+// until the provider gives the request up (interrupted or killed), so that
+// the test interrupts the run while the clip is half uploaded, whatever the
+// machine's speed. The server then sees the body end early.
 type uploadGate struct {
 	proxy  *httputil.ReverseProxy
 	once   sync.Once
-	held   chan struct{} // closed once a part is held
+	held   chan struct{} // closed once an upload is held
 	stop   chan struct{} // closed when the test ends: no request stays held
 	mu     sync.Mutex
 	closed bool // lets every request through
@@ -352,7 +352,7 @@ func (g *uploadGate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	g.mu.Lock()
 	open := g.closed
 	g.mu.Unlock()
-	if !open && r.Method == http.MethodPut && r.URL.Query().Get("partNumber") != "" {
+	if !open && r.Method == http.MethodPut && r.Header.Get("X-Amz-Copy-Source") == "" {
 		r.Body = &heldBody{r: r.Body, gate: g, ctx: r.Context()}
 	}
 	g.proxy.ServeHTTP(w, r)
@@ -434,7 +434,7 @@ func TestAccStoredClips_interruptedUpload(t *testing.T) {
 			select {
 			case <-gate.held:
 			case <-time.After(10 * time.Minute): // a liveness bound, not a timing assertion
-				t.Fatalf("no part was uploaded: %s", run.Output())
+				t.Fatalf("nothing was uploaded: %s", run.Output())
 			}
 			if err := interrupt(run); err != nil {
 				t.Fatal(err)
