@@ -6,10 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"maps"
 	"mime/multipart"
 	"net/http"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -65,22 +63,29 @@ func (e *InexpressibleError) Error() string {
 	return fmt.Sprintf("the %s API cannot carry this request, so nothing was sent: %s", e.API, strings.Join(parts, "; "))
 }
 
-// Inexpressible lists the members of req that a cannot send, in a stable order;
-// for APIVideoGenerations, which carries every member of the metadata, only a
-// Cloud Storage destination.
+// Inexpressible lists the members of req that a cannot send: first each one
+// it sets that a does not carry at all (see carriage), then those whose value
+// a cannot carry.
 func (a API) Inexpressible(req VideoRequest) []Inexpressible {
-	if a.Google() {
-		return veoInexpressible(a, req)
-	}
 	var out []Inexpressible
-	if req.StorageURI != "" {
-		out = append(out, Inexpressible{Param: ParamStorageURI,
-			Reason: fmt.Sprintf("the %s API has no Cloud Storage destination (only Vertex AI writes clips to gs://)", a)})
+	for _, p := range req.members() {
+		if why, refused := a.refusal(p); refused {
+			out = append(out, Inexpressible{Param: p, Reason: why})
+		}
 	}
-	if a != APIOpenAIVideos || req.Metadata == nil {
-		return out
+	switch {
+	case a.Google():
+		out = append(out, veoInexpressible(a, req)...)
+	case a == APIOpenAIVideos && req.Metadata != nil:
+		out = append(out, openAIInexpressible(*req.Metadata)...)
 	}
-	md := req.Metadata
+	return out
+}
+
+// openAIInexpressible lists the values of md that OpenAI's video API cannot
+// carry: a ratio and resolution that make no size, more than one reference image.
+func openAIInexpressible(md Metadata) []Inexpressible {
+	var out []Inexpressible
 	if md.Ratio != "" || md.Resolution != "" {
 		if _, err := OpenAIVideoSize(md.Ratio, md.Resolution); err != nil {
 			param := ParamRatio
@@ -93,31 +98,15 @@ func (a API) Inexpressible(req VideoRequest) []Inexpressible {
 			out = append(out, Inexpressible{Param: param, Reason: err.Error()})
 		}
 	}
-	if md.GenerateAudio != nil {
-		out = append(out, Inexpressible{Param: ParamGenerateAudio,
-			Reason: "OpenAI's video API has no audio switch (the model decides)"})
-	}
-	if md.CallbackURL != "" {
-		out = append(out, Inexpressible{Param: ParamCallbackURL,
-			Reason: "OpenAI's video API takes no callback URL (its webhooks are configured per project, not per request)"})
-	}
-	counts := map[string]int{}
+	n := 0
 	for _, e := range md.Content {
-		counts[e.Type]++
-	}
-	if n := counts[ContentImage]; n > 1 {
-		out = append(out, Inexpressible{Param: ContentParam(ContentImage),
-			Reason: fmt.Sprintf("OpenAI's video API takes one reference image (input_reference), not %d", n)})
-	}
-	for _, t := range []string{ContentVideo, ContentAudio} {
-		if counts[t] > 0 {
-			out = append(out, Inexpressible{Param: ContentParam(t),
-				Reason: "OpenAI's video API takes a reference image only (input_reference), no reference video or audio"})
+		if e.Type == ContentImage {
+			n++
 		}
 	}
-	for _, k := range slices.Sorted(maps.Keys(md.Extra)) {
-		out = append(out, Inexpressible{Param: "metadata." + k,
-			Reason: "OpenAI's video API has no metadata: it refuses a parameter it does not know"})
+	if n > 1 {
+		out = append(out, Inexpressible{Param: ContentParam(ContentImage),
+			Reason: fmt.Sprintf("OpenAI's video API takes one reference image (input_reference), not %d", n)})
 	}
 	return out
 }

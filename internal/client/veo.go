@@ -62,41 +62,30 @@ type veoRequest struct {
 	Parameters map[string]json.RawMessage `json:"parameters,omitempty"`
 }
 
-// veoInexpressible lists what Veo on api cannot carry of req, in a stable order.
+// veoInexpressible lists the values of req that Veo on api cannot carry, in a
+// stable order; what it cannot carry at all is refused by API.Inexpressible.
 func veoInexpressible(a API, req VideoRequest) []Inexpressible {
 	var out []Inexpressible
-	name := map[API]string{APIGemini: "the Gemini API's Veo", APIVertex: "Vertex AI's Veo"}[a]
+	name := map[API]string{APIGemini: geminiVeo, APIVertex: vertexVeo}[a]
 	if req.Seconds != "" {
 		if n, err := strconv.Atoi(req.Seconds); err != nil || n <= 0 {
-			out = append(out, Inexpressible{Param: "seconds", Reason: name + " takes a whole number of seconds (durationSeconds)"})
+			out = append(out, Inexpressible{Param: ParamSeconds, Reason: name + " takes a whole number of seconds (durationSeconds)"})
 		}
 	}
-	if req.StorageURI != "" {
-		switch {
-		case a != APIVertex:
-			out = append(out, Inexpressible{Param: ParamStorageURI,
-				Reason: name + " has no Cloud Storage destination (only Vertex AI writes clips to gs://)"})
-		case !strings.HasPrefix(req.StorageURI, "gs://") || len(req.StorageURI) <= len("gs://"):
-			out = append(out, Inexpressible{Param: ParamStorageURI, Reason: "a Cloud Storage destination is a gs:// URI, such as gs://bucket/clips/"})
-		}
+	if _, carried := a.Member(ParamStorageURI); carried && req.StorageURI != "" &&
+		(!strings.HasPrefix(req.StorageURI, "gs://") || len(req.StorageURI) <= len("gs://")) {
+		out = append(out, Inexpressible{Param: ParamStorageURI, Reason: "a Cloud Storage destination is a gs:// URI, such as gs://bucket/clips/"})
 	}
 	md := req.Metadata
 	if md == nil {
 		return out
 	}
-	if md.GenerateAudio != nil && a == APIGemini {
-		out = append(out, Inexpressible{Param: ParamGenerateAudio,
-			Reason: name + " has no audio switch (generateAudio is Vertex AI's; on the Gemini API the model decides)"})
-	}
-	if md.CallbackURL != "" {
-		out = append(out, Inexpressible{Param: ParamCallbackURL, Reason: name + " takes no callback URL"})
-	}
-	counts := map[string]int{}
+	images := 0
 	for _, e := range md.Content {
-		counts[e.Type]++
 		if e.Type != ContentImage {
 			continue
 		}
+		images++
 		u := e.MediaURL()
 		switch {
 		case strings.HasPrefix(u, "gs://") && a == APIGemini:
@@ -107,14 +96,9 @@ func veoInexpressible(a API, req VideoRequest) []Inexpressible {
 				Reason: "a reference image for Veo is an http(s) URL (sent as its bytes) or, on Vertex AI, a gs:// URI"})
 		}
 	}
-	if n := counts[ContentImage]; n > maxVeoReferenceImages {
+	if images > maxVeoReferenceImages {
 		out = append(out, Inexpressible{Param: ContentParam(ContentImage),
-			Reason: fmt.Sprintf("%s takes at most %d reference images, not %d", name, maxVeoReferenceImages, n)})
-	}
-	for _, t := range []string{ContentVideo, ContentAudio} {
-		if counts[t] > 0 {
-			out = append(out, Inexpressible{Param: ContentParam(t), Reason: name + " takes reference images only, no reference video or audio"})
-		}
+			Reason: fmt.Sprintf("%s takes at most %d reference images, not %d", name, maxVeoReferenceImages, images)})
 	}
 	for _, k := range slices.Sorted(maps.Keys(md.Extra)) {
 		if slices.Contains(veoTypedParameters, k) {

@@ -270,12 +270,13 @@ func TestVeoInexpressible(t *testing.T) {
 		}
 		return strings.Join(out, " ")
 	}
-	if got, want := names(client.APIGemini), "seconds storage_uri metadata.generate_audio metadata.callback_url "+
-		"metadata.content[image_url] metadata.content[image_url] metadata.content[video_url] metadata.sampleCount"; got != want {
+	// First what the API does not carry at all, then what it cannot carry of a value.
+	if got, want := names(client.APIGemini), "storage_uri metadata.callback_url metadata.content[video_url] "+
+		"metadata.generate_audio seconds metadata.content[image_url] metadata.content[image_url] metadata.sampleCount"; got != want {
 		t.Errorf("gemini refuses %q, want %q", got, want)
 	}
-	if got, want := names(client.APIVertex), "seconds storage_uri metadata.callback_url "+
-		"metadata.content[image_url] metadata.content[video_url] metadata.sampleCount"; got != want {
+	if got, want := names(client.APIVertex), "metadata.callback_url metadata.content[video_url] seconds storage_uri "+
+		"metadata.content[image_url] metadata.sampleCount"; got != want {
 		t.Errorf("vertex refuses %q, want %q", got, want)
 	}
 	if got := names(client.APIVideoGenerations); got != "storage_uri" {

@@ -47,7 +47,7 @@ var clipArguments = []clipArgument{
 			Required:   true,
 			Validators: []validator.String{validators.NotBlank()},
 		},
-		request:         veoNamed(stringMember, "model", "models/{model} in the URL", func(r *client.VideoRequest) *string { return &r.Model }),
+		request:         sent(client.ParamModel, stringMember(func(r *client.VideoRequest) *string { return &r.Model })),
 		same:            sameExact,
 		adoptedOnImport: true,
 	},
@@ -59,7 +59,7 @@ var clipArguments = []clipArgument{
 			Required:   true,
 			Validators: []validator.String{validators.NotBlank()},
 		},
-		request:         veoNamed(stringMember, "prompt", "instances[0].prompt", func(r *client.VideoRequest) *string { return &r.Prompt }),
+		request:         sent(client.ParamPrompt, stringMember(func(r *client.VideoRequest) *string { return &r.Prompt })),
 		same:            sameExact,
 		adoptedOnImport: true,
 	},
@@ -71,7 +71,7 @@ var clipArguments = []clipArgument{
 				"largest 32-bit integer) is rejected. When unset the service's default applies. Changing this forces a new clip.",
 			Validators: []validator.String{validators.Seconds()},
 		},
-		request:         veoNamed(stringMember, "seconds", "parameters.durationSeconds", func(r *client.VideoRequest) *string { return &r.Seconds }),
+		request:         sent(client.ParamSeconds, stringMember(func(r *client.VideoRequest) *string { return &r.Seconds })),
 		made:            func(m *client.MadeParams) attr.Value { return stringOrNull(m.Seconds) },
 		same:            sameExact,
 		offered:         secondsOffered,
@@ -84,13 +84,8 @@ var clipArguments = []clipArgument{
 				"`9:16` or `1:1`.",
 			Validators: []validator.String{validators.Ratio()},
 		},
-		request: perAPI{
-			apiVideoGenerations: stringMember(client.ParamRatio, func(r *client.VideoRequest) *string { return &r.Metadata.Ratio }),
-			// With resolution, one size (see toRequest).
-			apiOpenAIVideos: stringMember("size", func(r *client.VideoRequest) *string { return &r.Metadata.Ratio }),
-			apiGemini:       stringMember("parameters.aspectRatio", func(r *client.VideoRequest) *string { return &r.Metadata.Ratio }),
-			apiVertex:       stringMember("parameters.aspectRatio", func(r *client.VideoRequest) *string { return &r.Metadata.Ratio }),
-		},
+		// On OpenAI's video API, with resolution, one size (see toRequest).
+		request: sent(client.ParamRatio, stringMember(func(r *client.VideoRequest) *string { return &r.Metadata.Ratio })),
 		echoed:  true,
 		made:    func(m *client.MadeParams) attr.Value { return stringOrNull(m.Ratio) },
 		same:    sameStrings(validators.SameRatio),
@@ -103,15 +98,7 @@ var clipArguments = []clipArgument{
 				"model.",
 			Validators: []validator.String{validators.OneOf("Invalid Resolution", "480p", "720p", "1080p")},
 		},
-		request: perAPI{
-			apiVideoGenerations: stringMember(client.ParamResolution,
-				func(r *client.VideoRequest) *string { return &r.Metadata.Resolution }),
-			apiOpenAIVideos: stringMember("size", func(r *client.VideoRequest) *string { return &r.Metadata.Resolution }),
-			apiGemini: stringMember("parameters.resolution",
-				func(r *client.VideoRequest) *string { return &r.Metadata.Resolution }),
-			apiVertex: stringMember("parameters.resolution",
-				func(r *client.VideoRequest) *string { return &r.Metadata.Resolution }),
-		},
+		request: sent(client.ParamResolution, stringMember(func(r *client.VideoRequest) *string { return &r.Metadata.Resolution })),
 		echoed:  true,
 		made:    func(m *client.MadeParams) attr.Value { return stringOrNull(m.Resolution) },
 		same:    sameStrings(strings.EqualFold),
@@ -120,17 +107,11 @@ var clipArguments = []clipArgument{
 	{
 		name:      "generate_audio",
 		attribute: schema.BoolAttribute{MarkdownDescription: "Generate a soundtrack. Applies to some (newer) models."},
-		request: perAPI{
-			apiVideoGenerations: boolMember(client.ParamGenerateAudio,
-				func(r *client.VideoRequest) **bool { return &r.Metadata.GenerateAudio }),
-			// The Gemini API's Veo has no audio switch: its models decide.
-			apiVertex: boolMember("parameters.generateAudio",
-				func(r *client.VideoRequest) **bool { return &r.Metadata.GenerateAudio }),
-		},
-		echoed:  true,
-		made:    func(m *client.MadeParams) attr.Value { return types.BoolPointerValue(m.GenerateAudio) },
-		same:    sameExact,
-		offered: audioOffered,
+		request:   sent(client.ParamGenerateAudio, boolMember(func(r *client.VideoRequest) **bool { return &r.Metadata.GenerateAudio })),
+		echoed:    true,
+		made:      func(m *client.MadeParams) attr.Value { return types.BoolPointerValue(m.GenerateAudio) },
+		same:      sameExact,
+		offered:   audioOffered,
 	},
 	{
 		name: "callback_url",
@@ -141,8 +122,7 @@ var clipArguments = []clipArgument{
 				"network, or reaches its own machines.",
 			Validators: []validator.String{validators.CallbackURL()},
 		},
-		request: perAPI{apiVideoGenerations: stringMember(client.ParamCallbackURL,
-			func(r *client.VideoRequest) *string { return &r.Metadata.CallbackURL })},
+		request:       sent(client.ParamCallbackURL, stringMember(func(r *client.VideoRequest) *string { return &r.Metadata.CallbackURL })),
 		echoed:        true,
 		same:          sameStrings(validators.SameURL),
 		nullWhenUnset: true,
@@ -165,13 +145,9 @@ var clipArguments = []clipArgument{
 				"never shows as drift. Changing this forces a new clip.",
 			Validators: []validator.String{extraMetadata},
 		},
-		request: perAPI{
-			apiVideoGenerations: requestField{member: "metadata", set: setExtraMetadata},
-			// Veo's vendor parameters are members of parameters: negativePrompt,
-			// personGeneration, seed, ...
-			apiGemini: requestField{member: "parameters", set: setExtraMetadata},
-			apiVertex: requestField{member: "parameters", set: setExtraMetadata},
-		},
+		request: sent(client.ParamExtra, func(member string) requestField {
+			return requestField{member: member, set: setExtraMetadata}
+		}),
 		same: sameExact,
 	},
 	{
@@ -186,9 +162,8 @@ var clipArguments = []clipArgument{
 			Validators: []validator.String{stringvalidator.RegexMatches(regexp.MustCompile(`^gs://[^/?#]+(/[^?#]*)?$`),
 				"must be a Cloud Storage URI such as gs://bucket/clips/")},
 		},
-		request: perAPI{apiVertex: stringMember("parameters.storageUri",
-			func(r *client.VideoRequest) *string { return &r.StorageURI })},
-		same: sameExact,
+		request: sent(client.ParamStorageURI, stringMember(func(r *client.VideoRequest) *string { return &r.StorageURI })),
+		same:    sameExact,
 	},
 	{
 		// Not sent: it names a clip only to Terraform, and to the journal's fingerprint.
@@ -242,7 +217,8 @@ type clipArgument struct {
 	attribute schema.Attribute
 	// request says how the value reaches the submission of each API shape; a shape
 	// without an entry cannot carry the argument. An argument without any entry is
-	// never sent.
+	// never sent. Which shape carries it, and as what, is the client's to say
+	// (sent).
 	request perAPI
 	// echoed: the service echoes the argument in the task's metadata, where the
 	// video-generations request carries it. Unset, it records the service's
@@ -281,26 +257,23 @@ const (
 	// client.VideoRequest, which the client sends as OpenAI's form: ratio and
 	// resolution as one size, one reference image as input_reference.
 	apiOpenAIVideos = apiShape(client.APIOpenAIVideos)
-	// apiGemini and apiVertex are Google's Veo through the Gemini API and
-	// Vertex AI. Their rows set the same fields of client.VideoRequest, which
-	// the client sends as Veo's predict request: instances[0].prompt and
-	// referenceImages, and parameters.
-	apiGemini = apiShape(client.APIGemini)
-	apiVertex = apiShape(client.APIVertex)
+	// Google's Veo, through the Gemini API and Vertex AI, needs no name here:
+	// its rows set the same fields of client.VideoRequest, which the client
+	// sends as Veo's predict request.
 )
 
 type perAPI map[apiShape]requestField
 
-// everyAPI is a field that every API shape carries alike.
-func everyAPI(field requestField) perAPI {
-	return perAPI{apiVideoGenerations: field, apiOpenAIVideos: field, apiGemini: field, apiVertex: field}
-}
-
-// veoNamed is a field that every API shape carries alike, which Veo's request
-// names veo rather than member.
-func veoNamed[T any](field func(string, T) requestField, member, veo string, at T) perAPI {
-	p := everyAPI(field(member, at))
-	p[apiGemini], p[apiVertex] = field(veo, at), field(veo, at)
+// sent is the entry of each API shape whose client carries param, a member of
+// client.VideoRequest (client.API.Member says which and as what: the carry rules
+// are the client's), made by field from the member's name in that shape.
+func sent(param string, field func(member string) requestField) perAPI {
+	p := perAPI{}
+	for _, api := range client.APIs {
+		if member, ok := api.Member(param); ok {
+			p[apiShape(api)] = field(member)
+		}
+	}
 	return p
 }
 
@@ -342,14 +315,11 @@ func referenceMedia(name, noun, contentType string, limit int, citation string) 
 	if citation != "" {
 		citation = " " + citation
 	}
-	request := perAPI{apiVideoGenerations: contentMember(contentType)}
-	if contentType == client.ContentImage {
-		request[apiOpenAIVideos] = inputReference()
-		// Veo takes up to three, as instances[0].referenceImages: the client
-		// fetches each and sends its bytes (a gs:// URI as itself on Vertex AI).
-		veo := contentMember(contentType)
-		veo.member = "instances[0].referenceImages"
-		request[apiGemini], request[apiVertex] = veo, veo
+	// Veo takes up to three images, as instances[0].referenceImages: the client
+	// fetches each and sends its bytes (a gs:// URI as itself on Vertex AI).
+	request := sent(client.ContentParam(contentType), contentMember(contentType))
+	if one, ok := request[apiOpenAIVideos]; ok {
+		request[apiOpenAIVideos] = inputReference(one)
 	}
 	return clipArgument{
 		name: name,
@@ -374,50 +344,56 @@ func referenceMedia(name, noun, contentType string, limit int, citation string) 
 
 // stringMember carries a string argument in a string field of the request; the
 // empty string is absent.
-func stringMember(member string, field func(*client.VideoRequest) *string) requestField {
-	return requestField{
-		member: member,
-		set: func(v attr.Value, r *client.VideoRequest, _ path.Path) diag.Diagnostics {
-			*field(r) = stringOf(v).ValueString()
-			return nil
-		},
-		get: func(r *client.VideoRequest) attr.Value { return stringOrNull(*field(r)) },
+func stringMember(field func(*client.VideoRequest) *string) func(member string) requestField {
+	return func(member string) requestField {
+		return requestField{
+			member: member,
+			set: func(v attr.Value, r *client.VideoRequest, _ path.Path) diag.Diagnostics {
+				*field(r) = stringOf(v).ValueString()
+				return nil
+			},
+			get: func(r *client.VideoRequest) attr.Value { return stringOrNull(*field(r)) },
+		}
 	}
 }
 
-func boolMember(member string, field func(*client.VideoRequest) **bool) requestField {
-	return requestField{
-		member: member,
-		set: func(v attr.Value, r *client.VideoRequest, _ path.Path) diag.Diagnostics {
-			*field(r) = boolOf(v).ValueBoolPointer()
-			return nil
-		},
-		get: func(r *client.VideoRequest) attr.Value { return types.BoolPointerValue(*field(r)) },
+func boolMember(field func(*client.VideoRequest) **bool) func(member string) requestField {
+	return func(member string) requestField {
+		return requestField{
+			member: member,
+			set: func(v attr.Value, r *client.VideoRequest, _ path.Path) diag.Diagnostics {
+				*field(r) = boolOf(v).ValueBoolPointer()
+				return nil
+			},
+			get: func(r *client.VideoRequest) attr.Value { return types.BoolPointerValue(*field(r)) },
+		}
 	}
 }
 
 // contentMember carries a list of reference URLs as metadata.content[] entries of
 // one type ({"type": "image_url", "image_url": {"url": ...}}), appended in list order: images come first, so that @imageN is the
 // Nth element of reference_images (CONTRIBUTING.md, "Submission body").
-func contentMember(contentType string) requestField {
-	return requestField{
-		member: "metadata.content[]." + contentType,
-		set: func(v attr.Value, r *client.VideoRequest, at path.Path) diag.Diagnostics {
-			var diags diag.Diagnostics
-			for i, e := range listOf(v).Elements() {
-				u, ok := e.(types.String)
-				if !ok || u.IsNull() || u.IsUnknown() {
-					// Only a value known at apply gets here: plan-time validation rejects the rest.
-					diags.AddAttributeError(at.AtListIndex(i), "Invalid Reference Media",
-						fmt.Sprintf("Element %d of %s is null: every element must be a URL. Remove the element or give it "+
-							"a value.", i, at))
-					continue
+func contentMember(contentType string) func(member string) requestField {
+	return func(member string) requestField {
+		return requestField{
+			member: member,
+			set: func(v attr.Value, r *client.VideoRequest, at path.Path) diag.Diagnostics {
+				var diags diag.Diagnostics
+				for i, e := range listOf(v).Elements() {
+					u, ok := e.(types.String)
+					if !ok || u.IsNull() || u.IsUnknown() {
+						// Only a value known at apply gets here: plan-time validation rejects the rest.
+						diags.AddAttributeError(at.AtListIndex(i), "Invalid Reference Media",
+							fmt.Sprintf("Element %d of %s is null: every element must be a URL. Remove the element or give it "+
+								"a value.", i, at))
+						continue
+					}
+					r.Metadata.Content = append(r.Metadata.Content, client.NewContentEntry(contentType, u.ValueString()))
 				}
-				r.Metadata.Content = append(r.Metadata.Content, client.NewContentEntry(contentType, u.ValueString()))
-			}
-			return diags
-		},
-		get: func(r *client.VideoRequest) attr.Value { return contentList(r.Metadata.Content, contentType) },
+				return diags
+			},
+			get: func(r *client.VideoRequest) attr.Value { return contentList(r.Metadata.Content, contentType) },
+		}
 	}
 }
 
@@ -436,12 +412,12 @@ func contentList(content []client.ContentEntry, contentType string) types.List {
 	return list
 }
 
-// inputReference carries one reference image as OpenAI's input_reference, which
-// takes one: more is an error naming the list, not a clip made from the first.
-func inputReference() requestField {
-	images := contentMember(client.ContentImage)
+// inputReference carries one reference image as OpenAI's input_reference (the
+// images' field on that API), which takes one: more is an error naming the
+// list, not a clip made from the first.
+func inputReference(images requestField) requestField {
 	return requestField{
-		member: "input_reference",
+		member: images.member,
 		set: func(v attr.Value, r *client.VideoRequest, at path.Path) diag.Diagnostics {
 			if n := len(listOf(v).Elements()); n > 1 {
 				return diag.Diagnostics{diag.NewAttributeErrorDiagnostic(at, "Argument Not Supported by the API",

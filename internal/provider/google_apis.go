@@ -15,12 +15,11 @@ import (
 // there through the video-generations API, else extra_metadata for a vendor
 // parameter of metadata; a member no row sends is named as itself.
 func argumentOf(param string) string {
-	if ct, ok := strings.CutPrefix(param, client.ParamContent+"["); ok {
-		param = client.ParamContent + "[]." + strings.TrimSuffix(ct, "]") // as contentMember names it
-	}
-	for _, a := range clipArguments {
-		if member := a.request[apiVideoGenerations].member; member != "" && member == param {
-			return a.name
+	if member, ok := client.APIVideoGenerations.Member(param); ok {
+		for _, a := range clipArguments {
+			if a.request[apiVideoGenerations].member == member {
+				return a.name
+			}
 		}
 	}
 	if strings.HasPrefix(param, "metadata.") {
