@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -46,5 +47,56 @@ func TestProviderTestFilesNameTheirSource(t *testing.T) {
 	}
 	for f := range listed {
 		t.Errorf("CONTRIBUTING.md's house rules list %s as a cross-cutting test; there is no such file", f)
+	}
+}
+
+// TestProviderFilesAreNamedAfterTheirJob keeps the naming scheme of
+// CONTRIBUTING.md ("Where things go"): a file of internal/provider, or of a
+// package under it, is named after its job, never after another package (a
+// journal.go beside internal/journal) nor as a file of another package (a
+// second model_catalog.go), so that a file's name says one thing in the tree.
+func TestProviderFilesAreNamedAfterTheirJob(t *testing.T) {
+	t.Parallel()
+	packages := map[string]bool{}
+	elsewhere := map[string]string{}
+	err := filepath.WalkDir("internal", func(p string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return err
+		case d.IsDir():
+			packages[d.Name()] = true
+		case strings.HasSuffix(p, ".go") && !strings.HasSuffix(p, "_test.go") &&
+			!strings.HasPrefix(p, filepath.Join("internal", "provider")+string(filepath.Separator)):
+			elsewhere[d.Name()] = p
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, err := filepath.Glob("internal/provider/*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rooms, err := filepath.Glob("internal/provider/*/*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]string{}
+	for _, f := range append(root, rooms...) {
+		name := filepath.Base(f)
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		if stem := strings.TrimSuffix(name, ".go"); packages[stem] && stem != filepath.Base(filepath.Dir(f)) {
+			t.Errorf("%s is named after the package %s: name it after its job", f, stem)
+		}
+		if other, ok := elsewhere[name]; ok {
+			t.Errorf("%s has the name of %s: name it after its job", f, other)
+		}
+		if other, ok := seen[name]; ok {
+			t.Errorf("%s has the name of %s: name it after its job", f, other)
+		}
+		seen[name] = f
 	}
 }
