@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/videogen/terraform-provider-videogen/internal/client"
 	"github.com/videogen/terraform-provider-videogen/internal/journal"
 )
 
@@ -46,13 +47,29 @@ func (l *Lifecycle) planDoubts(ctx context.Context, fingerprint string, notes *N
 	notes.Warn("Clip May Be Billed Twice",
 		fmt.Sprintf("An earlier run sent the request of this clip %s and never learned whether the service created a "+
 			"task: its answer was lost, or the run was killed while the request was on its way. Applying this plan "+
-			"sends the request again, so it may bill a second clip; its billing says so, and max_new_clips counts it.\n\n"+
+			"sends the request again, so it may bill a second clip; its billing says so, and max_new_clips counts it. "+
+			"%s\n\n"+
 			"Before applying, look in the service's console for a task created %s with this prompt. If there is one, "+
 			"import it into this resource, at the address Terraform shows after \"with\" above (terraform import, or an "+
 			"import block), instead of applying this plan; if there is none, apply: "+
 			"nothing else was billed. The provider noted the earlier submission in its task journal (%s).",
-			when, when, l.journal.Where()))
+			when, deduplication(l.api), when, l.journal.Where()))
 	return true
+}
+
+// deduplication says whether the service is known to deduplicate a request
+// sent again under the Idempotency-Key of the earlier one: Google's APIs are
+// known not to; of the others, the provider cannot tell before it sends (a
+// server that does echoes the key in its answer), and few video services do.
+func deduplication(api client.API) string {
+	switch api {
+	case client.APIGemini, client.APIVertex:
+		return "It goes with the Idempotency-Key of the earlier request, which Google's Veo APIs are known to " +
+			"ignore: they do not deduplicate, so a task the earlier request created is billed besides this one."
+	}
+	return "It goes with the Idempotency-Key of the earlier request: a server that deduplicates by it returns the " +
+		"earlier task and bills nothing new, but this service is not known to deduplicate (few video services do; " +
+		"new-api does not), so count on a second charge unless its documentation says it honours Idempotency-Key."
 }
 
 // sayUnconfirmedSubmissions warns, before Acquire submits, about the

@@ -79,7 +79,7 @@ func (l *Lifecycle) planFromJournal(ctx context.Context, c Clip, notes *Notes) s
 		}
 	}
 	if len(adopt) > 0 {
-		addJournaledTaskWarning(notes, adopt, l.journal.Where())
+		addJournaledTaskWarning(notes, adopt, l.journal.Where(), l.journal.ReadsSavedState())
 		return ""
 	}
 	if len(alive) > 0 {
@@ -93,8 +93,10 @@ func (l *Lifecycle) planFromJournal(ctx context.Context, c Clip, notes *Notes) s
 
 // addJournaledTaskWarning names the tasks that a run which died submitted for
 // exactly the clip a plan creates, and why they are taken for a dead run's: the
-// apply adopts one of them instead of submitting.
-func addJournaledTaskWarning(notes *Notes, matches []journal.Match, where string) {
+// apply adopts one of them instead of submitting. readsState says whether
+// the journal reads the state its backend saved, which proves a task held
+// by a resource the plan does not read (a targeted plan).
+func addJournaledTaskWarning(notes *Notes, matches []journal.Match, where string, readsState bool) {
 	var tasks []string
 	for _, m := range matches {
 		at := journalTime(m.SubmittedAt)
@@ -107,6 +109,12 @@ func addJournaledTaskWarning(notes *Notes, matches []journal.Match, where string
 			why = fmt.Sprintf("submitted at %s by a run (%s) whose provider answered it to Terraform, but no state "+
 				"was seen holding it since: Terraform stops a provider once its last clip is done, and was probably "+
 				"killed before it saved the state (a remote backend receives it only at the end of an apply)", at, m.Process)
+			if !readsState {
+				why += "; or a resource this plan does not read holds it: a plan with -target reads only the " +
+					"resources it targets, and the provider cannot read this backend's state. If another resource " +
+					"of this configuration is an identical clip, apply without -target instead: that plan reads " +
+					"every resource, finds the task held, and this clip is submitted as new"
+			}
 		}
 		tasks = append(tasks, fmt.Sprintf("task %s, %s", m.TaskID, why))
 	}

@@ -22,8 +22,8 @@ import (
 
 // TestJournalPostgres_concurrentRunsLoseNothing: runs on one journal_url
 // database, each with its own session as each runner's provider has, write at
-// once; every change locks the table against the other writers and writes only
-// the rows it changed, so no record is lost. A live run's task is its own; a
+// once; every change locks the rows it reads and writes only the rows it
+// changed, so no record is lost. A live run's task is its own; a
 // state seen holding a task removes it, whichever state it was written for.
 func TestJournalPostgres_concurrentRunsLoseNothing(t *testing.T) {
 	requireE2E(t)
@@ -181,5 +181,92 @@ func TestJournalPostgres_sessionOfAVanishedRunnerEndsSoon(t *testing.T) {
 	if err != nil || kind != "02" || ticks > 60*100 {
 		t.Fatalf("the server's timer of the journal's session is %s (kind 02 is keepalive, then clock ticks): "+
 			"want a keepalive probe within 60 s", timers[0])
+	}
+}
+
+// TestJournalPostgres_parallelClipsLoseNothing: two runs of one state note the
+// submissions of 40 clips each on one database at once, every clip in a
+// goroutine of its own, as the clips of two parallel applies do (each clip looks for doubts and tasks to adopt, notes
+// its submission, then its task). Every task is then found once, by its
+// request, as a task of a run that ended, and no note is left as a doubt;
+// removing them all leaves the journal empty. The store reads and locks only
+// each change's rows, and makes the changes of one run's clips that wait for
+// its session in one transaction: no change may be lost or handed to the
+// wrong clip.
+func TestJournalPostgres_parallelClipsLoseNothing(t *testing.T) {
+	requireE2E(t)
+	ctx := t.Context()
+	url := startPostgres(t)
+	const runs, clips = 2, 40
+	fingerprint := func(run, clip int) string { return fmt.Sprintf("request-%d-%d", run, clip) }
+	task := func(run, clip int) string { return fmt.Sprintf("task-%d-%d", run, clip) }
+
+	var wg sync.WaitGroup
+	errs := make(chan error, runs*clips)
+	var ended []*journal.Journal
+	for r := range runs {
+		j := journal.NewPostgres(url, "state-1", journal.DefaultMaxAge)
+		ended = append(ended, j)
+		for c := range clips {
+			wg.Go(func() {
+				fp := fingerprint(r, c)
+				d, err := j.TakeDoubts(ctx, fp)
+				var m []journal.Match
+				if err == nil && len(d) == 0 {
+					m, err = j.Matching(ctx, fp)
+				}
+				if err != nil || len(d) > 0 || len(m) > 0 {
+					errs <- fmt.Errorf("clip %d/%d: doubts %v, matches %v, error: %w", r, c, d, m, err)
+					return
+				}
+				at := time.Now()
+				ticket, err := j.Sending(ctx, fp, at)
+				if err == nil {
+					err = j.Sent(ctx, ticket, journal.Entry{TaskID: task(r, c), Fingerprint: fp, SubmittedAt: at})
+				}
+				if err != nil {
+					errs <- fmt.Errorf("clip %d/%d: %w", r, c, err)
+				}
+			})
+		}
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	for _, j := range ended {
+		must(t, j.End(context.WithoutCancel(ctx)))
+	}
+	if t.Failed() {
+		return
+	}
+
+	later := journal.NewPostgres(url, "state-1", journal.DefaultMaxAge)
+	defer func() { _ = later.End(context.WithoutCancel(ctx)) }()
+	for r := range runs {
+		for c := range clips {
+			fp := fingerprint(r, c)
+			m, err := later.Matching(ctx, fp)
+			must(t, err)
+			if len(m) != 1 || m[0].TaskID != task(r, c) || m[0].Standing != journal.AdoptableEnded {
+				t.Errorf("clip %d/%d: the journal offers %+v, want %s alone, of a run that ended", r, c, m, task(r, c))
+			}
+			if d, err := later.Doubts(ctx, fp); err != nil || len(d) > 0 {
+				t.Errorf("clip %d/%d: doubts %+v, %v; want none: every submission was answered", r, c, d, err)
+			}
+		}
+	}
+	for r := range runs {
+		for c := range clips {
+			must(t, later.Remove(ctx, task(r, c)))
+		}
+	}
+	for r := range runs {
+		for c := range clips {
+			if m, err := later.Matching(ctx, fingerprint(r, c)); err != nil || len(m) > 0 {
+				t.Errorf("clip %d/%d: after every task was removed the journal offers %+v, %v", r, c, m, err)
+			}
+		}
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"sync"
 	"syscall"
 	"time"
@@ -36,11 +35,9 @@ type fileStore struct {
 	viewMu sync.Mutex
 	view   *fileView
 
-	// queue holds the changes waiting for viewMu: the goroutine that gets it
-	// makes them all, with one append and one sync (group commit), so that
-	// the clips of a parallel apply do not wait for one sync each.
-	queueMu sync.Mutex
-	queue   []*queuedChange
+	// queue holds the changes waiting for viewMu, made together by the
+	// goroutine that gets it.
+	queue changeQueue
 }
 
 // lockRetry is how often a run waiting for the journal's lock tries again:
@@ -61,28 +58,12 @@ func DefaultPath() string {
 
 func (s *fileStore) where() string { return s.path }
 
-// queuedChange is a change waiting for its turn, and where its outcome goes.
-type queuedChange struct {
-	change func(*records) bool
-	done   chan error
-}
-
-func (s *fileStore) update(ctx context.Context, change func(*records) bool) error {
-	q := &queuedChange{change: change, done: make(chan error, 1)}
-	s.queueMu.Lock()
-	s.queue = append(s.queue, q)
-	s.queueMu.Unlock()
-	s.viewMu.Lock()
-	s.queueMu.Lock()
-	batch := s.queue
-	s.queue = nil
-	s.queueMu.Unlock()
-	if len(batch) > 0 {
-		s.commit(ctx, q, batch)
-	}
-	s.viewMu.Unlock()
-	// Made by this goroutine, or by one that held viewMu before it.
-	return <-q.done
+// update hands change every record: the file store reads only what other
+// processes appended since, however small sc.
+func (s *fileStore) update(ctx context.Context, sc scope, change func(*records) bool) error {
+	return s.queue.make(&s.viewMu, sc, change, func(own *queuedChange, batch []*queuedChange) {
+		s.commit(ctx, own, batch)
+	})
 }
 
 // commit makes a batch of changes, in order, and writes them with one append.
@@ -107,15 +88,7 @@ func (s *fileStore) commit(ctx context.Context, own *queuedChange, batch []*queu
 		errs, err = s.apply(batch)
 		_ = lock.Unlock() // closing the descriptor releases the lock anyway
 	} else if ctx.Err() != nil {
-		mine := slices.Contains(batch, own)
-		others := slices.DeleteFunc(batch, func(q *queuedChange) bool { return q == own })
-		s.queueMu.Lock()
-		s.queue = append(others, s.queue...)
-		s.queueMu.Unlock()
-		batch = nil
-		if mine {
-			batch = []*queuedChange{own}
-		}
+		batch = s.queue.putBack(own, batch)
 	}
 	for i, q := range batch {
 		if err == nil && errs != nil {

@@ -438,9 +438,9 @@ func waitQueued(t testing.TB, s *fileStore, n int) {
 	// timeout; the limit is far beyond any machine's load.
 	deadline := time.Now().Add(time.Minute)
 	for {
-		s.queueMu.Lock()
-		queued := len(s.queue)
-		s.queueMu.Unlock()
+		s.queue.mu.Lock()
+		queued := len(s.queue.waiting)
+		s.queue.mu.Unlock()
 		if queued >= n {
 			return
 		}

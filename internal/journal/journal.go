@@ -52,7 +52,7 @@ type Journal struct {
 	process string
 	maxAge  time.Duration
 	now     func() time.Time
-	local   *localState
+	saved   savedState
 
 	mu      sync.Mutex
 	holding bool
@@ -75,12 +75,17 @@ func newJournal(s store, state string, maxAge time.Duration) *Journal {
 	host, _ := os.Hostname()
 	return &Journal{
 		store: s, state: state, run: rand.Text(), process: fmt.Sprintf("process %d on %s", os.Getpid(), host),
-		maxAge: maxAge, now: time.Now, local: currentLocalState(),
+		maxAge: maxAge, now: time.Now, saved: currentSavedState(),
 	}
 }
 
 // Where names the journal for people: its file, or its URL without the password.
 func (j *Journal) Where() string { return j.store.where() }
+
+// ReadsSavedState reports whether the journal reads the state as its backend
+// saved it (the local backend's file, the pg backend's table), which proves
+// that a resource a plan does not read holds a task (see savedState).
+func (j *Journal) ReadsSavedState() bool { return j.saved != nil }
 
 // Shared reports whether the journal is the shared database of journal_url,
 // which a plan or apply must be able to write before it submits anything.
@@ -117,7 +122,7 @@ func (j *Journal) Sending(ctx context.Context, fingerprint string, at time.Time)
 		return "", err
 	}
 	note := Unconfirmed{ID: rand.Text(), Fingerprint: fingerprint, SubmittedAt: at, State: j.state, Run: j.run}
-	err := j.update(ctx, func(r *records) bool {
+	err := j.update(ctx, scope{notes: []string{note.ID}}, func(r *records) bool {
 		r.putNote(note)
 		return true
 	})
@@ -135,7 +140,11 @@ func (j *Journal) Sent(ctx context.Context, t Ticket, e Entry) error {
 		return err
 	}
 	e.State, e.Run, e.Process, e.RunEnded = j.state, j.run, j.process, false
-	return j.update(ctx, func(r *records) bool {
+	sc := scope{tasks: []string{e.TaskID}}
+	if t != "" {
+		sc.notes = []string{string(t)}
+	}
+	return j.update(ctx, sc, func(r *records) bool {
 		dropNote(r, t)
 		r.putEntry(e)
 		j.knownMu.Lock()
@@ -158,7 +167,7 @@ func (j *Journal) NotSent(ctx context.Context, t Ticket) error {
 	if t == "" {
 		return nil
 	}
-	return j.update(ctx, func(r *records) bool { return dropNote(r, t) })
+	return j.update(ctx, scope{notes: []string{string(t)}}, func(r *records) bool { return dropNote(r, t) })
 }
 
 func dropNote(r *records, t Ticket) bool {
@@ -175,12 +184,14 @@ func (j *Journal) Remove(ctx context.Context, taskID string) error {
 	j.knownMu.Lock()
 	_, held := j.known[taskID]
 	skip := j.known != nil && !held
+	// The first Remove reads every entry, to know them all.
+	sc := scope{tasks: []string{taskID}, all: j.known == nil}
 	j.knownMu.Unlock()
 	if skip {
 		return nil
 	}
 	var added uint64
-	err := j.update(ctx, func(r *records) bool {
+	err := j.update(ctx, sc, func(r *records) bool {
 		j.knownMu.Lock()
 		defer j.knownMu.Unlock()
 		if j.known == nil {
@@ -208,11 +219,12 @@ func (j *Journal) Remove(ctx context.Context, taskID string) error {
 
 // Matching returns the unexpired entries of this state with this fingerprint
 // that another run wrote, oldest first, each with its standing: the task of a
-// live run is not adopted. An entry whose task the state's local file holds
-// (see localState) is removed instead: a state is proven to hold it.
+// live run is not adopted. An entry whose task the state as its backend saved
+// it holds (see savedState) is removed instead: a state is proven to hold it.
 func (j *Journal) Matching(ctx context.Context, fingerprint string) ([]Match, error) {
 	var found []Entry
-	err := j.update(ctx, func(r *records) bool {
+	err := j.update(ctx, scope{fingerprints: []string{fingerprint}, read: true}, func(r *records) bool {
+		found = found[:0]
 		for _, e := range r.Entries {
 			if e.Fingerprint == fingerprint && !j.expired(e.SubmittedAt) && e.Run != j.run &&
 				(e.State == "" || e.State == j.state) {
@@ -227,7 +239,7 @@ func (j *Journal) Matching(ctx context.Context, fingerprint string) ([]Match, er
 	slices.SortStableFunc(found, func(a, b Entry) int { return a.SubmittedAt.Compare(b.SubmittedAt) })
 	out := make([]Match, 0, len(found))
 	for _, e := range found {
-		if j.local.holds(e.TaskID) {
+		if j.saved != nil && j.saved.holds(ctx, e.TaskID) {
 			// A removal that fails leaves it for the next plan; it is not
 			// offered either way.
 			_ = j.Remove(ctx, e.TaskID)
@@ -289,7 +301,8 @@ func (j *Journal) doubts(ctx context.Context, fingerprint string, take bool) ([]
 			!j.expired(u.SubmittedAt) && (!take || u.SaidBy != j.run)
 	}
 	var found []Unconfirmed
-	err := j.update(ctx, func(r *records) bool {
+	err := j.update(ctx, scope{fingerprints: []string{fingerprint}, read: true}, func(r *records) bool {
+		found = found[:0]
 		for _, u := range r.Unconfirmed {
 			if doubt(u) {
 				found = append(found, u)
@@ -307,6 +320,7 @@ func (j *Journal) doubts(ctx context.Context, fingerprint string, take bool) ([]
 	// Matching does: the test may wait on the store.
 	dead := map[string]bool{}
 	var out []Unconfirmed
+	var deadIDs []string
 	for _, u := range found {
 		alive, err := j.runAlive(ctx, u.Run)
 		if err != nil {
@@ -314,12 +328,13 @@ func (j *Journal) doubts(ctx context.Context, fingerprint string, take bool) ([]
 		}
 		if !alive {
 			dead[u.ID] = true
+			deadIDs = append(deadIDs, u.ID)
 			out = append(out, u)
 		}
 	}
 	if take && len(out) > 0 {
-		out = out[:0]
-		err = j.update(ctx, func(r *records) bool {
+		err = j.update(ctx, scope{notes: deadIDs}, func(r *records) bool {
+			out = out[:0]
 			changed := false
 			for _, u := range r.Unconfirmed {
 				if !dead[u.ID] || !doubt(u) {
@@ -353,7 +368,7 @@ func (j *Journal) End(ctx context.Context) error {
 		j.ended = true
 		return nil
 	}
-	err := j.update(ctx, func(r *records) bool {
+	err := j.update(ctx, scope{runs: []string{j.run}}, func(r *records) bool {
 		changed := false
 		for _, e := range r.Entries {
 			if e.Run == j.run && !e.RunEnded {
@@ -373,8 +388,8 @@ func (j *Journal) End(ctx context.Context) error {
 }
 
 // update is store.update that also drops the records older than maxAge.
-func (j *Journal) update(ctx context.Context, change func(*records) bool) error {
-	return j.store.update(ctx, func(r *records) bool {
+func (j *Journal) update(ctx context.Context, sc scope, change func(*records) bool) error {
+	return j.store.update(ctx, sc, func(r *records) bool {
 		now := j.now()
 		entries := r.dropEntriesIf(func(e Entry) bool { return now.Sub(e.SubmittedAt) > j.maxAge })
 		notes := r.dropNotesIf(func(x Unconfirmed) bool { return now.Sub(x.SubmittedAt) > j.maxAge })

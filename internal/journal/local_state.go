@@ -1,6 +1,7 @@
 package journal
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -8,15 +9,7 @@ import (
 	"time"
 )
 
-// localState reads the state file of a state the local backend keeps, which
-// proves that the state holds a task even when no resource of the plan holds
-// it: a plan with -target neither reads nor plans the resources it does not
-// target, so their tasks are never removed from the journal by a Read, and a
-// new identical clip would adopt the task another address holds. A state the
-// file does not hold (yet) proves nothing: Terraform may have been killed
-// before it wrote the task there, which is what the journal is for. A remote
-// backend's state is not read: its tasks wait for a Read, as before.
-//
+// localState is the savedState of a state the local backend keeps: its file.
 // It is read only when the journal offers a task, and read again only when
 // the file changed. A file it cannot read or parse (Terraform writing it at
 // that moment, an encrypted state) proves nothing: the task stays adoptable.
@@ -29,40 +22,20 @@ type localState struct {
 	tasks map[string]bool
 }
 
-// currentLocalState is the state file of the state CurrentState names, when
-// the local backend keeps it (the backend `init` recorded is local, or none
-// is); none for every other backend. A -state flag is not seen: the file
-// named then is another's, which proves nothing either way.
-func currentLocalState() *localState {
-	var recorded struct {
-		Backend *struct {
-			Type   string `json:"type"`
-			Config struct {
-				Path         string `json:"path"`
-				WorkspaceDir string `json:"workspace_dir"`
-			} `json:"config"`
-		} `json:"backend"`
-	}
-	if data, err := os.ReadFile(filepath.Join(dataDir(), "terraform.tfstate")); err == nil {
-		if err := json.Unmarshal(data, &recorded); err != nil {
-			return &localState{}
-		}
-	}
+// currentLocalState is the state file of the state CurrentState names, kept
+// by the local backend b (nil: none was recorded). A -state flag is not seen:
+// the file named then is another's, which proves nothing either way.
+func currentLocalState(b *recordedBackend) *localState {
 	path := "terraform.tfstate"
-	if b := recorded.Backend; b != nil {
-		if b.Type != "" && b.Type != "local" {
-			return &localState{}
-		}
-		if b.Config.Path != "" {
-			path = b.Config.Path
-		}
+	if p := b.setting("path"); p != "" {
+		path = p
 	}
 	// As the local backend names its files: its path for the default
 	// workspace, <workspace_dir>/<name>/terraform.tfstate for the others.
 	if ws := workspace(); ws != "default" {
 		dir := "terraform.tfstate.d"
-		if b := recorded.Backend; b != nil && b.Config.WorkspaceDir != "" {
-			dir = b.Config.WorkspaceDir
+		if d := b.setting("workspace_dir"); d != "" {
+			dir = d
 		}
 		path = filepath.Join(dir, ws, "terraform.tfstate")
 	}
@@ -73,8 +46,8 @@ func currentLocalState() *localState {
 }
 
 // holds reports whether the state file holds taskID in a videogen_video.
-func (l *localState) holds(taskID string) bool {
-	if l == nil || l.path == "" {
+func (l *localState) holds(_ context.Context, taskID string) bool {
+	if l.path == "" {
 		return false
 	}
 	l.mu.Lock()
@@ -85,15 +58,18 @@ func (l *localState) holds(taskID string) bool {
 	}
 	if l.tasks == nil || fi.Size() != l.size || !fi.ModTime().Equal(l.mod) {
 		// A read that fails is not kept: the next call reads again.
-		l.tasks = readStateTasks(l.path)
+		l.tasks = nil
+		if data, err := os.ReadFile(l.path); err == nil {
+			l.tasks = stateTasks(data)
+		}
 		l.size, l.mod = fi.Size(), fi.ModTime()
 	}
 	return l.tasks[taskID]
 }
 
-// readStateTasks returns the task IDs the videogen_video resources of a state
-// file hold, deposed objects too; nil when it cannot be read whole.
-func readStateTasks(path string) map[string]bool {
+// stateTasks returns the task IDs the videogen_video resources of a state
+// hold, deposed objects too; nil when it cannot be parsed whole.
+func stateTasks(data []byte) map[string]bool {
 	var st struct {
 		Resources []struct {
 			Mode      string `json:"mode"`
@@ -105,8 +81,7 @@ func readStateTasks(path string) map[string]bool {
 			} `json:"instances"`
 		} `json:"resources"`
 	}
-	data, err := os.ReadFile(path)
-	if err != nil || json.Unmarshal(data, &st) != nil {
+	if json.Unmarshal(data, &st) != nil {
 		return nil
 	}
 	tasks := map[string]bool{}

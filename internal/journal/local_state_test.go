@@ -31,7 +31,7 @@ func TestJournalDoesNotOfferATaskTheLocalStateHolds(t *testing.T) {
 	runChildren(t, childSpec{Path: path, State: "prod", Name: "ended", Entries: 2, End: true})
 	state := filepath.Join(dir, "terraform.tfstate")
 	j := New(path, "prod", time.Hour)
-	j.local = &localState{path: state}
+	j.saved = &localState{path: state}
 	offered := func() []string {
 		t.Helper()
 		got, err := j.Matching(ctx, "fp")
@@ -59,7 +59,7 @@ func TestJournalDoesNotOfferATaskTheLocalStateHolds(t *testing.T) {
 	}
 	// Removed, not only hidden: another run that cannot see the file no longer finds it.
 	other := New(path, "prod", time.Hour)
-	other.local = &localState{}
+	other.saved = &localState{}
 	if got, err := other.Matching(ctx, "fp"); err != nil || len(got) != 1 || got[0].TaskID != "ended-0" {
 		t.Fatalf("another run's Matching = %+v, %v; want ended-0 only", got, err)
 	}
@@ -67,18 +67,27 @@ func TestJournalDoesNotOfferATaskTheLocalStateHolds(t *testing.T) {
 
 // The state file is found where the local backend keeps it: terraform.tfstate,
 // a workspace's under terraform.tfstate.d, or the path and workspace_dir that
-// init recorded; a remote backend has none.
-func TestCurrentLocalState(t *testing.T) {
+// init recorded; the pg backend's is its table, with the settings init
+// recorded or the environment's; another remote backend has none.
+func TestCurrentSavedState(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
 	t.Setenv("TF_DATA_DIR", "")
 	t.Setenv("TF_WORKSPACE", "")
 	abs := func(p string) string { return filepath.Join(dir, p) }
-	if got := currentLocalState().path; got != abs("terraform.tfstate") {
+	localPath := func() string {
+		t.Helper()
+		l, ok := currentSavedState().(*localState)
+		if !ok {
+			t.Fatalf("the saved state is %T, want a local file", currentSavedState())
+		}
+		return l.path
+	}
+	if got := localPath(); got != abs("terraform.tfstate") {
 		t.Errorf("no backend recorded: %q", got)
 	}
 	t.Setenv("TF_WORKSPACE", "blue")
-	if got := currentLocalState().path; got != abs("terraform.tfstate.d/blue/terraform.tfstate") {
+	if got := localPath(); got != abs("terraform.tfstate.d/blue/terraform.tfstate") {
 		t.Errorf("workspace blue: %q", got)
 	}
 	if err := os.MkdirAll(".terraform", 0o700); err != nil {
@@ -90,15 +99,28 @@ func TestCurrentLocalState(t *testing.T) {
 		}
 	}
 	record(`{"backend":{"type":"local","config":{"path":"s/x.tfstate","workspace_dir":"ws"}}}`)
-	if got := currentLocalState().path; got != abs("ws/blue/terraform.tfstate") {
+	if got := localPath(); got != abs("ws/blue/terraform.tfstate") {
 		t.Errorf("local backend, workspace blue: %q", got)
 	}
 	t.Setenv("TF_WORKSPACE", "")
-	if got := currentLocalState().path; got != abs("s/x.tfstate") {
+	if got := localPath(); got != abs("s/x.tfstate") {
 		t.Errorf("local backend with a path: %q", got)
 	}
+	t.Setenv("PG_CONN_STR", "postgres://from-env/db")
+	t.Setenv("PG_SCHEMA_NAME", "")
+	record(`{"backend":{"type":"pg","config":{"conn_str":null,"schema_name":null}}}`)
+	if pg, ok := currentSavedState().(*pgState); !ok || pg.connStr != "postgres://from-env/db" ||
+		pg.schema != "terraform_remote_state" || pg.workspace != "default" {
+		t.Errorf("pg backend set by the environment: %+v", currentSavedState())
+	}
+	t.Setenv("TF_WORKSPACE", "blue")
+	record(`{"backend":{"type":"pg","config":{"conn_str":"postgres://recorded/db","schema_name":"tf"}}}`)
+	if pg, ok := currentSavedState().(*pgState); !ok || pg.connStr != "postgres://recorded/db" || pg.schema != "tf" ||
+		pg.workspace != "blue" {
+		t.Errorf("pg backend recorded with its settings, workspace blue: %+v", currentSavedState())
+	}
 	record(`{"backend":{"type":"s3","config":{"bucket":"b"}}}`)
-	if got := currentLocalState().path; got != "" {
-		t.Errorf("s3 backend: %q, want none", got)
+	if got := currentSavedState(); got != nil {
+		t.Errorf("s3 backend: %+v, want none", got)
 	}
 }

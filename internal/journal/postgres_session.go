@@ -180,15 +180,16 @@ func orUnknown(process string) string {
 	return process
 }
 
-// wrote records which of the records after a change are this store's runs'.
-func (p *pgSession) wrote(after map[[2]string]pgRow, runs map[string]bool) {
-	if after == nil {
+// wrote records which of the records a change saw (seen, before it; after,
+// after it) are this store's runs'. A read (seen nil) tells nothing new.
+func (p *pgSession) wrote(seen, after map[[2]string]pgRow, runs map[string]bool) {
+	if seen == nil {
 		return
 	}
 	if p.mine == nil {
 		p.mine = map[[2]string]pgRow{}
 	}
-	for key := range p.mine {
+	for key := range seen {
 		if _, ok := after[key]; !ok {
 			delete(p.mine, key)
 		}
@@ -258,11 +259,16 @@ func (p *pgSession) stopWatching() {
 	}
 }
 
+// isPrivilegeError reports whether a database error says the role lacks a privilege.
+func isPrivilegeError(err error) bool {
+	var pgErr *pgconn.PgError
+	return errors.As(err, &pgErr) && pgErr.Code == "42501"
+}
+
 // privilegeAdvice adds what to do to a database error that says the role
 // lacks a privilege.
 func privilegeAdvice(err error) error {
-	var pgErr *pgconn.PgError
-	if !errors.As(err, &pgErr) || pgErr.Code != "42501" {
+	if !isPrivilegeError(err) {
 		return err
 	}
 	return fmt.Errorf("%w: the role needs USAGE on the schema %s and SELECT, INSERT, UPDATE and DELETE on %s "+

@@ -14,8 +14,9 @@ import (
 // the re-apply of a submission whose answer was lost sends it again under the
 // same key. Against the mock, which deduplicates, the re-apply gets the first
 // task: 1 billed for 1 clip. Against a server that ignores the key, 2 billed,
-// and the plan said so before, as it always did. Before, the re-apply sent no
-// key: 2 billed in both.
+// and the plan said so before, as it always did, and that the key goes again
+// to a server not known to deduplicate. Before, the re-apply sent no key: 2
+// billed in both.
 func TestAccJournal_lostAnswerCostsNothingWhereTheServerDeduplicates(t *testing.T) {
 	requireAcc(t)
 	for _, ignore := range []bool{false, true} {
@@ -35,8 +36,12 @@ func TestAccJournal_lostAnswerCostsNothingWhereTheServerDeduplicates(t *testing.
 			wd.TF.SetStdout(&plan)
 			_, err := wd.Plan(ctx)
 			wd.TF.SetStdout(nil)
-			if err != nil || !wrapped("Clip May Be Billed Twice").MatchString(plan.String()) {
-				t.Fatalf("the plan after the lost answer: %v; want it to say the doubt:\n%s", err, plan.String())
+			// The provider cannot tell a server that deduplicates before it
+			// sends: the plan says the key goes again, and that this one is
+			// not known to honour it.
+			if err != nil || !wrapped("Clip May Be Billed Twice", "Idempotency-Key of the earlier request",
+				"not known to deduplicate").MatchString(plan.String()) {
+				t.Fatalf("the plan after the lost answer: %v; want it to say the doubt and the key:\n%s", err, plan.String())
 			}
 			out := applyOutput(t, wd)
 			want := 1
