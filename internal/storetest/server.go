@@ -69,6 +69,31 @@ func (s *Server) Environ() []string {
 // Log is what the server printed so far.
 func (s *Server) Log() string { return s.log.String() }
 
+// AwaitLogLine waits until a line of the server's log has every one of
+// words, and returns it; or until ctx ends. A server logs a request once it
+// has handled it, so a test learns from it that what the request did (or
+// refused) is done, rather than guessing how long that takes. The log keeps
+// its last 64 KiB: a line must be awaited before much more is logged.
+func (s *Server) AwaitLogLine(ctx context.Context, words ...string) (string, error) {
+	for {
+		text, changed := s.log.snapshot()
+		for _, line := range strings.Split(text, "\n") {
+			all := true
+			for _, w := range words {
+				all = all && strings.Contains(line, w)
+			}
+			if all {
+				return line, nil
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return "", fmt.Errorf("no line of the %s log has %q: %w", s.name, words, ctx.Err())
+		case <-changed:
+		}
+	}
+}
+
 // Stop ends the server. Its data directory is the caller's to remove.
 func (s *Server) Stop() { s.stop() }
 
@@ -271,8 +296,9 @@ func answers(ctx context.Context, endpoint string) error {
 
 // logBuffer keeps a server's output, bounded, for the failure message.
 type logBuffer struct {
-	mu  sync.Mutex
-	buf []byte
+	mu      sync.Mutex
+	buf     []byte
+	changed chan struct{} // closed at the next write
 }
 
 const maxLog = 64 << 10
@@ -284,7 +310,21 @@ func (l *logBuffer) Write(p []byte) (int, error) {
 	if len(l.buf) > maxLog {
 		l.buf = append([]byte("...\n"), l.buf[len(l.buf)-maxLog:]...)
 	}
+	if l.changed != nil {
+		close(l.changed)
+		l.changed = nil
+	}
 	return len(p), nil
+}
+
+// snapshot is the output so far and a channel closed at the next write.
+func (l *logBuffer) snapshot() (string, <-chan struct{}) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.changed == nil {
+		l.changed = make(chan struct{})
+	}
+	return string(l.buf), l.changed
 }
 
 func (l *logBuffer) String() string {

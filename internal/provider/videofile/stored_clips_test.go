@@ -365,17 +365,27 @@ func (g *uploadGate) open() {
 }
 
 // heldBody passes heldAfter bytes of a request body, then blocks until the
-// request ends.
+// provider gives the request up. It reads the rest from the provider without
+// passing it on: a server learns that its client went away only by reading,
+// so a read of the rest is where an interrupted or killed provider shows
+// (or, once the body was read whole, the request's context ending).
 type heldBody struct {
-	r    io.ReadCloser
-	gate *uploadGate
-	ctx  context.Context
-	n    int
+	r       io.ReadCloser
+	gate    *uploadGate
+	ctx     context.Context
+	n       int
+	drained bool
 }
 
 func (b *heldBody) Read(p []byte) (int, error) {
 	if b.n >= heldAfter {
 		b.gate.once.Do(func() { close(b.gate.held) })
+		if !b.drained {
+			b.drained = true
+			if _, err := io.Copy(io.Discard, b.r); err != nil {
+				return 0, err
+			}
+		}
 		select {
 		case <-b.ctx.Done():
 			return 0, b.ctx.Err()
@@ -444,6 +454,16 @@ func TestAccStoredClips_interruptedUpload(t *testing.T) {
 				t.Fatalf("the interrupted apply succeeded: %s", out)
 			}
 			t.Logf("the interrupted apply: %v\n%s", err, out)
+			// The server finishes the cut request on its own time, after the
+			// run has ended: it logs the request once it has taken or
+			// refused it.
+			lctx, cancel := context.WithTimeout(ctx, 5*time.Minute) // a liveness bound, not a timing assertion
+			line, err := srv.AwaitLogLine(lctx, "| PUT |", "/"+srv.Bucket+"/"+key+" |")
+			cancel()
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("the server, on the cut upload: %s", line)
 			c := srv.S3Client()
 			if _, err := c.HeadObject(ctx, &s3.HeadObjectInput{Bucket: aws.String(srv.Bucket), Key: aws.String(key)}); err == nil {
 				t.Error("an object is at the key after the interrupted upload")
