@@ -68,6 +68,25 @@ func (s *Server) SetGatewayFailuresAfterSubmit(n int) {
 	s.mu.Unlock()
 }
 
+// SetKeyRevoked revokes a configured key (or, on the vertex dialect, access
+// token) while serving, or restores it: a credential taken back between two
+// runs. The key's rate allowance starts afresh. It reports whether the key
+// is configured.
+func (s *Server) SetKeyRevoked(key string, revoked bool) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ks := s.keys[key]
+	if ks == nil {
+		return false
+	}
+	// A new state, not a change of the old one: requests read a key's state
+	// outside the lock.
+	k := ks.Key
+	k.Revoked = revoked
+	s.keys[key] = &keyState{Key: k}
+	return true
+}
+
 // RateLimitSubmissions answers the next n submissions 429, with
 // Retry-After: 1 and before they have any effect, whatever the key's bucket
 // holds: the service of a key whose allowance another client has used up. A

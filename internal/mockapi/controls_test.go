@@ -371,3 +371,25 @@ func TestAwaitWebhooks(t *testing.T) {
 		t.Errorf("attempts %+v", a)
 	}
 }
+
+// TestSetKeyRevoked: a key revoked while serving is refused, with the
+// revocation's own words, and works again once restored; an unknown key is
+// reported.
+func TestSetKeyRevoked(t *testing.T) {
+	t.Parallel()
+	srv, ts := newTestServer(t, nil)
+	if srv.SetKeyRevoked("no-such-key", true) {
+		t.Error("SetKeyRevoked of an unknown key reported true")
+	}
+	if !srv.SetKeyRevoked(DefaultAPIKey, true) {
+		t.Fatal("SetKeyRevoked of the default key reported false")
+	}
+	if res := do(t, ts, http.MethodGet, "/v1/models", DefaultAPIKey, ""); res.status != http.StatusUnauthorized ||
+		!strings.Contains(string(res.body), "revoked") {
+		t.Fatalf("a revoked key: %d %s, want 401 saying it was revoked", res.status, res.body)
+	}
+	srv.SetKeyRevoked(DefaultAPIKey, false)
+	if res := do(t, ts, http.MethodGet, "/v1/models", DefaultAPIKey, ""); res.status != http.StatusOK {
+		t.Fatalf("a restored key: %d %s, want 200", res.status, res.body)
+	}
+}

@@ -154,11 +154,10 @@ var clipArguments = []clipArgument{
 		name: "storage_uri",
 		attribute: schema.StringAttribute{
 			MarkdownDescription: "`api = \"vertex\"` only: a Cloud Storage folder, `gs://bucket/prefix/`, where Vertex AI " +
-				"writes the clip itself (sent as `parameters.storageUri`; Vertex AI's service agent needs to write to the " +
-				"bucket). `url` is then the clip's object, `gs://bucket/prefix/<operation>/sample_0.mp4`, and reading the " +
-				"task no longer carries the clip's bytes. A `videogen_video_file` whose `path` is that `url` records the " +
-				"object where it is, with its SHA-256 and size, without downloading anything. Any other API fails the " +
-				"plan. Changing this forces a new clip.",
+				"writes the clip itself (its service agent needs to write to the bucket). `url` is then the clip's object, " +
+				"`gs://bucket/prefix/<operation>/sample_0.mp4`, and reading the task no longer carries the clip's bytes. A " +
+				"`videogen_video_file` whose `path` is that `url` records the object where it is, with its SHA-256 and size, " +
+				"without downloading anything. Changing this forces a new clip.",
 			Validators: []validator.String{stringvalidator.RegexMatches(regexp.MustCompile(`^gs://[^/?#]+(/[^?#]*)?$`),
 				"must be a Cloud Storage URI such as gs://bucket/clips/")},
 		},

@@ -52,15 +52,38 @@ func veoRefusals(shape apiShape, req client.VideoRequest, diags *diag.Diagnostic
 	}
 }
 
-// apiCarries lists, from the clip-argument table, the arguments an API shape
-// carries and the member of its request each becomes: the provider page's
-// account of what each API can make.
-func apiCarries(shape apiShape) string {
-	var parts []string
-	for _, a := range clipArguments {
-		if f, ok := a.request[shape]; ok {
-			parts = append(parts, fmt.Sprintf("`%s` (`%s`)", a.name, f.member))
-		}
+// apiTable is videogen_video's table of what each API carries, from the
+// clip-argument table: each argument some API sends, and the member of each
+// API's request it becomes; "—" where the API cannot carry it, which fails
+// the plan. The page cannot say otherwise than the plan does.
+func apiTable() string {
+	shapes := make([]apiShape, len(client.APIs))
+	for i, api := range client.APIs {
+		shapes[i] = apiShape(api)
 	}
-	return strings.Join(parts, ", ")
+	var b strings.Builder
+	b.WriteString("| Argument |")
+	for _, s := range shapes {
+		fmt.Fprintf(&b, " `%s` |", s)
+	}
+	b.WriteString("\n|" + strings.Repeat("---|", len(shapes)+1) + "\n")
+	for _, a := range clipArguments {
+		if len(a.request) == 0 {
+			continue
+		}
+		fmt.Fprintf(&b, "| `%s` |", a.name)
+		for _, s := range shapes {
+			f, ok := a.request[s]
+			if !ok {
+				b.WriteString(" — |")
+				continue
+			}
+			// A member that is said in words ("models/{model} in the URL") is
+			// code only in its first word.
+			member, words, _ := strings.Cut(f.member, " ")
+			fmt.Fprintf(&b, " `%s`%s |", member, strings.TrimRight(" "+words, " "))
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
 }

@@ -1,8 +1,6 @@
 package provider
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -12,7 +10,6 @@ import (
 	"testing"
 
 	"cloud.google.com/go/storage"
-	"github.com/hashicorp/terraform-exec/tfexec"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
@@ -21,6 +18,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/videogen/terraform-provider-videogen/internal/acctest"
+	"github.com/videogen/terraform-provider-videogen/internal/client"
 	"github.com/videogen/terraform-provider-videogen/internal/clip"
 	"github.com/videogen/terraform-provider-videogen/internal/mockapi"
 	"github.com/videogen/terraform-provider-videogen/internal/storetest"
@@ -213,94 +211,6 @@ func TestAccVeo_lostAnswerIsSaidAtPlan(t *testing.T) {
 	}
 }
 
-// TestAccVeo_credentialsNeverLeak runs the real provider under Terraform with
-// TF_LOG=TRACE through an apply, a file download and a failure, and searches
-// everything Terraform wrote, state included, for the credentials: the Gemini
-// API's key, and for Vertex AI the access token and the Application Default
-// Credentials file's private key.
-func TestAccVeo_credentialsNeverLeak(t *testing.T) {
-	requireAcc(t)
-	for _, dialect := range mockapi.GoogleDialects {
-		t.Run(dialect, func(t *testing.T) {
-			t.Parallel()
-			const key = "AIza-TRACE-canary-0f3c9e"
-			mock := acctest.NewMock(t, mockapi.WithDialect(dialect), func(cfg *mockapi.Config) {
-				cfg.Keys = append(cfg.Keys, mockapi.Key{Key: key})
-			})
-			secrets := []string{key}
-			// The key in the environment, as recommended: in the provider block it
-			// would be the configuration's own text, which show -json repeats.
-			extra := []string{"api_key = null"}
-			if dialect == mockapi.DialectVertex {
-				extra = nil
-				secrets = []string{acctest.VertexAccessToken}
-				var adc struct {
-					PrivateKey string `json:"private_key"`
-				}
-				data, err := os.ReadFile(os.Getenv("GOOGLE_APPLICATION_CREDENTIALS")) //nolint:gosec // G703: the tests' own credentials file
-				if err != nil || json.Unmarshal(data, &adc) != nil || len(adc.PrivateKey) < 200 {
-					t.Fatalf("reading the tests' credentials file: %v", err)
-				}
-				secrets = append(secrets, adc.PrivateKey[100:160])
-			}
-			wd := cliWorkdir(t, mock, `
-resource "videogen_video" "clip" {
-  model  = "videogen-1"
-  prompt = "a canary in a coal mine"
-}
-resource "videogen_video_file" "clip" {
-  task_id = videogen_video.clip.task_id
-  path    = "${path.module}/clip.mp4"
-}
-`, extra...)
-			if dialect == mockapi.DialectGemini {
-				if err := wd.Setenv("VIDEOGEN_API_KEY", key); err != nil {
-					t.Fatal(err)
-				}
-			}
-			logPath := filepath.Join(t.TempDir(), "terraform.log")
-			if err := wd.TF.SetLog("TRACE"); err != nil {
-				t.Fatal(err)
-			}
-			if err := wd.TF.SetLogPath(logPath); err != nil {
-				t.Fatal(err)
-			}
-			var transcript bytes.Buffer
-			wd.TF.SetStdout(&transcript)
-			wd.TF.SetStderr(&transcript)
-			if err := wd.TF.Apply(t.Context()); err != nil {
-				t.Fatalf("apply: %v\n%s", err, transcript.String())
-			}
-			if _, err := wd.TF.Plan(t.Context(), tfexec.Out("tfplan")); err != nil {
-				t.Fatal(err)
-			}
-			if _, err := wd.TF.ShowPlanFile(t.Context(), "tfplan"); err != nil {
-				t.Fatal(err)
-			}
-			if n := mock.Submissions(); n != 1 {
-				t.Fatalf("the ledger shows %d submissions, want 1", n)
-			}
-			logs, _ := os.ReadFile(logPath)
-			state, _ := os.ReadFile(filepath.Join(wd.Dir, "terraform.tfstate"))
-			for _, secret := range secrets {
-				for what, text := range map[string][]byte{"TF_LOG=TRACE": logs, "the transcript": transcript.Bytes(), "the state": state} {
-					if bytes.Contains(text, []byte(secret)) {
-						t.Errorf("%s holds a credential (%q...)", what, secret[:8])
-						for _, l := range strings.Split(string(text), "\n") {
-							if strings.Contains(l, secret) {
-								t.Log(l)
-							}
-						}
-					}
-				}
-			}
-			if !bytes.Contains(logs, []byte("videogen API request")) {
-				t.Error("the log holds no request of the provider: the search saw nothing")
-			}
-		})
-	}
-}
-
 // TestAccVeo_cloudStorageDestination: on api = "vertex" with storage_uri,
 // Vertex AI (the mock) writes the clip into the bucket itself, on
 // fake-gcs-server; videogen_video's url is that object, and a
@@ -478,5 +388,46 @@ func TestAccVeo_inlineClipCostPerRefresh(t *testing.T) {
 	if got := served() - before; got != 3 || mock.Submissions() != 1 {
 		t.Errorf("3 plans transferred the clip %d times (%d submissions), want 3: one whole clip per refresh (1 submission)",
 			got, mock.Submissions())
+	}
+}
+
+// TestAPITableIsTheClipArgumentTable: videogen_video's page tables what each
+// API carries as the plan decides it: the committed docs hold the table the
+// clip-argument table renders (make generate writes it), and each cell says
+// "—" exactly where the API has no entry for the argument, which fails the
+// plan.
+func TestAPITableIsTheClipArgumentTable(t *testing.T) {
+	page, err := os.ReadFile(filepath.Join("..", "..", "docs", "resources", "video.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	table := apiTable()
+	if !strings.Contains(string(page), table) {
+		t.Fatalf("docs/resources/video.md does not hold the table of what each API carries; run make generate. Want:\n%s", table)
+	}
+	rows := strings.Split(strings.TrimSpace(table), "\n")
+	header := strings.Split(strings.Trim(rows[0], "| "), " | ")
+	seen := 0
+	for _, a := range clipArguments {
+		if len(a.request) == 0 {
+			continue
+		}
+		seen++
+		if seen+1 >= len(rows) {
+			t.Fatalf("the table ends before %s", a.name)
+		}
+		cells := strings.Split(strings.Trim(rows[seen+1], "| "), " | ")
+		if cells[0] != "`"+a.name+"`" || len(cells) != len(header) {
+			t.Fatalf("row %d is %q, want %s's", seen, rows[seen+1], a.name)
+		}
+		for i, api := range header[1:] {
+			_, carried := a.request[apiShape(strings.Trim(api, "`"))]
+			if (cells[i+1] == "—") == carried {
+				t.Errorf("%s on %s: the table says %q, the clip-argument table carried = %v", a.name, api, cells[i+1], carried)
+			}
+		}
+	}
+	if len(rows) != seen+2 || len(header) != len(client.APINames())+1 {
+		t.Errorf("the table has %d rows and %d API columns; want %d and %d", len(rows)-2, len(header)-1, seen, len(client.APINames()))
 	}
 }

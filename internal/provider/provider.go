@@ -39,7 +39,7 @@ func (p *videogenProvider) Metadata(_ context.Context, _ provider.MetadataReques
 }
 
 func (p *videogenProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *provider.SchemaResponse) {
-	resp.Schema = providerconfig.Schema(func(api client.API) string { return apiCarries(apiShape(api)) })
+	resp.Schema = providerconfig.Schema()
 }
 
 func (p *videogenProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {

@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -22,13 +23,16 @@ import (
 // TestAccAPIKeyNeverLeaks runs the real provider binary under Terraform with
 // TF_LOG=TRACE and a distinctive key, through a successful apply, a download and
 // a destroy, and through failures, and searches everything Terraform wrote for the
-// key, on every dialect: on OpenAI's video API the key also goes with the clip's
-// download and with the destroy's DELETE.
+// key, raw or encoded, on every dialect: on OpenAI's video API the key also goes
+// with the clip's download and with the destroy's DELETE, on the Gemini API with
+// the clip's download. Vertex AI takes no key: there the secrets are the access
+// token and the Application Default Credentials file's private key, and the
+// failure is the token revoked.
 func TestAccAPIKeyNeverLeaks(t *testing.T) {
 	if os.Getenv("TF_ACC") == "" {
 		t.Skip("acceptance test: set TF_ACC=1 (make test does)")
 	}
-	for _, dialect := range mockapi.Dialects {
+	for _, dialect := range everyDialect {
 		t.Run(dialect, func(t *testing.T) {
 			t.Parallel()
 			apiKeyNeverLeaks(t, dialect)
@@ -73,12 +77,22 @@ func apiKeyNeverLeaks(t *testing.T, dialect string) {
 		}
 	}
 	setenv("VIDEOGEN_BASE_URL", mock.URL)
-	if dialect == mockapi.DialectOpenAIVideos {
+	if dialect == mockapi.DialectOpenAIVideos || slices.Contains(mockapi.GoogleDialects, dialect) {
 		setenv("VIDEOGEN_API", dialect)
 	}
+	secrets := map[string]string{"the API key": key}
+	vertex := dialect == mockapi.DialectVertex
+	if vertex {
+		secrets = vertexCredentials(t)
+		setenv("GOOGLE_CLOUD_PROJECT", acctest.VertexProject)
+		setenv("GOOGLE_CLOUD_LOCATION", acctest.VertexLocation)
+	}
 
-	// The recommended set-up: the key only in the environment.
-	setenv("VIDEOGEN_API_KEY", key)
+	// The recommended set-up: the key only in the environment (Vertex AI's
+	// credentials are only ever there).
+	if !vertex {
+		setenv("VIDEOGEN_API_KEY", key)
+	}
 	main := `
 terraform {
   required_providers {
@@ -114,30 +128,36 @@ resource "videogen_video" "bad" {
 `)
 	run(false, "plan (unknown model)", func() error { _, err := wd.Plan(ctx); return err })
 	write("bad.tf", "")
-	setenv("VIDEOGEN_API_KEY", key+"-revoked")
-	run(false, "plan (revoked key)", func() error { _, err := wd.Plan(ctx); return err })
+	if vertex {
+		mock.SetKeyRevoked(acctest.VertexAccessToken, true)
+		run(false, "plan (revoked token)", func() error { _, err := wd.Plan(ctx); return err })
+		mock.SetKeyRevoked(acctest.VertexAccessToken, false)
+	} else {
+		setenv("VIDEOGEN_API_KEY", key+"-revoked")
+		run(false, "plan (revoked key)", func() error { _, err := wd.Plan(ctx); return err })
 
-	// The key written in the provider block itself must not leak from there either.
-	setenv("VIDEOGEN_API_KEY", "")
-	write("main.tf", strings.Replace(main, `provider "videogen" {}`, fmt.Sprintf(`provider "videogen" {
+		// The key written in the provider block itself must not leak from there either.
+		setenv("VIDEOGEN_API_KEY", "")
+		write("main.tf", strings.Replace(main, `provider "videogen" {}`, fmt.Sprintf(`provider "videogen" {
   api_key = %q
 }`, key), 1))
-	run(true, "plan -out=tfplan2", func() error { _, err := wd.TF.Plan(ctx, tfexec.Out("tfplan2")); return err })
-	// Terraform core renders a plan's configuration snapshot, literals included, in
-	// `show -json`; a key written into the .tf file is visible there by Terraform's
-	// design, as it is in the file itself. That is why the docs say to use the
-	// environment variable. Allow it there and nowhere else. Shown before the
-	// apply: Terraform 1.0 refuses to show a plan whose state has changed since.
-	var planJSON bytes.Buffer
-	wd.TF.SetStdout(&planJSON)
-	run(true, "show -json tfplan2 (stdout checked separately)", func() error {
-		_, err := wd.TF.ShowPlanFile(ctx, "tfplan2")
-		return err
-	})
-	wd.TF.SetStdout(&transcript)
-	run(true, "apply", func() error { return wd.Apply(ctx) })
-	if rest := onlyInProviderConfig(t, planJSON.String()); strings.Contains(rest, key) {
-		t.Errorf("the API key appears in the JSON plan outside configuration.provider_config")
+		run(true, "plan -out=tfplan2", func() error { _, err := wd.TF.Plan(ctx, tfexec.Out("tfplan2")); return err })
+		// Terraform core renders a plan's configuration snapshot, literals included, in
+		// `show -json`; a key written into the .tf file is visible there by Terraform's
+		// design, as it is in the file itself. That is why the docs say to use the
+		// environment variable. Allow it there and nowhere else. Shown before the
+		// apply: Terraform 1.0 refuses to show a plan whose state has changed since.
+		var planJSON bytes.Buffer
+		wd.TF.SetStdout(&planJSON)
+		run(true, "show -json tfplan2 (stdout checked separately)", func() error {
+			_, err := wd.TF.ShowPlanFile(ctx, "tfplan2")
+			return err
+		})
+		wd.TF.SetStdout(&transcript)
+		run(true, "apply", func() error { return wd.Apply(ctx) })
+		if rest := onlyInProviderConfig(t, planJSON.String()); strings.Contains(rest, key) {
+			t.Errorf("the API key appears in the JSON plan outside configuration.provider_config")
+		}
 	}
 
 	// One clip: the second apply changed only where the key is written.
@@ -163,18 +183,49 @@ resource "videogen_video" "bad" {
 	if !strings.Contains(transcript.String(), "videogen API request") {
 		t.Fatal("the TRACE transcript has no provider request logs; the test would prove nothing")
 	}
-	if i := strings.Index(transcript.String(), key); i >= 0 {
-		t.Errorf("the API key appears in Terraform's output or logs, e.g. ...%s...",
-			transcript.String()[max(0, i-200):min(transcript.Len(), i+100)])
-	}
-	for _, f := range []string{"terraform.tfstate", "terraform.tfstate.backup", "tfplan", "tfplan2"} {
-		if data, err := os.ReadFile(filepath.Join(wd.Dir, f)); err == nil && bytes.Contains(data, []byte(key)) {
-			t.Errorf("the API key appears in %s", f)
+	for name, form := range encodings(secrets) {
+		if i := strings.Index(transcript.String(), form); i >= 0 {
+			t.Errorf("%s appears in Terraform's output or logs, e.g. ...%s...", name,
+				transcript.String()[max(0, i-200):min(transcript.Len(), i+100)])
+		}
+		for _, f := range []string{"terraform.tfstate", "terraform.tfstate.backup", "tfplan", "tfplan2"} {
+			if data, err := os.ReadFile(filepath.Join(wd.Dir, f)); err == nil && bytes.Contains(data, []byte(form)) {
+				t.Errorf("%s appears in %s", name, f)
+			}
 		}
 	}
 	if t.Failed() {
 		t.Logf("transcript written to %s", dumpTranscript(transcript.String()))
 	}
+}
+
+// vertexCredentials are the secrets of the tests' Application Default
+// Credentials: the access token its token server hands out, and a stretch of
+// the credentials file's private key.
+func vertexCredentials(t *testing.T) map[string]string {
+	t.Helper()
+	var adc struct {
+		PrivateKey string `json:"private_key"`
+	}
+	data, err := os.ReadFile(os.Getenv("GOOGLE_APPLICATION_CREDENTIALS")) //nolint:gosec // G703: the tests' own credentials file
+	if err != nil || json.Unmarshal(data, &adc) != nil || len(adc.PrivateKey) < 200 {
+		t.Fatalf("reading the tests' credentials file: %v", err)
+	}
+	return map[string]string{"the access token": acctest.VertexAccessToken, "the credentials file's private key": adc.PrivateKey[100:160]}
+}
+
+// encodings are the named secrets as a leak might spell them: raw, base64
+// (standard and URL-safe) and hex, each named for a failure message that does
+// not repeat it.
+func encodings(secrets map[string]string) map[string]string {
+	forms := map[string]string{}
+	for name, s := range secrets {
+		forms[name] = s
+		forms[name+" in base64"] = base64.StdEncoding.EncodeToString([]byte(s))
+		forms[name+" in base64url"] = base64.RawURLEncoding.EncodeToString([]byte(s))
+		forms[name+" in hex"] = hex.EncodeToString([]byte(s))
+	}
+	return forms
 }
 
 // onlyInProviderConfig removes the provider block's configuration expressions from a
@@ -410,13 +461,7 @@ import {
 	seen["TF_LOG=TRACE logs"] = logs.String()
 	seen["terminal output"] = transcript.String()
 
-	forms := map[string]string{}
-	for name, s := range map[string]string{"signature": secret, "security token": token, "signed URL": signed(secret)} {
-		forms[name] = s
-		forms[name+" in base64"] = base64.StdEncoding.EncodeToString([]byte(s))
-		forms[name+" in base64url"] = base64.RawURLEncoding.EncodeToString([]byte(s))
-		forms[name+" in hex"] = hex.EncodeToString([]byte(s))
-	}
+	forms := encodings(map[string]string{"signature": secret, "security token": token, "signed URL": signed(secret)})
 	// The clip's own directory records nothing of the URL at all.
 	for _, where := range []string{"terraform.tfstate", "show -json (state)", "show -json tfplan", "tfplan"} {
 		if strings.Contains(seen[where], host) {

@@ -52,7 +52,8 @@ func (r *videoResource) Schema(ctx context.Context, _ resource.SchemaRequest, re
 			"until it succeeds or fails. A clip is immutable: changing any argument except `wait_for_completion` and " +
 			"`timeouts` generates (and bills) a new clip. Destroying the resource only removes it from state on the " +
 			"`video-generations` API, which has no delete; on `api = \"openai-videos\"` it deletes a finished video from " +
-			"the server unless the provider's `delete_on_destroy` is `false`. Either way the clip stays billed.",
+			"the server unless the provider's `delete_on_destroy` is `false`. Either way the clip stays billed.\n\n" +
+			"What each `api` sends of each argument (—: it cannot, and the plan fails):\n\n" + apiTable(),
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				MarkdownDescription: "The task ID, same as `task_id`.",

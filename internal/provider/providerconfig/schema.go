@@ -15,9 +15,8 @@ import (
 	"github.com/videogen/terraform-provider-videogen/internal/validators"
 )
 
-// Schema is the provider block's schema. carries lists what an API carries of
-// the clip arguments, from the provider's table of them, for api's description.
-func Schema(carries func(client.API) string) schema.Schema {
+// Schema is the provider block's schema.
+func Schema() schema.Schema {
 	s := schema.Schema{
 		MarkdownDescription: "Generates video clips with an asynchronous, OpenAI-style video generation API and keeps them as Terraform-managed assets.",
 		Attributes: map[string]schema.Attribute{
@@ -40,14 +39,12 @@ func Schema(carries func(client.API) string) schema.Schema {
 					string(client.APIOpenAIVideos) + "\"` (the shape of OpenAI's video API, which OpenAI retired on 2026-09-24: " +
 					"`POST /v1/videos`, `GET /v1/videos/{id}`, the clip at `GET /v1/videos/{id}/content` with the key, " +
 					"`DELETE /v1/videos/{id}`), which new-api, LiteLLM's proxy, vLLM-Omni and SGLang serve. On `\"" +
-					string(client.APIOpenAIVideos) + "\"` a clip is `model`, `prompt`, `seconds`, `ratio` with `resolution` " +
-					"(one `size`) and at most one reference image; any other argument is an error at plan. Not detected. " +
+					string(client.APIOpenAIVideos) + "\"`, at most one reference image. Not detected. " +
 					"`\"" + string(client.APIGemini) + "\"`: Google's Veo through the Gemini API (the key in `x-goog-api-key`; " +
-					"`base_url` defaults to `" + client.GeminiBaseURL + "`), carrying " + carries(client.APIGemini) + ". `\"" +
+					"`base_url` defaults to `" + client.GeminiBaseURL + "`). `\"" +
 					string(client.APIVertex) + "\"`: Veo through Vertex AI (`project`, `location`, Application Default " +
-					"Credentials, no `api_key`; `base_url` defaults to the location's endpoint), carrying " +
-					carries(client.APIVertex) + ". On both, at most 3 reference images, sent as their bytes; destroy only " +
-					"removes a clip from state. " +
+					"Credentials, no `api_key`; `base_url` defaults to the location's endpoint). On both, at most 3 reference " +
+					"images, sent as their bytes; destroy only removes a clip from state. " +
 					"Falls back to the `" + EnvAPI + "` environment variable. Defaults to `\"" +
 					string(client.APIVideoGenerations) + "\"`. A clip keeps the API it was made or imported through: after a " +
 					"change, refreshing a clip of the other API, or replacing one whose wait was cut short (`-refresh=false` " +
