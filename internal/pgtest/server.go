@@ -7,12 +7,13 @@
 package pgtest
 
 import (
+	"github.com/videogen/terraform-provider-videogen/internal/loopback"
+
 	"context"
 	"crypto/rand"
 	"errors"
 	"fmt"
 	"io/fs"
-	"net"
 	"os"
 	"os/exec"
 	"os/user"
@@ -100,7 +101,7 @@ func Start(ctx context.Context, o Options) (*Server, error) {
 		return nil, err
 	}
 	for attempt := 1; ; attempt++ {
-		if s.port, err = freePort(ctx); err != nil {
+		if s.port, err = loopback.FreePort(ctx); err != nil {
 			_ = os.RemoveAll(dir)
 			return nil, err
 		}
@@ -327,20 +328,4 @@ func installPostgres(ctx context.Context, logf func(string, ...any)) error {
 		}
 	}
 	return nil
-}
-
-// freePort is a loopback port nothing listens on at the moment; the server
-// may lose it to another process before it binds, and Start tries again.
-func freePort(ctx context.Context) (int, error) {
-	var lc net.ListenConfig
-	l, err := lc.Listen(ctx, "tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer l.Close()
-	addr, ok := l.Addr().(*net.TCPAddr)
-	if !ok {
-		return 0, fmt.Errorf("a TCP listener has the address %v", l.Addr())
-	}
-	return addr.Port, nil
 }

@@ -1,10 +1,11 @@
 package storetest
 
 import (
+	"github.com/videogen/terraform-provider-videogen/internal/loopback"
+
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -201,22 +202,6 @@ func tool(ctx context.Context, root, server string) (string, error) {
 	return p, nil
 }
 
-// freePort is a port nothing listens on at the moment; the server may lose
-// it to another process before it binds, so starts are retried.
-func freePort(ctx context.Context) (int, error) {
-	var lc net.ListenConfig
-	l, err := lc.Listen(ctx, "tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer l.Close()
-	addr, ok := l.Addr().(*net.TCPAddr)
-	if !ok {
-		return 0, fmt.Errorf("listening on %s, not a TCP address", l.Addr())
-	}
-	return addr.Port, nil
-}
-
 // run starts a server process at a free port until ready answers, trying
 // up to five ports, and returns its endpoint, its log and how to stop it.
 // command makes the process with the context it is given, which outlives
@@ -225,7 +210,7 @@ func run(ctx context.Context, name string, command func(ctx context.Context, por
 	ready func(ctx context.Context, endpoint string) error) (string, *logBuffer, func(), error) {
 	var lastErr error
 	for range 5 {
-		port, err := freePort(ctx)
+		port, err := loopback.FreePort(ctx)
 		if err != nil {
 			return "", nil, nil, err
 		}
