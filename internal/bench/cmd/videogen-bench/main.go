@@ -13,7 +13,8 @@
 //
 // The CLI and the Go toolchain are found as the acceptance tests find them
 // (TF_ACC_TERRAFORM_PATH or TERRAFORM, then PATH; GO). -quick and -only write to
-// a temporary directory and leave BENCHMARKS.md alone, unless -out is given.
+// a temporary directory unless -out is given, and leave BENCHMARKS.md alone
+// unless -doc is given.
 // -render measures nothing: it rebuilds the table and the plot from a results
 // file. The exit status is 0 when every case ran (whether or not it met its
 // targets), 1 when one failed and 130 when interrupted.
@@ -72,12 +73,16 @@ func run() int {
 	}
 	explicit := map[string]bool{}
 	flag.Visit(func(f *flag.Flag) { explicit[f.Name] = true })
-	if (*quick || explicit["only"]) && !explicit["out"] {
-		dir, err := os.MkdirTemp("", "videogen-bench-results-")
-		if err != nil {
-			return fail(err)
+	// A partial run's table would replace the full run's in the document, so
+	// it goes there only when -doc names it; an -out of its own does not.
+	if *quick || explicit["only"] {
+		if !explicit["out"] {
+			dir, err := os.MkdirTemp("", "videogen-bench-results-")
+			if err != nil {
+				return fail(err)
+			}
+			*out = dir
 		}
-		*out = dir
 		if !explicit["doc"] {
 			*doc = ""
 		}
