@@ -196,10 +196,9 @@ func (m *Mock) NothingNewStep(config string, submissions int) resource.TestStep 
 
 // Client is the project's API client for the mock, with the mock's key and
 // the API its dialect speaks, for tests that act as a script or another
-// workspace would.
-func (m *Mock) Client(t testing.TB) *client.Client {
+// workspace would; opts come first, so the mock's own settings win.
+func (m *Mock) Client(t testing.TB, opts ...client.Option) *client.Client {
 	t.Helper()
-	var opts []client.Option
 	if m.api != "" {
 		opts = append(opts, client.WithAPI(m.api))
 	}

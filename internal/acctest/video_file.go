@@ -93,10 +93,18 @@ func (m *Mock) ExpectFileMatchesClip(t *testing.T, p string) resource.TestCheckF
 	}
 }
 
-// ClipDownloads counts the clips the mock served, at signed URLs or behind the key.
+// ClipDownloads counts the requests for a whole clip the mock received, at
+// signed URLs or behind the key. A GET of a byte range is not one: the client
+// asks whether a clip still serves with HEAD, and where the host refuses HEAD
+// (the Gemini API's file route, in the mock) with a GET of the first byte,
+// which downloads nothing.
 func (m *Mock) ClipDownloads() int {
-	requests := m.Ledger().Requests
-	return requests["GET /_mock/clips"] + requests["GET /v1/videos/{task_id}/content"] + requests["GET /v1beta/files/{file}:download"]
+	l := m.Ledger()
+	n := 0
+	for _, route := range []string{"GET /_mock/clips", "GET /v1/videos/{task_id}/content", "GET /v1beta/files/{file}:download"} {
+		n += l.Requests[route] - l.RangeRequests[route]
+	}
+	return n
 }
 
 // ExpectClipDownloads checks that the mock served want clip downloads.

@@ -58,7 +58,7 @@ func TestFixtureIsMP4(t *testing.T) {
 
 func TestClipDownload(t *testing.T) {
 	t.Parallel()
-	_, ts := newTestServer(t, func(c *Config) { c.TaskDuration = 0 })
+	srv, ts := newTestServer(t, func(c *Config) { c.TaskDuration = 0 })
 	v := getTask(t, ts, submit(t, ts, `{"model":"videogen-1","prompt":"p"}`))
 
 	res := do(t, ts, http.MethodGet, v.URL, "", "")
@@ -87,6 +87,12 @@ func TestClipDownload(t *testing.T) {
 	}
 	if r := readResult(t, resp); r.status != http.StatusPartialContent || string(r.body) != "ftyp" {
 		t.Errorf("Range: status %d, body %q", r.status, r.body)
+	}
+	// The ledger tells the range request from the whole downloads, so that a
+	// test counting downloads does not count a probe of a clip's bytes.
+	l := srv.Ledger()
+	if ep := "GET " + epClips; l.Requests[ep] != 2 || l.RangeRequests[ep] != 1 {
+		t.Errorf("ledger: %d GET(s) of the clip, %d of them ranged; want 2, 1", l.Requests[ep], l.RangeRequests[ep])
 	}
 
 	u, err := url.Parse(v.URL)

@@ -101,9 +101,7 @@ func (s *Server) serveGoogle(w http.ResponseWriter, r *http.Request) {
 	if found {
 		key = r.Method + " " + route.ep
 	}
-	s.mu.Lock()
-	s.requests[key]++
-	s.mu.Unlock()
+	s.countRequest(r, key)
 	if !s.admitsHeaders(w, r) {
 		return
 	}

@@ -15,6 +15,10 @@ type Ledger struct {
 	Requests  map[string]int   `json:"requests"`  // per endpoint pattern, e.g. "POST /v1/video/generations"; "unmatched" for unknown paths
 	Responses map[string]int   `json:"responses"` // per status code, e.g. "200", "429"
 	Webhooks  []WebhookAttempt `json:"webhooks"`  // in the order attempts were made
+	// RangeRequests counts, per endpoint pattern, the requests among Requests
+	// that asked for a byte range: a GET of a clip's first byte asks whether
+	// it still serves (where the host refuses HEAD), it downloads no clip.
+	RangeRequests map[string]int `json:"range_requests,omitempty"`
 }
 
 // LedgerTask is one received task as the mock saw it.
@@ -81,6 +85,8 @@ func (s *Server) Ledger() Ledger {
 		Requests:  maps.Clone(s.requests),
 		Responses: maps.Clone(s.responses),
 		Webhooks:  slices.Clone(s.webhooks),
+
+		RangeRequests: maps.Clone(s.rangeRequests),
 	}
 	if l.Webhooks == nil {
 		l.Webhooks = []WebhookAttempt{}

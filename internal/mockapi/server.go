@@ -71,7 +71,10 @@ type Server struct {
 	failRNG   *rand.Rand
 	requests  map[string]int
 	responses map[string]int
-	webhooks  []WebhookAttempt
+	// rangeRequests counts the requests among requests that asked for a
+	// byte range (Ledger.RangeRequests).
+	rangeRequests map[string]int
+	webhooks      []WebhookAttempt
 	// changed is closed and replaced whenever a task, a GET count or a
 	// webhook attempt changes, waking AwaitTasks, AwaitGets and friends.
 	changed chan struct{}
@@ -159,6 +162,8 @@ func New(cfg Config) (*Server, error) {
 		requests:  map[string]int{},
 		responses: map[string]int{},
 		changed:   make(chan struct{}),
+
+		rangeRequests: map[string]int{},
 
 		gatewayFailures: cfg.GatewayFailuresAfterSubmit,
 		keyed:           map[string]keyedSubmission{},
@@ -252,9 +257,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if found {
 		key = r.Method + " " + ep
 	}
-	s.mu.Lock()
-	s.requests[key]++
-	s.mu.Unlock()
+	s.countRequest(r, key)
 
 	if isAPIPath(r.URL.Path) {
 		if !s.admitsHeaders(rec, r) {
@@ -513,6 +516,17 @@ func (r *statusRecorder) code() int {
 		return http.StatusOK
 	}
 	return r.status
+}
+
+// countRequest counts a request under its ledger key, and among the range
+// requests when it asks for a byte range.
+func (s *Server) countRequest(r *http.Request, key string) {
+	s.mu.Lock()
+	s.requests[key]++
+	if r.Header.Get("Range") != "" {
+		s.rangeRequests[key]++
+	}
+	s.mu.Unlock()
 }
 
 func (s *Server) countResponse(code int) {

@@ -29,6 +29,8 @@ type savedState struct {
 	Requests  map[string]int   `json:"requests"`
 	Responses map[string]int   `json:"responses"`
 	Webhooks  []WebhookAttempt `json:"webhooks"`
+
+	RangeRequests map[string]int `json:"range_requests,omitempty"`
 }
 
 type savedTask struct {
@@ -123,6 +125,9 @@ func (s *Server) restoreState() error {
 	if st.Responses != nil {
 		s.responses = st.Responses
 	}
+	if st.RangeRequests != nil {
+		s.rangeRequests = st.RangeRequests
+	}
 	s.webhooks = st.Webhooks
 	return nil
 }
@@ -136,7 +141,7 @@ func (s *Server) saveState() {
 	}
 	st := savedState{
 		Version: stateVersion, Requests: maps.Clone(s.requests), Responses: maps.Clone(s.responses),
-		Webhooks: slices.Clone(s.webhooks), Balances: map[string]int64{},
+		Webhooks: slices.Clone(s.webhooks), Balances: map[string]int64{}, RangeRequests: maps.Clone(s.rangeRequests),
 	}
 	for _, ks := range s.keys {
 		if ks.Balance != nil {

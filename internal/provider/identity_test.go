@@ -17,9 +17,10 @@ import (
 // Resource identity (Terraform and OpenTofu 1.12 or later): a clip is its task, a
 // file its task and path, and an import block with identity adopts both without
 // generating or downloading anything, on the API as described and through
-// Vertex AI (whose tasks are operation names).
+// Google's APIs (whose tasks are operation names; the Gemini API's clip is a
+// file behind the key, Vertex AI's is inline in the operation).
 func TestAccResourceIdentity_importBlocks(t *testing.T) {
-	for _, dialect := range []string{mockapi.DialectOpenAI, mockapi.DialectVertex} {
+	for _, dialect := range []string{mockapi.DialectOpenAI, mockapi.DialectGemini, mockapi.DialectVertex} {
 		t.Run(dialect, func(t *testing.T) {
 			mock := acctest.NewMock(t, mockapi.WithDialect(dialect))
 			clip := filepath.Join(t.TempDir(), "teaser.mp4")

@@ -309,40 +309,60 @@ func submitDirectly(t *testing.T, mock *acctest.Mock, req client.VideoRequest) s
 	return v.TaskID
 }
 
+// An import block adopts in place what the task's answer does not echo, on the
+// API as described and through Google's APIs, whose operations echo nothing
+// (the operation name is the ID imported).
 func TestAccVideoResource_importAdoptsUnechoedValues(t *testing.T) {
-	mock := acctest.NewMock(t)
-	taskID := submitDirectly(t, mock, client.VideoRequest{
-		Model: "videogen-1", Prompt: "an existing clip", Seconds: "5",
-		Metadata: &client.Metadata{Ratio: "9:16", Resolution: "480p"},
-	})
-	body := `
+	for _, dialect := range []string{mockapi.DialectOpenAI, mockapi.DialectGemini, mockapi.DialectVertex} {
+		t.Run(dialect, func(t *testing.T) {
+			mock := acctest.NewMock(t, mockapi.WithDialect(dialect))
+			taskID := submitDirectly(t, mock, client.VideoRequest{
+				Model: "videogen-1", Prompt: "an existing clip", Seconds: "5",
+				Metadata: &client.Metadata{Ratio: "9:16", Resolution: "480p"},
+			})
+			body := `
   model      = "videogen-1"
   prompt     = "an existing clip"
   seconds    = "5"
   ratio      = "9:16"
   resolution = "480p"
 `
-	importBlock := fmt.Sprintf("\nimport {\n  to = %s\n  id = %q\n}\n", videoAddr, taskID)
-	resource.ParallelTest(t, resource.TestCase{
-		// import blocks arrived in Terraform 1.5.
-		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_5_0)},
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Config: videoConfig(mock, body) + importBlock,
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(videoAddr, plancheck.ResourceActionUpdate)},
+			importBlock := fmt.Sprintf("\nimport {\n  to = %s\n  id = %q\n}\n", videoAddr, taskID)
+			steps := []resource.TestStep{
+				{
+					Config: videoConfig(mock, body) + importBlock,
+					ConfigPlanChecks: resource.ConfigPlanChecks{
+						PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(videoAddr, plancheck.ResourceActionUpdate)},
+					},
+					ConfigStateChecks: []statecheck.StateCheck{
+						statecheck.ExpectKnownValue(videoAddr, tfjsonpath.New("task_id"), knownvalue.StringExact(taskID)),
+						statecheck.ExpectKnownValue(videoAddr, tfjsonpath.New("model"), knownvalue.StringExact("videogen-1")),
+						statecheck.ExpectKnownValue(videoAddr, tfjsonpath.New("ratio"), knownvalue.StringExact("9:16")),
+					},
+					Check: mock.ExpectSubmissions(1),
 				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(videoAddr, tfjsonpath.New("task_id"), knownvalue.StringExact(taskID)),
-					statecheck.ExpectKnownValue(videoAddr, tfjsonpath.New("model"), knownvalue.StringExact("videogen-1")),
-					statecheck.ExpectKnownValue(videoAddr, tfjsonpath.New("ratio"), knownvalue.StringExact("9:16")),
-				},
-				Check: mock.ExpectSubmissions(1),
-			},
-			mock.NothingNewStep(videoConfig(mock, body), 1),
-		},
-	})
+				mock.NothingNewStep(videoConfig(mock, body), 1),
+			}
+			if dialect != mockapi.DialectOpenAI {
+				// Where nothing is echoed, everything was adopted: what the
+				// configuration asks next is still compared (the API as
+				// described shows it in TestAccVideoResource_importAdoptsAnEchoedArgumentLeftUnset).
+				steps = append(steps, resource.TestStep{
+					Config: videoConfig(mock, strings.Replace(body, `"480p"`, `"720p"`, 1)),
+					ConfigPlanChecks: resource.ConfigPlanChecks{
+						PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(videoAddr, plancheck.ResourceActionReplace)},
+					},
+					Check: mock.ExpectSubmissions(2),
+				})
+			}
+			resource.ParallelTest(t, resource.TestCase{
+				// import blocks arrived in Terraform 1.5.
+				TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_5_0)},
+				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+				Steps:                    steps,
+			})
+		})
+	}
 }
 
 func TestAccVideoResource_importWithRealDifferenceReplaces(t *testing.T) {
