@@ -39,8 +39,9 @@
 // does for its Sora and Veo channels: at {base}/v1/videos/{task_id}/content
 // on the mock's own address, only with the key. -ignore-idempotency-keys
 // bills every submission, as a server that does not honour the
-// Idempotency-Key header (most video APIs) does; by default a key sent again
-// within a day returns the first task and bills nothing new. -state FILE keeps the tasks
+// Idempotency-Key header (most video APIs) does; by default the default
+// dialect answers a key sent again within a day with the first task and bills
+// nothing new (the other dialects ignore keys, as their servers do). -state FILE keeps the tasks
 // (and the ledger) in FILE across restarts, so that a configuration tried by
 // hand survives a restart of `make mock`; without it a restarted mock knows
 // none of the earlier tasks. With

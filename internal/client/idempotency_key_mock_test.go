@@ -1,8 +1,8 @@
 package client_test
 
 import (
+	"slices"
 	"testing"
-	"time"
 
 	"github.com/videogen/terraform-provider-videogen/internal/acctest"
 	"github.com/videogen/terraform-provider-videogen/internal/client"
@@ -10,34 +10,32 @@ import (
 )
 
 // Every dialect of the mock takes a submission with an Idempotency-Key as
-// its server would: the default and openai-videos dialects (a server that
-// deduplicates) answer the key sent again with the first task, billed once;
-// new-api, which ignores the header, and a server set to ignore keys create
-// a second task, and nothing fails.
+// the server it plays would: the default dialect (a server that
+// deduplicates) answers the key sent again with the first task, billed
+// once; new-api, OpenAI's video API and Google's Veo APIs, which document no
+// deduplication, and a server set to ignore keys, accept the header and
+// create, and bill, a second task; nothing fails.
 func TestIdempotencyKeyAgainstEveryDialect(t *testing.T) {
 	t.Parallel()
-	for _, tc := range []struct {
+	type dialectCase struct {
 		dialect string
-		api     client.API
 		ignore  bool
 		tasks   int
-	}{
-		{mockapi.DialectOpenAI, client.APIVideoGenerations, false, 1},
-		{mockapi.DialectOpenAIVideos, client.APIOpenAIVideos, false, 1},
-		{mockapi.DialectNewAPI, client.APIVideoGenerations, false, 2},
-		{mockapi.DialectOpenAI, client.APIVideoGenerations, true, 2},
-	} {
+	}
+	cases := []dialectCase{{mockapi.DialectOpenAI, false, 1}, {mockapi.DialectOpenAI, true, 2}}
+	for _, d := range slices.Concat(mockapi.Dialects, mockapi.GoogleDialects) {
+		if d != mockapi.DialectOpenAI {
+			cases = append(cases, dialectCase{d, false, 2})
+		}
+	}
+	for _, tc := range cases {
 		t.Run(fmtCase(tc.dialect, tc.ignore), func(t *testing.T) {
 			t.Parallel()
 			m := acctest.NewMock(t, mockapi.WithDialect(tc.dialect), func(c *mockapi.Config) {
 				c.HoldTasks = true
 				c.IgnoreIdempotencyKeys = tc.ignore
 			})
-			c, err := client.New(m.URL, mockapi.DefaultAPIKey, client.WithAPI(tc.api),
-				client.WithRetryWait(time.Millisecond, 5*time.Millisecond))
-			if err != nil {
-				t.Fatal(err)
-			}
+			c := m.Client(t)
 			req := client.VideoRequest{Model: "videogen-1", Prompt: "a kept promise", Seconds: "8", IdempotencyKey: "note-1"}
 			first, err := c.SubmitVideo(t.Context(), req)
 			if err != nil {

@@ -9,12 +9,13 @@ import (
 // IdempotencyKeyHeader is the request header by which a client names a
 // submission, so that sending it again (a retry after a lost answer, a
 // re-apply) returns the task the first one created instead of billing a
-// second. The default and openai-videos dialects honour it for
-// Config.IdempotencyWindow and echo it in their answer, which tells a client
-// that the server deduplicates; the new-api, gemini and vertex dialects
-// ignore it, as new-api and Google's APIs do, and so does every dialect with
-// Config.IgnoreIdempotencyKeys (or Server.SetIgnoreIdempotencyKeys), a server
-// that does not deduplicate.
+// second. The default dialect (the API as described) honours it for
+// Config.IdempotencyWindow and echoes it in its answer, which tells a client
+// that the server deduplicates; every other dialect accepts it and ignores
+// it, as the server it plays does (new-api, OpenAI's video API and Google's
+// Veo APIs document no deduplication by it), and so does the default
+// dialect with Config.IgnoreIdempotencyKeys (or
+// Server.SetIgnoreIdempotencyKeys), a server that does not deduplicate.
 const IdempotencyKeyHeader = "Idempotency-Key"
 
 // defaultIdempotencyWindow is how long a key is honoured when the
@@ -29,7 +30,7 @@ type keyedSubmission struct {
 
 // honoursKeys reports whether the server deduplicates submissions by key.
 // Callers hold s.mu.
-func (s *Server) honoursKeys() bool { return !s.ignoreKeys && !s.newAPI && !s.google() }
+func (s *Server) honoursKeys() bool { return !s.ignoreKeys && !s.newAPI && !s.videos && !s.google() }
 
 // replay returns the task that an earlier submission of the same request
 // with r's key (for the same API key, within the window) created; nil when

@@ -4,8 +4,11 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
+	"io"
 	"math/big"
+	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -289,6 +292,10 @@ resource "videogen_video" "clip" {
 		expectNoUpstream(t, chans, none)
 	})
 
+	t.Run("a repeated Idempotency-Key", func(t *testing.T) {
+		g.repeatedIdempotencyKey(t, chans[0])
+	})
+
 	for _, ch := range chans {
 		t.Run(ch.name, func(t *testing.T) {
 			t.Parallel()
@@ -317,7 +324,7 @@ func sameElements(a, b []any) bool {
 // of its upstream carry from one to the next.
 func (g *gateway) channelLifecycle(t *testing.T, ch *channel) {
 	var clip upstream.Submission
-	subs, tasks := 0, 0
+	subs, tasks := len(ch.upstream.Submissions()), ch.upstream.Tasks()
 
 	t.Run("create and wait, plan, file", func(t *testing.T) {
 		w := g.workdir(t, g.channelBlock(ch)+fmt.Sprintf(`
@@ -345,6 +352,12 @@ resource "videogen_video_file" "clip" {
 			t.Errorf("new-api never asked the upstream about %s, yet the provider saw it finish", clip.TaskID)
 		}
 		ch.forwarded(t, clip)
+		// The provider sent its Idempotency-Key (see repeatedIdempotencyKey
+		// for what new-api makes of it); new-api builds the upstream's
+		// request afresh and forwards none of the client's headers.
+		if clip.IdempotencyKey != "" {
+			t.Errorf("the upstream received the Idempotency-Key %q: new-api v0.10.0 forwards none", clip.IdempotencyKey)
+		}
 		if clip.Model != ch.model || clip.Prompt != clipPrompt {
 			t.Errorf("the upstream got model %q, prompt %q", clip.Model, clip.Prompt)
 		}
@@ -679,4 +692,53 @@ resource "videogen_video" "priced_%d" {
 		}
 	}
 	expectNoUpstream(t, chans, map[string]int{})
+}
+
+// repeatedIdempotencyKey sends one submission twice under one
+// Idempotency-Key, as the provider does when it sends again a request whose
+// answer was lost, straight to new-api on ch (a channel of the default API),
+// without the CLI: new-api accepts the header and each submission creates,
+// and bills, one upstream task, the repeated one a second. new-api does not
+// deduplicate by the key, and says nothing of it in its answer, so the
+// provider never takes it for a server that does (and its plan says a
+// doubt costs a second clip there).
+func (g *gateway) repeatedIdempotencyKey(t *testing.T, ch *channel) {
+	const key = "videogen-gateway-e2e-repeated"
+	body := fmt.Sprintf(`{"model":%q,"prompt":"A lighthouse beam sweeping fog, sent twice"}`, ch.model)
+	before, beforeTasks := len(ch.upstream.Submissions()), ch.upstream.Tasks()
+	var ids []string
+	for i := 1; i <= 2; i++ {
+		req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, g.api.URL+"/v1/video/generations", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Authorization", "Bearer "+g.api.Key)
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Idempotency-Key", key)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw, err := io.ReadAll(io.LimitReader(res.Body, 1<<20))
+		_ = res.Body.Close()
+		var out struct {
+			TaskID string `json:"task_id"`
+		}
+		if err != nil || res.StatusCode != http.StatusOK || json.Unmarshal(raw, &out) != nil || out.TaskID == "" {
+			t.Fatalf("submission %d under the key: %d %s (%v); want new-api to accept it with a task", i, res.StatusCode, raw, err)
+		}
+		if echoed := res.Header.Get("Idempotency-Key"); echoed != "" {
+			t.Errorf("new-api's answer %d echoes the Idempotency-Key %q, the sign of a server that deduplicates", i, echoed)
+		}
+		ids = append(ids, out.TaskID)
+		expectUpstream(t, ch, before+i, beforeTasks+i)
+	}
+	if ids[0] == ids[1] {
+		t.Errorf("new-api answered the repeated key with the first task %s; want a second (it does not deduplicate)", ids[0])
+	}
+	for _, sub := range ch.upstream.Submissions()[before:] {
+		if sub.IdempotencyKey != "" {
+			t.Errorf("the upstream received the Idempotency-Key %q: new-api v0.10.0 forwards none", sub.IdempotencyKey)
+		}
+	}
 }

@@ -69,7 +69,7 @@ func (s *Server) arkSubmit(w http.ResponseWriter, r *http.Request) {
 			prompt = append(prompt, c.Text)
 		}
 	}
-	sub := Submission{Model: req.Model, Prompt: strings.Join(prompt, "\n"), Body: body}
+	sub := Submission{Model: req.Model, Prompt: strings.Join(prompt, "\n"), Body: body, IdempotencyKey: idempotencyKey(r)}
 	if strings.Contains(sub.Prompt, RejectMarker) || sub.Prompt == "" {
 		s.record(sub, nil)
 		writeArkError(w, http.StatusBadRequest, "InputTextSensitiveContentDetected",

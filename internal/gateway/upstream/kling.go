@@ -112,7 +112,7 @@ func (s *Server) klingSubmit(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusBadRequest, klingAnswer{Code: 1201, Message: "invalid request body", RequestID: randomHex(8)})
 		return
 	}
-	sub := Submission{Model: req.ModelName, Prompt: req.Prompt, Body: body}
+	sub := Submission{Model: req.ModelName, Prompt: req.Prompt, Body: body, IdempotencyKey: idempotencyKey(r)}
 	if strings.Contains(req.Prompt, RejectMarker) || strings.TrimSpace(req.Prompt) == "" {
 		s.record(sub, nil)
 		writeJSON(w, http.StatusBadRequest, klingAnswer{Code: 1301, Message: "Trigger the content security policy", RequestID: randomHex(8)})

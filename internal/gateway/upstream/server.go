@@ -56,6 +56,10 @@ type Submission struct {
 	// GatewayID is the task ID new-api gives the task: the upstream's, but
 	// for Veo, whose operation name new-api encodes.
 	GatewayID string
+	// IdempotencyKey is the submission's Idempotency-Key header as it
+	// reached the upstream, to check whether the gateway forwards the
+	// client's.
+	IdempotencyKey string
 }
 
 // Server is one vendor's stand-in. Start it with New; its zero value is not
@@ -286,3 +290,7 @@ func randomHex(n int) string {
 	_, _ = rand.Read(b)
 	return hex.EncodeToString(b)
 }
+
+// idempotencyKey is the Idempotency-Key header of a submission, as the
+// provider names it.
+func idempotencyKey(r *http.Request) string { return r.Header.Get(mockapi.IdempotencyKeyHeader) }

@@ -96,7 +96,7 @@ func (s *Server) soraSubmit(w http.ResponseWriter, r *http.Request) {
 		writeSoraError(w, http.StatusBadRequest, "", "invalid_request", "We could not parse the body of your request: "+err.Error())
 		return
 	}
-	sub := Submission{Model: fields["model"], Prompt: fields["prompt"], Body: body, Fields: fields}
+	sub := Submission{Model: fields["model"], Prompt: fields["prompt"], Body: body, Fields: fields, IdempotencyKey: idempotencyKey(r)}
 	refuse := func(param, code, msg string) {
 		s.record(sub, nil)
 		writeSoraError(w, http.StatusBadRequest, param, code, msg)

@@ -95,7 +95,7 @@ func (s *Server) veoSubmit(w http.ResponseWriter, r *http.Request, model string)
 		writeVeoError(w, http.StatusBadRequest, "INVALID_ARGUMENT", "Invalid JSON payload received.")
 		return
 	}
-	sub := Submission{Model: model, Prompt: req.Instances[0].Prompt, Body: body}
+	sub := Submission{Model: model, Prompt: req.Instances[0].Prompt, Body: body, IdempotencyKey: idempotencyKey(r)}
 	if strings.Contains(sub.Prompt, RejectMarker) || strings.TrimSpace(sub.Prompt) == "" {
 		s.record(sub, nil)
 		writeVeoError(w, http.StatusBadRequest, "INVALID_ARGUMENT",
