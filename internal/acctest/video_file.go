@@ -10,6 +10,8 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
+
+	"github.com/videogen/terraform-provider-videogen/internal/client"
 )
 
 // VideoFileAddr is the address of the file resource of VideoFileConfig.
@@ -105,6 +107,16 @@ func (m *Mock) ClipDownloads() int {
 		n += l.Requests[route] - l.RangeRequests[route]
 	}
 	return n
+}
+
+// DownloadsPerFile is what writing the clip of one task to a file once costs
+// in ClipDownloads: one, and none on Vertex AI, whose clip comes inline in
+// its operation.
+func (m *Mock) DownloadsPerFile() int {
+	if m.api == client.APIVertex {
+		return 0
+	}
+	return 1
 }
 
 // ExpectClipDownloads checks that the mock served want clip downloads.

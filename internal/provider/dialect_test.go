@@ -47,16 +47,6 @@ func clipURL(dialect string) knownvalue.Check {
 	return knownvalue.StringRegexp(regexp.MustCompile(`^http://127\.0\.0\.1:\d+/.+\.mp4`))
 }
 
-// clipDownloads is how many downloads of a clip the mock serves when the clip
-// is written to a file once: none on Vertex AI, whose clip comes inline in its
-// operation.
-func clipDownloads(dialect string) int {
-	if dialect == mockapi.DialectVertex {
-		return 0
-	}
-	return 1
-}
-
 // unknownTaskID is a task ID of the dialect's shape that the mock never
 // handed out (Veo's are operation names, which the client checks).
 func unknownTaskID(dialect string) string {
@@ -100,7 +90,7 @@ data "videogen_video" "test" {
 						},
 						Check: resource.ComposeTestCheckFunc(
 							mock.ExpectFileMatchesClip(t, clip),
-							mock.ExpectClipDownloads(clipDownloads(dialect)),
+							mock.ExpectClipDownloads(mock.DownloadsPerFile()),
 							mock.ExpectSubmissions(1),
 						),
 					},

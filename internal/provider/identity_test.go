@@ -25,7 +25,7 @@ func TestAccResourceIdentity_importBlocks(t *testing.T) {
 			mock := acctest.NewMock(t, mockapi.WithDialect(dialect))
 			clip := filepath.Join(t.TempDir(), "teaser.mp4")
 			config := mock.VideoFileConfig("identify me", clip, "")
-			once := resource.ComposeTestCheckFunc(mock.ExpectSubmissions(1), mock.ExpectClipDownloads(clipDownloads(dialect)))
+			once := resource.ComposeTestCheckFunc(mock.ExpectSubmissions(1), mock.ExpectClipDownloads(mock.DownloadsPerFile()))
 			resource.ParallelTest(t, resource.TestCase{
 				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 				TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_12_0)},

@@ -95,6 +95,12 @@ func checkAfter(t *testing.T, checks ...resource.TestCheckFunc) {
 
 func withClipBytes(cfg *mockapi.Config) { cfg.ClipBytes = testClipBytes }
 
+// throughEachAPI are the dialects of the tests whose clip reaches the file by
+// a way of its API's own: a signed URL of the service's storage, the Gemini
+// API's file downloaded with the key on the service's origin, Vertex AI's clip
+// inline in its operation (read again with the token; no download).
+var throughEachAPI = []string{mockapi.DialectOpenAI, mockapi.DialectGemini, mockapi.DialectVertex}
+
 func TestAccVideoFileResource_downloadPermissionsAndDestroy(t *testing.T) {
 	mock := acctest.NewMock(t, withClipBytes)
 	root := t.TempDir()
@@ -565,44 +571,48 @@ func TestAccVideoFileResource_fileHoldingClipIsAdopted(t *testing.T) {
 // it would see on a new machine. Every Terraform command starts a new provider
 // instance, so nothing survives in memory either.
 func TestAccVideoFileResource_freshRunnerDownloadsWithoutSubmitting(t *testing.T) {
-	mock := acctest.NewMock(t)
-	workspace := filepath.Join(t.TempDir(), "workspace")
-	clip := filepath.Join(workspace, "build", "assets", "clip.mp4")
-	config := mock.VideoFileConfig("a paper boat", clip, "")
-	sha := statecheck.CompareValue(compare.ValuesSame())
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Config:            config,
-				ConfigStateChecks: []statecheck.StateCheck{sha.AddStateValue(fileAddr, tfjsonpath.New("sha256"))},
-				Check:             resource.ComposeTestCheckFunc(mock.ExpectFileMatchesClip(t, clip), mock.ExpectSubmissions(1)),
-			},
-			{
-				PreConfig: func() {
-					if err := os.RemoveAll(workspace); err != nil {
-						t.Fatal(err)
-					}
-				},
-				Config: config,
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectResourceAction(fileAddr, plancheck.ResourceActionCreate),
-						plancheck.ExpectResourceAction(videoAddr, plancheck.ResourceActionNoop),
+	for _, dialect := range throughEachAPI {
+		t.Run(dialect, func(t *testing.T) {
+			mock := acctest.NewMock(t, mockapi.WithDialect(dialect))
+			workspace := filepath.Join(t.TempDir(), "workspace")
+			clip := filepath.Join(workspace, "build", "assets", "clip.mp4")
+			config := mock.VideoFileConfig("a paper boat", clip, "")
+			sha := statecheck.CompareValue(compare.ValuesSame())
+			resource.ParallelTest(t, resource.TestCase{
+				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+				Steps: []resource.TestStep{
+					{
+						Config:            config,
+						ConfigStateChecks: []statecheck.StateCheck{sha.AddStateValue(fileAddr, tfjsonpath.New("sha256"))},
+						Check:             resource.ComposeTestCheckFunc(mock.ExpectFileMatchesClip(t, clip), mock.ExpectSubmissions(1)),
+					},
+					{
+						PreConfig: func() {
+							if err := os.RemoveAll(workspace); err != nil {
+								t.Fatal(err)
+							}
+						},
+						Config: config,
+						ConfigPlanChecks: resource.ConfigPlanChecks{
+							PreApply: []plancheck.PlanCheck{
+								plancheck.ExpectResourceAction(fileAddr, plancheck.ResourceActionCreate),
+								plancheck.ExpectResourceAction(videoAddr, plancheck.ResourceActionNoop),
+							},
+						},
+						ConfigStateChecks: []statecheck.StateCheck{sha.AddStateValue(fileAddr, tfjsonpath.New("sha256"))},
+						Check: resource.ComposeTestCheckFunc(mock.ExpectFileMatchesClip(t, clip), mock.ExpectSubmissions(1),
+							mock.ExpectClipDownloads(2*mock.DownloadsPerFile())),
+					},
+					{
+						Config: config,
+						ConfigPlanChecks: resource.ConfigPlanChecks{
+							PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+						},
 					},
 				},
-				ConfigStateChecks: []statecheck.StateCheck{sha.AddStateValue(fileAddr, tfjsonpath.New("sha256"))},
-				Check: resource.ComposeTestCheckFunc(mock.ExpectFileMatchesClip(t, clip), mock.ExpectSubmissions(1),
-					mock.ExpectClipDownloads(2)),
-			},
-			{
-				Config: config,
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-			},
-		},
-	})
+			})
+		})
+	}
 }
 
 func TestAccVideoFileResource_htmlInsteadOfMP4(t *testing.T) {
@@ -622,17 +632,21 @@ func TestAccVideoFileResource_htmlInsteadOfMP4(t *testing.T) {
 // A clip larger than max_size_bytes is refused (the mock announces its size, so
 // before anything is written) and leaves no file.
 func TestAccVideoFileResource_tooLarge(t *testing.T) {
-	mock := acctest.NewMock(t, withClipBytes)
-	dir := t.TempDir()
-	clip := filepath.Join(dir, "clip.mp4")
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config:      mock.VideoFileConfig("a long, long clip", clip, fmt.Sprintf("  max_size_bytes = %d", testClipBytes-1)),
-			ExpectError: regexp.MustCompile(fmt.Sprintf(`(?s)Video File Too Large.*max_size_bytes\s+\(%d\s+bytes\).*nothing\s+was\s+written`, testClipBytes-1)),
-		}},
-	})
-	checkAfter(t, expectOnly(dir), mock.ExpectSubmissions(1), mock.ExpectClipDownloads(1))
+	for _, dialect := range throughEachAPI {
+		t.Run(dialect, func(t *testing.T) {
+			mock := acctest.NewMock(t, withClipBytes, mockapi.WithDialect(dialect))
+			dir := t.TempDir()
+			clip := filepath.Join(dir, "clip.mp4")
+			resource.ParallelTest(t, resource.TestCase{
+				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+				Steps: []resource.TestStep{{
+					Config:      mock.VideoFileConfig("a long, long clip", clip, fmt.Sprintf("  max_size_bytes = %d", testClipBytes-1)),
+					ExpectError: regexp.MustCompile(fmt.Sprintf(`(?s)Video File Too Large.*max_size_bytes\s+\(%d\s+bytes\).*nothing\s+was\s+written`, testClipBytes-1)),
+				}},
+			})
+			checkAfter(t, expectOnly(dir), mock.ExpectSubmissions(1), mock.ExpectClipDownloads(mock.DownloadsPerFile()))
+		})
+	}
 }
 
 // newExpiringMock serves the mock through a hook that revokes every clip URL
@@ -766,22 +780,26 @@ func releaseWhileWaiting(t *testing.T, mock *acctest.Mock, release func(id strin
 // A file of a clip made with wait_for_completion = false waits for the clip
 // with its own timeout instead of failing, and downloads it once it is done.
 func TestAccVideoFileResource_waitsForUnfinishedTask(t *testing.T) {
-	mock := acctest.NewMock(t)
-	clip := filepath.Join(t.TempDir(), "clip.mp4")
-	var released resource.TestCheckFunc
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			PreConfig: func() { released = releaseWhileWaiting(t, mock, mock.FinishTask) },
-			Config:    unfinishedConfig(mock, clip, ""),
-			Check: resource.ComposeTestCheckFunc(
-				func(s *terraform.State) error { return released(s) },
-				mock.ExpectFileMatchesClip(t, clip),
-				mock.ExpectSubmissions(1),
-				mock.ExpectClipDownloads(1),
-			),
-		}},
-	})
+	for _, dialect := range throughEachAPI {
+		t.Run(dialect, func(t *testing.T) {
+			mock := acctest.NewMock(t, mockapi.WithDialect(dialect))
+			clip := filepath.Join(t.TempDir(), "clip.mp4")
+			var released resource.TestCheckFunc
+			resource.ParallelTest(t, resource.TestCase{
+				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+				Steps: []resource.TestStep{{
+					PreConfig: func() { released = releaseWhileWaiting(t, mock, mock.FinishTask) },
+					Config:    unfinishedConfig(mock, clip, ""),
+					Check: resource.ComposeTestCheckFunc(
+						func(s *terraform.State) error { return released(s) },
+						mock.ExpectFileMatchesClip(t, clip),
+						mock.ExpectSubmissions(1),
+						mock.ExpectClipDownloads(mock.DownloadsPerFile()),
+					),
+				}},
+			})
+		})
+	}
 }
 
 func TestAccVideoFileResource_unfinishedTaskFailsWhileWaiting(t *testing.T) {
@@ -912,49 +930,53 @@ func TestAccVideoFileResource_invalidPermissions(t *testing.T) {
 // Import adopts a file that is already on disk: nothing is downloaded or submitted,
 // and the imported state matches what a download recorded.
 func TestAccVideoFileResource_importAdoptsExistingFile(t *testing.T) {
-	mock := acctest.NewMock(t)
-	dir := t.TempDir()
-	clip := filepath.Join(dir, "teaser.mp4")
-	config := mock.VideoFileConfig("import me", clip, "")
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{Config: config, Check: mock.ExpectClipDownloads(1)},
-			{
-				ResourceName: fileAddr,
-				ImportState:  true,
-				ImportStateIdFunc: func(s *terraform.State) (string, error) {
-					return s.RootModule().Resources[videoAddr].Primary.ID + "," + clip, nil
+	for _, dialect := range throughEachAPI {
+		t.Run(dialect, func(t *testing.T) {
+			mock := acctest.NewMock(t, mockapi.WithDialect(dialect))
+			dir := t.TempDir()
+			clip := filepath.Join(dir, "teaser.mp4")
+			config := mock.VideoFileConfig("import me", clip, "")
+			resource.ParallelTest(t, resource.TestCase{
+				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+				Steps: []resource.TestStep{
+					{Config: config, Check: mock.ExpectClipDownloads(mock.DownloadsPerFile())},
+					{
+						ResourceName: fileAddr,
+						ImportState:  true,
+						ImportStateIdFunc: func(s *terraform.State) (string, error) {
+							return s.RootModule().Resources[videoAddr].Primary.ID + "," + clip, nil
+						},
+						ImportStateVerify: true,
+						ImportStateCheck: func([]*terraform.InstanceState) error {
+							if err := mock.ExpectClipDownloads(mock.DownloadsPerFile())(nil); err != nil {
+								return fmt.Errorf("import downloaded the clip again: %w", err)
+							}
+							return mock.ExpectSubmissions(1)(nil)
+						},
+					},
+					{
+						PreConfig: func() {
+							if err := os.WriteFile(filepath.Join(dir, "page.mp4"), []byte("<html>expired</html>"), 0o600); err != nil {
+								t.Fatal(err)
+							}
+						},
+						ResourceName: fileAddr,
+						ImportState:  true,
+						ImportStateIdFunc: func(s *terraform.State) (string, error) {
+							return s.RootModule().Resources[videoAddr].Primary.ID + "," + filepath.Join(dir, "page.mp4"), nil
+						},
+						ExpectError: regexp.MustCompile(`(?s)Unable to Import Video File.*is\s+not\s+an\s+MP4\s+video\s+clip`),
+					},
+					{
+						ResourceName:  fileAddr,
+						ImportState:   true,
+						ImportStateId: "task_without_path",
+						ExpectError:   regexp.MustCompile(`(?s)Invalid Import ID.*<task_id>,<path>`),
+					},
 				},
-				ImportStateVerify: true,
-				ImportStateCheck: func([]*terraform.InstanceState) error {
-					if err := mock.ExpectClipDownloads(1)(nil); err != nil {
-						return fmt.Errorf("import downloaded the clip again: %w", err)
-					}
-					return mock.ExpectSubmissions(1)(nil)
-				},
-			},
-			{
-				PreConfig: func() {
-					if err := os.WriteFile(filepath.Join(dir, "page.mp4"), []byte("<html>expired</html>"), 0o600); err != nil {
-						t.Fatal(err)
-					}
-				},
-				ResourceName: fileAddr,
-				ImportState:  true,
-				ImportStateIdFunc: func(s *terraform.State) (string, error) {
-					return s.RootModule().Resources[videoAddr].Primary.ID + "," + filepath.Join(dir, "page.mp4"), nil
-				},
-				ExpectError: regexp.MustCompile(`(?s)Unable to Import Video File.*is\s+not\s+an\s+MP4\s+video\s+clip`),
-			},
-			{
-				ResourceName:  fileAddr,
-				ImportState:   true,
-				ImportStateId: "task_without_path",
-				ExpectError:   regexp.MustCompile(`(?s)Invalid Import ID.*<task_id>,<path>`),
-			},
-		},
-	})
+			})
+		})
+	}
 }
 
 // Paths compare as paths: a file imported under one spelling of its path and
