@@ -27,13 +27,10 @@ import (
 
 const videoDataAddr = "data.videogen_video.test"
 
-// testedDialects are the dialects of the video-generations and openai-videos
-// APIs; everyDialect adds Google's Veo, which the core lifecycle tests in this
-// file run against too.
-var (
-	testedDialects = mockapi.Dialects
-	everyDialect   = slices.Concat(mockapi.Dialects, mockapi.GoogleDialects)
-)
+// everyDialect are the dialects of the video-generations and openai-videos
+// APIs and Google's Veo, which the core lifecycle tests in this file run
+// against.
+var everyDialect = slices.Concat(mockapi.Dialects, mockapi.GoogleDialects)
 
 // clipURL matches the clip URL a dialect's mock hands out: a signed URL of its
 // storage, or OpenAI's /content of the video, which is downloaded with the key.
