@@ -2,6 +2,8 @@ package client_test
 
 import (
 	"context"
+	"net/http"
+	"net/http/httptest"
 	"sync/atomic"
 	"testing"
 
@@ -15,22 +17,32 @@ import (
 // (new-api's) and the Gemini API's files too. Asking downloads nothing, and
 // costs one request to the clip's host while the clip serves (a HEAD; a host
 // that refuses HEAD, a URL signed for GET only or the mock's Gemini file
-// route, takes a one-byte GET too).
+// route, takes a one-byte GET too). Whether Google's own file route answers
+// HEAD cannot be checked offline, so the Gemini API's files are asked about
+// both ways.
 func TestClipServes(t *testing.T) {
 	t.Parallel()
+	gemini := []func(*mockapi.Config){mockapi.WithDialect(mockapi.DialectGemini)}
 	for _, tc := range []struct {
 		name string
 		opts []func(*mockapi.Config)
+		// headAnswered puts a front before the mock that answers HEAD on
+		// every route.
+		headAnswered bool
 		// probes is what asking costs while the clip serves.
 		probes int64
 	}{
-		{"signed", nil, 1},
-		{"keyed", []func(*mockapi.Config){mockapi.WithKeyedClips()}, 1},
-		{"gemini", []func(*mockapi.Config){mockapi.WithDialect(mockapi.DialectGemini)}, 2},
+		{"signed", nil, false, 1},
+		{"keyed", []func(*mockapi.Config){mockapi.WithKeyedClips()}, false, 1},
+		{"gemini", gemini, false, 2},
+		{"gemini answering HEAD", gemini, true, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			m := acctest.NewMock(t, tc.opts...)
+			if tc.headAnswered {
+				m = answeringHEAD(t, m)
+			}
 			probes := &probeCounter{}
 			c := m.Client(t, client.WithLogger(probes))
 			v, err := c.SubmitVideo(t.Context(), client.VideoRequest{Model: mockapi.DefaultConfig().Models[0].ID, Prompt: "a tide that goes out"})
@@ -70,6 +82,25 @@ func TestClipServes(t *testing.T) {
 			}
 		})
 	}
+}
+
+// answeringHEAD is m behind a front that answers a HEAD as the GET of the
+// first byte it asks the mock for, whose body a HEAD response leaves out: the
+// ledger counts it as the range request it is, not as a download.
+func answeringHEAD(t *testing.T, m *acctest.Mock) *acctest.Mock {
+	t.Helper()
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodHead {
+			r = r.Clone(r.Context())
+			r.Method = http.MethodGet
+			r.Header.Set("Range", "bytes=0-0")
+		}
+		m.ServeHTTP(w, r)
+	}))
+	t.Cleanup(ts.Close)
+	front := *m
+	front.URL = ts.URL
+	return &front
 }
 
 // probeCounter counts the client's requests to clip hosts that ask whether a
