@@ -14,7 +14,8 @@ import (
 // deduplicates) answers the key sent again with the first task, billed
 // once; new-api, OpenAI's video API and Google's Veo APIs, which document no
 // deduplication, and a server set to ignore keys, accept the header and
-// create, and bill, a second task; nothing fails.
+// create, and bill, a second task; nothing fails. Only the first echoes the
+// key in its answer (Video.KeyEchoed).
 func TestIdempotencyKeyAgainstEveryDialect(t *testing.T) {
 	t.Parallel()
 	type dialectCase struct {
@@ -47,6 +48,11 @@ func TestIdempotencyKeyAgainstEveryDialect(t *testing.T) {
 			}
 			if n := m.Submissions(); n != tc.tasks || (tc.tasks == 1) != (again.TaskID == first.TaskID) {
 				t.Fatalf("the key sent twice: tasks %s and %s, %d in the ledger; want %d", first.TaskID, again.TaskID, n, tc.tasks)
+			}
+			// Only a server that deduplicates echoes the key: the provider
+			// remembers it so.
+			if dedups := tc.tasks == 1; first.KeyEchoed != dedups || again.KeyEchoed != dedups {
+				t.Errorf("the answers echo the key: %v, %v; want %v", first.KeyEchoed, again.KeyEchoed, dedups)
 			}
 		})
 	}

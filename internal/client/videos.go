@@ -139,6 +139,10 @@ type Video struct {
 	// may differ from what was asked (a gateway that drops parameters); nil when
 	// the answer has no such record or it says nothing about the clip.
 	Made *MadeParams
+	// KeyEchoed says, of a submission, that the answer echoed the request's
+	// Idempotency-Key: the sign of a server that deduplicates by it (the
+	// API as described does; new-api, OpenAI's and Google's do not echo it).
+	KeyEchoed bool
 	// UncertainAttempts lists, for a submission, the earlier attempts that a gateway
 	// failed after the service may already have accepted them: each may have created
 	// another task, billed and tracked by nobody.
@@ -216,11 +220,12 @@ func (c *Client) SubmitVideo(ctx context.Context, req VideoRequest) (*Video, err
 	rec := &submitRecord{guard: guard, key: req.IdempotencyKey}
 	ctx = context.WithValue(ctx, submitRecordKey{}, rec)
 	var answer json.RawMessage
-	_, err := c.doRequest(ctx, http.MethodPost, path, url, body, &answer)
+	header, err := c.doRequest(ctx, http.MethodPost, path, url, body, &answer)
 	if err == nil {
 		var v *Video
 		if v, err = c.decodeVideo(answer, taskContext{submission: true}); err == nil {
 			v.UncertainAttempts = rec.doubts
+			v.KeyEchoed = req.IdempotencyKey != "" && header.Get(IdempotencyKeyHeader) == req.IdempotencyKey
 			return v, nil
 		}
 		// A success status means the service most likely created the task.

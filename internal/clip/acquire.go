@@ -69,6 +69,12 @@ func (l *Lifecycle) Acquire(ctx context.Context, c Clip, plannedResume bool) (*T
 	// proven to hold it.
 	l.notNoted(ctx, submitted.TaskID, heldByThisApply, l.journal.Sent(ctx, ticket, journal.Entry{TaskID: submitted.TaskID,
 		Fingerprint: c.Fingerprint, SubmittedAt: time.Now()}), &notes)
+	if submitted.KeyEchoed {
+		// Remembered for the plans that say a doubt against this service
+		// (planDoubts); a journal that cannot keep it leaves them saying
+		// "not known", the safe side, so it is only logged.
+		l.problem(ctx, l.journal.Deduplicating(ctx, l.service()), nil)
+	}
 	if len(submitted.UncertainAttempts) > 0 {
 		notes.Warn("Submission May Have Created an Untracked Task",
 			fmt.Sprintf("Task %s was created and is tracked in state. Before it, %s: a gateway may answer so after the service "+

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/videogen/terraform-provider-videogen/internal/client"
 	"github.com/videogen/terraform-provider-videogen/internal/journal"
@@ -44,6 +45,11 @@ func (l *Lifecycle) planDoubts(ctx context.Context, fingerprint string, notes *N
 		return false
 	}
 	when := doubtTimes(doubts)
+	proven, err := l.journal.KnownToDeduplicate(ctx, l.service())
+	if err != nil {
+		// Said as not known: the safe side.
+		l.problem(ctx, err, nil)
+	}
 	notes.Warn("Clip May Be Billed Twice",
 		fmt.Sprintf("An earlier run sent the request of this clip %s and never learned whether the service created a "+
 			"task: its answer was lost, or the run was killed while the request was on its way. Applying this plan "+
@@ -53,24 +59,38 @@ func (l *Lifecycle) planDoubts(ctx context.Context, fingerprint string, notes *N
 			"import it into this resource, at the address Terraform shows after \"with\" above (terraform import, or an "+
 			"import block), instead of applying this plan; if there is none, apply: "+
 			"nothing else was billed. The provider noted the earlier submission in its task journal (%s).",
-			when, deduplication(l.api), when, l.journal.Where()))
+			when, deduplication(l.api, proven), when, l.journal.Where()))
 	return true
 }
 
 // deduplication says whether the service is known to deduplicate a request
 // sent again under the Idempotency-Key of the earlier one: Google's APIs are
-// known not to; of the others, the provider cannot tell before it sends (a
-// server that does echoes the key in its answer), and few video services do.
-func deduplication(api client.API) string {
-	switch api {
-	case client.APIGemini, client.APIVertex:
+// known not to; another is known to when it echoed a submission's key in its
+// answer within the journal's memory (proven, see journal.Server), and
+// otherwise not known to: few video services deduplicate, and saying one
+// does when it does not would cost a clip unsaid. The billing and
+// max_new_clips count the clip either way: nothing is proven before the
+// request is sent.
+func deduplication(api client.API, proven time.Time) string {
+	switch {
+	case api == client.APIGemini, api == client.APIVertex:
 		return "It goes with the Idempotency-Key of the earlier request, which Google's Veo APIs are known to " +
 			"ignore: they do not deduplicate, so a task the earlier request created is billed besides this one."
+	case !proven.IsZero():
+		return "It goes with the Idempotency-Key of the earlier request, and this service is known to deduplicate " +
+			"by it: it echoed a submission's Idempotency-Key in its answer (last at " + journalTime(proven) + "), so " +
+			"it answers with the earlier task, if the earlier request created one, and applying bills nothing new. " +
+			"Billing and max_new_clips still count the clip, as that is proven only once the service answers."
 	}
 	return "It goes with the Idempotency-Key of the earlier request: a server that deduplicates by it returns the " +
-		"earlier task and bills nothing new, but this service is not known to deduplicate (few video services do; " +
-		"new-api does not), so count on a second charge unless its documentation says it honours Idempotency-Key."
+		"earlier task and bills nothing new, but this service is not known to deduplicate (it has not echoed a " +
+		"submission's Idempotency-Key to this provider; few video services do, new-api does not), so count on a " +
+		"second charge unless its documentation says it honours Idempotency-Key."
 }
+
+// service names the service for the journal's record of a server that
+// deduplicates: its address and API.
+func (l *Lifecycle) service() string { return l.client.BaseURL() + " api=" + string(l.api) }
 
 // sayUnconfirmedSubmissions warns, before Acquire submits, about the
 // unconfirmed submissions of this very request that earlier runs noted, once

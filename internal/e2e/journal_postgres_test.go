@@ -189,11 +189,14 @@ func TestJournalPostgres_sessionOfAVanishedRunnerEndsSoon(t *testing.T) {
 // goroutine of its own, as the clips of two parallel applies do (each clip looks for doubts and tasks to adopt, notes
 // its submission, then its task). Every task is then found once, by its
 // request, as a task of a run that ended, and no note is left as a doubt;
-// removing them all leaves the journal empty. The store reads and locks only
+// removing them all leaves the journal empty. Each clip's answer also proved
+// the server deduplicates: the next run knows it, of that server only. The
+// store reads and locks only
 // each change's rows, and makes the changes of one run's clips that wait for
 // its session in one transaction: no change may be lost or handed to the
 // wrong clip.
 func TestJournalPostgres_parallelClipsLoseNothing(t *testing.T) {
+	const dedupingService = "http://127.0.0.1:1 api=video-generations"
 	requireE2E(t)
 	ctx := t.Context()
 	url := startPostgres(t)
@@ -224,6 +227,10 @@ func TestJournalPostgres_parallelClipsLoseNothing(t *testing.T) {
 				if err == nil {
 					err = j.Sent(ctx, ticket, journal.Entry{TaskID: task(r, c), Fingerprint: fp, SubmittedAt: at})
 				}
+				if err == nil {
+					// Every answer echoed its key, as the mock's do.
+					err = j.Deduplicating(ctx, dedupingService)
+				}
 				if err != nil {
 					errs <- fmt.Errorf("clip %d/%d: %w", r, c, err)
 				}
@@ -244,6 +251,14 @@ func TestJournalPostgres_parallelClipsLoseNothing(t *testing.T) {
 
 	later := journal.NewPostgres(url, "state-1", journal.DefaultMaxAge)
 	defer func() { _ = later.End(context.WithoutCancel(ctx)) }()
+	// The server's proof is a row of its own kind: the next runner knows it,
+	// of that service only, and the tasks beside it are untouched.
+	if at, err := later.KnownToDeduplicate(ctx, dedupingService); err != nil || at.IsZero() {
+		t.Errorf("the server that echoed every key: %v, %v; want it known to deduplicate", at, err)
+	}
+	if at, err := later.KnownToDeduplicate(ctx, "http://127.0.0.1:2 api=video-generations"); err != nil || !at.IsZero() {
+		t.Errorf("a server never heard from: %v, %v; want it not known", at, err)
+	}
 	for r := range runs {
 		for c := range clips {
 			fp := fingerprint(r, c)

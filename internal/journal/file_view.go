@@ -37,6 +37,12 @@ import (
 // file opened to append cannot be truncated, which cutting off a torn line
 // needs, so a change writes at the offset where the last whole line ends,
 // which is exact while the lock is held.
+//
+// Version 4 adds the record of a server that deduplicates (Server), which a
+// version 3 reader would take for damage: a journal goes to version 4 only
+// when it first holds one (its log compacted under a version 4 header, then
+// the file at path), and stays version 3, which older providers still read,
+// while it holds none.
 type fileView struct {
 	path, logPath string
 	recs          records
@@ -50,6 +56,10 @@ type fileView struct {
 	// hasLog says that the log was there; generation is its header's.
 	hasLog     bool
 	generation string
+	// version is the format the files are in (the newer of the file's and
+	// the log header's, which differ only in the middle of a migration),
+	// stubVersion the file's; 0 for files not there yet.
+	version, stubVersion int
 	// log is the log, open to read and write (never to append: see above)
 	// while the journal's lock is held; nil otherwise.
 	log *os.File
@@ -65,8 +75,13 @@ type fileView struct {
 	lines, appends int
 }
 
-// fileVersion is the format of the journal's files.
-const fileVersion = 3
+// fileVersion is the newest format of the journal's files this provider
+// reads and writes; plainVersion the format it writes while the journal holds
+// no Server, which providers before version 4 read too.
+const (
+	fileVersion  = 4
+	plainVersion = 3
+)
 
 // file is what the file at path holds: the whole journal in version 1 and 2
 // files, only the version from version 3 on. (The first version 3 files also
@@ -76,6 +91,10 @@ type file struct {
 	Entries     []Entry       `json:"entries,omitempty"`
 	Unconfirmed []Unconfirmed `json:"unconfirmed,omitempty"`
 }
+
+// knownVersion reports whether a file or log header of version may be read
+// (from version 3 on: a log has no older version).
+func knownVersion(version int) bool { return version == plainVersion || version == fileVersion }
 
 // logHeader is the first line of a log.
 type logHeader struct {
@@ -91,6 +110,9 @@ type logRecord struct {
 	Note          *Unconfirmed `json:"unconfirmed,omitempty"`
 	RemovedTask   string       `json:"removed_task,omitempty"`
 	RemovedNoteID string       `json:"removed_unconfirmed,omitempty"`
+	// Server and RemovedServer: from version 4 on.
+	Server        *Server `json:"server,omitempty"`
+	RemovedServer string  `json:"removed_server,omitempty"`
 	// Batch holds the records of one append that wrote several: on one line,
 	// so that a kill during the write leaves all of them or none.
 	Batch []logRecord `json:"batch,omitempty"`
@@ -123,7 +145,8 @@ func loadView(path string) (*fileView, error) {
 		case 1, 2:
 			v.recs, v.legacy = loaded(f.Entries, f.Unconfirmed), true
 			return v, nil
-		case fileVersion:
+		case plainVersion, fileVersion:
+			v.version, v.stubVersion = f.Version, f.Version
 		default:
 			return nil, newerVersion(path, f.Version)
 		}
@@ -136,7 +159,7 @@ func loadView(path string) (*fileView, error) {
 		return nil, unreadable(fmt.Errorf("the task journal %s is version %d, whose tasks are in the log %s, which is missing: "+
 			"restore %s beside it (a journal is moved or copied with its log, the log renamed with it); "+
 			"or, if no apply was cut off, remove %s to start an empty journal",
-			path, fileVersion, v.logPath, filepath.Base(v.logPath), filepath.Base(path)))
+			path, v.version, v.logPath, filepath.Base(v.logPath), filepath.Base(path)))
 	case errors.Is(err, fs.ErrNotExist):
 		return v, nil
 	case err != nil:
@@ -231,7 +254,7 @@ func (v *fileView) current() bool {
 	}
 	end := bytes.IndexByte(head[:n], '\n')
 	var h logHeader
-	if end < 0 || json.Unmarshal(head[:end], &h) != nil || h.Generation != v.generation || h.Version != fileVersion {
+	if end < 0 || json.Unmarshal(head[:end], &h) != nil || h.Generation != v.generation || h.Version != v.version {
 		return false
 	}
 	v.size = size
@@ -278,10 +301,10 @@ func (v *fileView) apply(line []byte) error {
 		if err := json.Unmarshal(line, &h); err != nil {
 			return err
 		}
-		if h.Version != fileVersion {
+		if !knownVersion(h.Version) {
 			return newerVersion(v.logPath, h.Version)
 		}
-		v.generation = h.Generation
+		v.generation, v.version = h.Generation, max(v.version, h.Version)
 		return nil
 	}
 	var r logRecord
@@ -289,7 +312,7 @@ func (v *fileView) apply(line []byte) error {
 		return err
 	}
 	if r.Batch != nil {
-		if r.Entry != nil || r.Note != nil || r.RemovedTask != "" || r.RemovedNoteID != "" {
+		if r.Entry != nil || r.Note != nil || r.RemovedTask != "" || r.RemovedNoteID != "" || r.Server != nil || r.RemovedServer != "" {
 			return errors.New("a batch that is also a record")
 		}
 		for _, b := range r.Batch {
@@ -307,17 +330,27 @@ func (v *fileView) apply(line []byte) error {
 
 // replay applies one record, which is not a batch.
 func (v *fileView) replay(r logRecord) error {
+	set := 0
+	for _, ok := range []bool{r.Entry != nil, r.Note != nil, r.RemovedTask != "", r.RemovedNoteID != "", r.Server != nil, r.RemovedServer != ""} {
+		if ok {
+			set++
+		}
+	}
 	switch {
-	case r.Entry != nil && r.Note == nil && r.RemovedTask == "" && r.RemovedNoteID == "":
+	case set != 1:
+		return errors.New("a record that is not one entry, note, server or removal")
+	case r.Entry != nil:
 		v.recs.putEntry(*r.Entry)
-	case r.Note != nil && r.Entry == nil && r.RemovedTask == "" && r.RemovedNoteID == "":
+	case r.Note != nil:
 		v.recs.putNote(*r.Note)
-	case r.RemovedTask != "" && r.RemovedNoteID == "" && r.Entry == nil && r.Note == nil:
+	case r.RemovedTask != "":
 		v.recs.dropEntry(r.RemovedTask)
-	case r.RemovedNoteID != "" && r.RemovedTask == "" && r.Entry == nil && r.Note == nil:
+	case r.RemovedNoteID != "":
 		v.recs.dropNote(r.RemovedNoteID)
+	case r.Server != nil:
+		v.recs.putServer(*r.Server)
 	default:
-		return errors.New("a record that is not one entry, note or removal")
+		v.recs.dropServer(r.RemovedServer)
 	}
 	v.lines++
 	return nil
@@ -327,8 +360,8 @@ func (v *fileView) replay(r logRecord) error {
 // journal when there is no log to append to yet (a new or migrated journal)
 // or the log is due for compaction. Callers hold the journal's lock.
 func (v *fileView) commit() error {
-	live := len(v.recs.Entries) + len(v.recs.Unconfirmed)
-	if v.legacy || v.log == nil || v.offset == 0 || (v.lines >= compactAfter && v.lines > 2*live) {
+	live := len(v.recs.Entries) + len(v.recs.Unconfirmed) + len(v.recs.Servers)
+	if v.legacy || v.log == nil || v.offset == 0 || (v.lines >= compactAfter && v.lines > 2*live) || v.version < v.needs() {
 		return v.compact()
 	}
 	seen := make(map[change]bool, len(v.recs.changes))
@@ -383,8 +416,29 @@ func (v *fileView) commit() error {
 // syncLog syncs the log after an append. Tests make it fail.
 var syncLog = (*os.File).Sync
 
+// needs is the version the records need: version 4 once a server is
+// recorded, so that older providers refuse the journal rather than take the
+// record for damage.
+func (v *fileView) needs() int {
+	for _, c := range v.recs.changes {
+		if c.server {
+			return fileVersion
+		}
+	}
+	if len(v.recs.Servers) > 0 {
+		return fileVersion
+	}
+	return plainVersion
+}
+
 // record is the log's record of a change: the record's value, or its removal.
 func (v *fileView) record(c change) logRecord {
+	if c.server {
+		if i, ok := v.recs.serverAt[c.id]; ok {
+			return logRecord{Server: &v.recs.Servers[i]}
+		}
+		return logRecord{RemovedServer: c.id}
+	}
 	if c.note {
 		if i, ok := v.recs.noteAt[c.id]; ok {
 			return logRecord{Note: &v.recs.Unconfirmed[i]}
@@ -401,11 +455,14 @@ func (v *fileView) record(c change) logRecord {
 // atomically, then, for a new or migrated journal, the file at path that
 // names it: until then a version 1 or 2 file there still holds the journal.
 func (v *fileView) compact() error {
+	// A journal once at version 4 stays there: a provider of version 3
+	// beside it has already been refused.
+	version := max(v.version, v.needs())
 	v.recs.changes = nil
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	generation := rand.Text()
-	if err := enc.Encode(logHeader{Version: fileVersion, Generation: generation}); err != nil {
+	if err := enc.Encode(logHeader{Version: version, Generation: generation}); err != nil {
 		return err
 	}
 	for i := range v.recs.Entries {
@@ -418,6 +475,11 @@ func (v *fileView) compact() error {
 			return err
 		}
 	}
+	for i := range v.recs.Servers {
+		if err := enc.Encode(logRecord{Server: &v.recs.Servers[i]}); err != nil {
+			return err
+		}
+	}
 	v.close()
 	if _, err := localfile.Write(v.logPath, 0o600, 0o700, func(f *localfile.File) error {
 		_, err := f.Write(buf.Bytes())
@@ -425,10 +487,10 @@ func (v *fileView) compact() error {
 	}); err != nil {
 		return err
 	}
-	v.hasLog, v.generation = true, generation
+	v.hasLog, v.generation, v.version = true, generation, version
 	v.offset, v.size = int64(buf.Len()), int64(buf.Len())
-	v.lines = len(v.recs.Entries) + len(v.recs.Unconfirmed)
-	if v.stub == nil || v.legacy {
+	v.lines = len(v.recs.Entries) + len(v.recs.Unconfirmed) + len(v.recs.Servers)
+	if v.stub == nil || v.legacy || v.stubVersion != version {
 		if err := v.writeStub(); err != nil {
 			return err
 		}
@@ -439,7 +501,8 @@ func (v *fileView) compact() error {
 
 // writeStub writes the file at path: the version.
 func (v *fileView) writeStub() error {
-	data, err := json.MarshalIndent(file{Version: fileVersion}, "", "  ")
+	version := max(v.version, plainVersion)
+	data, err := json.MarshalIndent(file{Version: version}, "", "  ")
 	if err != nil {
 		return err
 	}
@@ -450,6 +513,9 @@ func (v *fileView) writeStub() error {
 		return err
 	}
 	v.stub, err = os.Stat(v.path)
+	if err == nil {
+		v.stubVersion = version
+	}
 	return err
 }
 

@@ -172,8 +172,8 @@ func TestJournalVersion2MigratesOnFirstChange(t *testing.T) {
 	}
 	addTask(t, writer, "u")
 	f := readFile(t, path)
-	if f.Version != fileVersion || !slices.Equal(taskIDs(f), []string{"t", "u"}) || len(f.Unconfirmed) != 1 || f.Unconfirmed[0].ID != "n" {
-		t.Fatalf("after the first change: %+v, want version %d with t, u and the note n", f, fileVersion)
+	if f.Version != plainVersion || !slices.Equal(taskIDs(f), []string{"t", "u"}) || len(f.Unconfirmed) != 1 || f.Unconfirmed[0].ID != "n" {
+		t.Fatalf("after the first change: %+v, want version %d with t, u and the note n", f, plainVersion)
 	}
 	if got, err := reader.Doubts(t.Context(), "fp"); err != nil || len(got) != 1 || got[0].ID != "n" {
 		t.Fatalf("the reader's Doubts = %+v, %v; want the note n", got, err)
@@ -193,7 +193,7 @@ func TestJournalNewerLogIsRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	newer := strings.Replace(string(data), `{"version":3,`, `{"version":4,`, 1)
+	newer := strings.Replace(string(data), `{"version":3,`, `{"version":5,`, 1)
 	if newer == string(data) {
 		t.Fatalf("no version 3 header in\n%s", data)
 	}
@@ -480,10 +480,10 @@ func TestJournalUnreadableIsToldFromUnwritable(t *testing.T) {
 	}
 	for name, damage := range map[string]func(path string) error{
 		"file not JSON":  func(path string) error { return os.WriteFile(path, []byte("{not json"), 0o600) }, //nolint:gosec // G703: a file in t.TempDir()
-		"newer file":     func(path string) error { return replace(path, `"version": 3`, `"version": 4`) },
+		"newer file":     func(path string) error { return replace(path, `"version": 3`, `"version": 5`) },
 		"log missing":    func(path string) error { return os.Remove(path + ".log") },
 		"log damaged":    func(path string) error { return replace(path+".log", `{"entry"`, `{"entry`) },
-		"newer log":      func(path string) error { return replace(path+".log", `"version":3`, `"version":4`) },
+		"newer log":      func(path string) error { return replace(path+".log", `"version":3`, `"version":5`) },
 		"record unknown": func(path string) error { return replace(path+".log", `{"entry"`, `{"other"`) },
 	} {
 		err := journalWith(t, damage)

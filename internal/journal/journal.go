@@ -69,6 +69,11 @@ type Journal struct {
 	knownMu sync.Mutex
 	known   map[string]uint64
 	adds    uint64
+
+	// proven holds the servers this run recorded as deduplicating: one
+	// write per run and server, not one per submission.
+	provenMu sync.Mutex
+	proven   map[string]bool
 }
 
 func newJournal(s store, state string, maxAge time.Duration) *Journal {
@@ -393,9 +398,61 @@ func (j *Journal) update(ctx context.Context, sc scope, change func(*records) bo
 		now := j.now()
 		entries := r.dropEntriesIf(func(e Entry) bool { return now.Sub(e.SubmittedAt) > j.maxAge })
 		notes := r.dropNotesIf(func(x Unconfirmed) bool { return now.Sub(x.SubmittedAt) > j.maxAge })
+		servers := r.dropServersIf(func(sv Server) bool { return now.Sub(sv.ProvenAt) > j.maxAge })
 		changed := change(r)
-		return changed || entries || notes
+		return changed || entries || notes || servers
 	})
 }
 
 func (j *Journal) expired(at time.Time) bool { return j.now().Sub(at) > j.maxAge }
+
+// Deduplicating records that the service proved it deduplicates submissions
+// by their Idempotency-Key (it echoed one). A record proven less than half
+// of maxAge ago is kept as it is: the proof is renewed, not rewritten at
+// every submission.
+func (j *Journal) Deduplicating(ctx context.Context, service string) error {
+	id := ServerID(service)
+	j.provenMu.Lock()
+	done := j.proven[id]
+	j.provenMu.Unlock()
+	if done {
+		return nil
+	}
+	at := j.now()
+	err := j.update(ctx, scope{servers: []string{id}}, func(r *records) bool {
+		if sv, ok := r.server(id); ok && at.Sub(sv.ProvenAt) < j.maxAge/2 {
+			return false
+		}
+		r.putServer(Server{ID: id, ProvenAt: at})
+		return true
+	})
+	if err != nil {
+		return err
+	}
+	j.provenMu.Lock()
+	if j.proven == nil {
+		j.proven = map[string]bool{}
+	}
+	j.proven[id] = true
+	j.provenMu.Unlock()
+	return nil
+}
+
+// KnownToDeduplicate returns when the service last proved that it
+// deduplicates submissions by their Idempotency-Key, within maxAge; the zero
+// time when it did not, or not since.
+func (j *Journal) KnownToDeduplicate(ctx context.Context, service string) (time.Time, error) {
+	id := ServerID(service)
+	var at time.Time
+	err := j.update(ctx, scope{servers: []string{id}, read: true}, func(r *records) bool {
+		at = time.Time{}
+		if sv, ok := r.server(id); ok && !j.expired(sv.ProvenAt) {
+			at = sv.ProvenAt
+		}
+		return false
+	})
+	if err != nil {
+		return time.Time{}, err
+	}
+	return at, nil
+}

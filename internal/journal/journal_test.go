@@ -136,8 +136,8 @@ func TestJournalSharedByProcessesLosesNoEntry(t *testing.T) {
 	}
 	runChildren(t, specs...)
 	f := readFile(t, path)
-	if f.Version != fileVersion {
-		t.Errorf("version %d, want %d", f.Version, fileVersion)
+	if f.Version != plainVersion {
+		t.Errorf("version %d, want %d", f.Version, plainVersion)
 	}
 	seen := map[string]bool{}
 	for _, e := range f.Entries {
@@ -382,10 +382,10 @@ func TestJournalOfAnOlderProviderLoads(t *testing.T) {
 	if err := j.Claim(t.Context(), got[0].Entry); err != nil {
 		t.Fatal(err)
 	}
-	if f := readFile(t, path); f.Version != fileVersion || len(f.Entries) != 1 || f.Entries[0].Run == "" {
-		t.Fatalf("after a change the file is %+v, want version %d with the claimed entry", f, fileVersion)
+	if f := readFile(t, path); f.Version != plainVersion || len(f.Entries) != 1 || f.Entries[0].Run == "" {
+		t.Fatalf("after a change the file is %+v, want version %d with the claimed entry", f, plainVersion)
 	}
-	newer := `{"version": 4, "entries": []}`
+	newer := `{"version": 5, "entries": []}`
 	if err := os.WriteFile(path, []byte(newer), 0o600); err != nil {
 		t.Fatal(err)
 	}

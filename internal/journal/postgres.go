@@ -268,10 +268,15 @@ func keepaliveSettings(cfg *pgx.ConnConfig) string {
 	return strings.Join(stmts, "; ")
 }
 
-// Record kinds of the table.
+// Record kinds of the table. A server (Server) is a row of its own kind, its
+// ID the server's, its submitted_at when it proved it deduplicates, its
+// fingerprint empty: no new column, and providers before it skip a kind they
+// do not know (and never write or delete such a row), so an older provider
+// shares the table unharmed.
 const (
-	kindTask = "task"
-	kindNote = "unconfirmed"
+	kindTask   = "task"
+	kindNote   = "unconfirmed"
+	kindServer = "server"
 )
 
 type pgRow struct {
@@ -288,6 +293,9 @@ func rowsOf(r *records) map[[2]string]pgRow {
 	}
 	for _, u := range r.Unconfirmed {
 		out[[2]string{kindNote, u.ID}] = pgRow{kindNote, u.ID, u.Fingerprint, u.State, u.Run, "", u.SaidBy, u.SubmittedAt, false}
+	}
+	for _, sv := range r.Servers {
+		out[[2]string{kindServer, sv.ID}] = pgRow{kind: kindServer, id: sv.ID, submittedAt: sv.ProvenAt}
 	}
 	return out
 }
@@ -434,6 +442,7 @@ func pgWhere(sc scope) (string, []any) {
 	add(`(kind = '`+kindTask+`' AND id = ANY($n))`, sc.tasks)
 	add(`(kind = '`+kindNote+`' AND id = ANY($n))`, sc.notes)
 	add(`(kind = '`+kindTask+`' AND run = ANY($n)) OR (kind = '`+kindNote+`' AND said_by = ANY($n))`, sc.runs)
+	add(`(kind = '`+kindServer+`' AND id = ANY($n))`, sc.servers)
 	if len(conds) == 0 {
 		return ` WHERE false`, nil
 	}
@@ -457,6 +466,8 @@ func scanRecords(rows pgx.Rows) (*records, error) {
 		case kindNote:
 			r.Unconfirmed = append(r.Unconfirmed, Unconfirmed{ID: row.id, Fingerprint: row.fingerprint,
 				SubmittedAt: row.submittedAt, State: row.state, Run: row.run, SaidBy: row.saidBy})
+		case kindServer:
+			r.Servers = append(r.Servers, Server{ID: row.id, ProvenAt: row.submittedAt})
 		}
 	}
 	return r, rows.Err()

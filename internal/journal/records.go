@@ -8,17 +8,20 @@ import "crypto/rand"
 type records struct {
 	Entries     []Entry
 	Unconfirmed []Unconfirmed
+	Servers     []Server
 
-	entryAt map[string]int // task ID -> index in Entries; built on first use
-	noteAt  map[string]int // note ID -> index in Unconfirmed
-	changes []change
+	entryAt  map[string]int // task ID -> index in Entries; built on first use
+	noteAt   map[string]int // note ID -> index in Unconfirmed
+	serverAt map[string]int // server ID -> index in Servers
+	changes  []change
 }
 
 // change names a record that was put or dropped since the store last took
 // the changes.
 type change struct {
-	note bool // an Unconfirmed, else an Entry
-	id   string
+	note   bool // an Unconfirmed
+	server bool // a Server; neither: an Entry
+	id     string
 }
 
 func (r *records) index() {
@@ -32,6 +35,10 @@ func (r *records) index() {
 	r.noteAt = make(map[string]int, len(r.Unconfirmed))
 	for i, u := range r.Unconfirmed {
 		r.noteAt[u.ID] = i
+	}
+	r.serverAt = make(map[string]int, len(r.Servers))
+	for i, sv := range r.Servers {
+		r.serverAt[sv.ID] = i
 	}
 }
 
@@ -68,6 +75,38 @@ func (r *records) dropNote(id string) bool {
 	}
 	r.changes = append(r.changes, change{note: true, id: id})
 	return true
+}
+
+// server returns the record of the server with the ID.
+func (r *records) server(id string) (Server, bool) {
+	r.index()
+	i, ok := r.serverAt[id]
+	if !ok {
+		return Server{}, false
+	}
+	return r.Servers[i], true
+}
+
+// putServer adds the server, or replaces the one with its ID.
+func (r *records) putServer(sv Server) {
+	r.index()
+	put(&r.Servers, r.serverAt, sv.ID, sv)
+	r.changes = append(r.changes, change{server: true, id: sv.ID})
+}
+
+// dropServer removes the server with the ID, and reports whether there was one.
+func (r *records) dropServer(id string) bool {
+	r.index()
+	if !drop(&r.Servers, r.serverAt, id, func(sv Server) string { return sv.ID }) {
+		return false
+	}
+	r.changes = append(r.changes, change{server: true, id: id})
+	return true
+}
+
+// dropServersIf removes the servers drop reports, and reports whether it removed any.
+func (r *records) dropServersIf(drop func(Server) bool) bool {
+	return dropIf(r.Servers, drop, func(sv Server) string { return sv.ID }, r.dropServer)
 }
 
 // dropEntriesIf removes the entries drop reports, and reports whether it removed any.

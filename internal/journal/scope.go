@@ -15,6 +15,8 @@ type scope struct {
 	tasks, notes []string
 	// runs are the entries these runs wrote and the notes they said.
 	runs []string
+	// servers are servers by ID.
+	servers []string
 	// read marks a change that reports no change but the records that
 	// expired: a store may read without locking and keep none of its changes
 	// (a later change drops the expired records for good).
@@ -29,5 +31,6 @@ func (s scope) union(o scope) scope {
 		tasks:        append(s.tasks[:len(s.tasks):len(s.tasks)], o.tasks...),
 		notes:        append(s.notes[:len(s.notes):len(s.notes)], o.notes...),
 		runs:         append(s.runs[:len(s.runs):len(s.runs)], o.runs...),
+		servers:      append(s.servers[:len(s.servers):len(s.servers)], o.servers...),
 	}
 }
