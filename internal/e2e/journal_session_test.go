@@ -198,6 +198,30 @@ func endSessions(t *testing.T, admin *pgx.Conn, role string) {
 	}
 }
 
+// sessionLost is the start of both lock orders: on a PostgreSQL server of
+// its own, run A (the role runner_a) notes task_a for the request fp, then
+// its session ends, as a restart or failover ends it; when mayLogIn is
+// false, A may not log in again until the test calls login(true). It
+// returns the server's URL (its own role's, for run B), A and login.
+func sessionLost(t *testing.T, mayLogIn bool) (string, *journal.Journal, func(bool)) {
+	t.Helper()
+	ctx := t.Context()
+	srv := startPostgresServer(t)
+	admin, err := pgx.Connect(ctx, srv.URL)
+	must(t, err)
+	t.Cleanup(func() { _ = admin.Close(context.WithoutCancel(ctx)) })
+	aURL, login := runnerRole(t, admin, srv.URL, "runner_a")
+	a := journal.NewPostgres(aURL, "s", time.Hour)
+	ticket, err := a.Sending(ctx, "fp", time.Now())
+	must(t, err)
+	must(t, a.Sent(ctx, ticket, journal.Entry{TaskID: "task_a", Fingerprint: "fp", SubmittedAt: time.Now()}))
+	if !mayLogIn {
+		login(false)
+	}
+	endSessions(t, admin, "runner_a")
+	return srv.URL, a, login
+}
+
 // TestJournalPostgres_lockLostThenTakenOver: run A's session ends and, before
 // A connects again (its role may not log in meanwhile), run B finds A's lock
 // free, takes A for a killed run and adopts its task. A takes its lock back on
@@ -207,19 +231,8 @@ func endSessions(t *testing.T, admin *pgx.Conn, role string) {
 func TestJournalPostgres_lockLostThenTakenOver(t *testing.T) {
 	requireE2E(t)
 	ctx := t.Context()
-	srv := startPostgresServer(t)
-	admin, err := pgx.Connect(ctx, srv.URL)
-	must(t, err)
-	defer admin.Close(context.WithoutCancel(ctx))
-	aURL, aLogin := runnerRole(t, admin, srv.URL, "runner_a")
-	a := journal.NewPostgres(aURL, "s", time.Hour)
-	ticket, err := a.Sending(ctx, "fp", time.Now())
-	must(t, err)
-	must(t, a.Sent(ctx, ticket, journal.Entry{TaskID: "task_a", Fingerprint: "fp", SubmittedAt: time.Now()}))
-
-	aLogin(false)
-	endSessions(t, admin, "runner_a")
-	b := journal.NewPostgres(srv.URL, "s", time.Hour)
+	srvURL, a, aLogin := sessionLost(t, false)
+	b := journal.NewPostgres(srvURL, "s", time.Hour)
 	matches, err := b.Matching(ctx, "fp")
 	must(t, err)
 	if len(matches) != 1 || matches[0].Standing == journal.RunAlive {
@@ -244,27 +257,17 @@ func TestJournalPostgres_lockLostThenTakenOver(t *testing.T) {
 func TestJournalPostgres_lockTakenBackFirst(t *testing.T) {
 	requireE2E(t)
 	ctx := t.Context()
-	srv := startPostgresServer(t)
-	admin, err := pgx.Connect(ctx, srv.URL)
-	must(t, err)
-	defer admin.Close(context.WithoutCancel(ctx))
-	aURL, _ := runnerRole(t, admin, srv.URL, "runner_a")
-	a := journal.NewPostgres(aURL, "s", time.Hour)
-	ticket, err := a.Sending(ctx, "fp", time.Now())
-	must(t, err)
-	must(t, a.Sent(ctx, ticket, journal.Entry{TaskID: "task_a", Fingerprint: "fp", SubmittedAt: time.Now()}))
-
-	endSessions(t, admin, "runner_a")
+	srvURL, a, _ := sessionLost(t, true)
 	// A's next change (or its watcher, whichever comes first) connects again.
-	_, err = a.Doubts(ctx, "fp")
+	_, err := a.Doubts(ctx, "fp")
 	must(t, err)
-	b := journal.NewPostgres(srv.URL, "s", time.Hour)
+	b := journal.NewPostgres(srvURL, "s", time.Hour)
 	matches, err := b.Matching(ctx, "fp")
 	must(t, err)
 	if len(matches) != 1 || matches[0].Standing != journal.RunAlive {
 		t.Fatalf("B finds %+v, want task_a of a live run", matches)
 	}
-	ticket, err = a.Sending(ctx, "fp-next", time.Now())
+	ticket, err := a.Sending(ctx, "fp-next", time.Now())
 	must(t, err)
 	must(t, a.Sent(ctx, ticket, journal.Entry{TaskID: "task_next", Fingerprint: "fp-next", SubmittedAt: time.Now()}))
 	must(t, a.End(ctx))

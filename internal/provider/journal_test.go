@@ -748,6 +748,48 @@ resource "videogen_video" "clip" {
 	}
 }
 
+// TestAccJournal_targetedPlanOnABackendNotReadSaysSo: the targeted plan of
+// TestAccJournal_targetedApplyGetsItsOwnTask on a remote backend whose state
+// the provider does not read (Terraform's http backend here, served on
+// loopback; s3, gcs, azurerm and the others alike; local and pg are read).
+// Nothing proves that the first clip, which the plan does not read, holds
+// its task, so the plan offers it to the new, identical clip, and says so
+// at plan: that a resource this plan does not read may hold it, and to apply
+// without -target. Only a plan: nothing more is billed.
+func TestAccJournal_targetedPlanOnABackendNotReadSaysSo(t *testing.T) {
+	requireAcc(t)
+	t.Parallel()
+	const clip = `
+resource "videogen_video" "clip" {
+  count  = %d
+  model  = "videogen-1"
+  prompt = "a targeted twin"
+}
+`
+	mock := acctest.NewMock(t)
+	backend := acctest.NewHTTPBackend(t)
+	wd := cliWorkdir(t, mock, backend.Block()+fmt.Sprintf(clip, 1))
+	applyOutput(t, wd)
+	if err := wd.Write(cliClip(mock, backend.Block()+fmt.Sprintf(clip, 2))); err != nil {
+		t.Fatal(err)
+	}
+	var plan strings.Builder
+	wd.TF.SetStdout(&plan)
+	wd.TF.SetStderr(&plan)
+	_, err := wd.Plan(t.Context(), tfexec.Target("videogen_video.clip[1]"))
+	wd.TF.SetStdout(nil)
+	wd.TF.SetStderr(nil)
+	if err != nil || !wrapped("Clip May Adopt a Task of a Killed Run", "task "+ledgerTask(t, mock, 0).TaskID,
+		"a resource this plan does not read holds it", "cannot read this backend's state",
+		"apply without -target").MatchString(plan.String()) {
+		t.Fatalf("the targeted plan: %v; want it to say that a resource it does not read may hold the task, "+
+			"and to apply without -target:\n%s", err, plan.String())
+	}
+	if n := mock.Submissions(); n != 1 {
+		t.Fatalf("the ledger shows %d submissions after a plan, want 1", n)
+	}
+}
+
 // TestAccJournal_siblingProvidersGetATaskEach: provider aliases on one service,
 // each with an identical clip, in one apply. The first clip's submission is
 // noted in the shared journal and its answer is held back until every other
