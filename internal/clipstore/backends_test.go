@@ -177,9 +177,17 @@ func TestS3Store(t *testing.T) {
 		// A multipart object's ETag ends in "-<parts>", a PUT's does not.
 		// Without request checksums the store may not take the PUT's
 		// trailing one, so the clip goes as one part; interrupted, that
-		// leaves nothing either.
-		for _, tc := range []struct{ query, etagEnd string }{{"", ""}, {"&request_checksum_calculation=when_required", "-1"}} {
-			key := "clips/known-size" + strings.ReplaceAll(tc.etagEnd, "-", "-parts") + ".mp4"
+		// leaves nothing either. The setting from the environment, as the
+		// AWS SDK reads it, takes the same path.
+		for _, tc := range []struct{ name, query, env, etagEnd string }{
+			{"default", "", "", ""},
+			{"URL", "&request_checksum_calculation=when_required", "", "-1"},
+			{"environment", "", "when_required", "-1"},
+		} {
+			key := "clips/known-size-" + tc.name + ".mp4"
+			if tc.env != "" {
+				t.Setenv("AWS_REQUEST_CHECKSUM_CALCULATION", tc.env)
+			}
 			s := openStore(t, srv.URL(key)+tc.query)
 			data, sum := clip(6, clipSize)
 			wctx, cancel := context.WithCancel(t.Context())
@@ -188,17 +196,17 @@ func TestS3Store(t *testing.T) {
 				return wctx.Err()
 			}}
 			if _, err := s.Write(wctx, src, Meta{TaskID: "cgt-known"}, WriteOptions{Size: clipSize}); !errors.Is(err, ErrCanceled) {
-				t.Errorf("%q: the interrupted Write = %v; want ErrCanceled", tc.query, err)
+				t.Errorf("%s: the interrupted Write = %v; want ErrCanceled", tc.name, err)
 			}
 			if _, _, _, found := (backend{}).readS3(t, c, srv.Bucket, key); found {
-				t.Errorf("%q: an object is at the key after the interrupted write", tc.query)
+				t.Errorf("%s: an object is at the key after the interrupted write", tc.name)
 			}
 			if left := uploads(t, key); len(left) > 0 {
-				t.Errorf("%q: the interrupted write left %v", tc.query, left)
+				t.Errorf("%s: the interrupted write left %v", tc.name, left)
 			}
 			w, err := s.Write(t.Context(), bytes.NewReader(data), Meta{TaskID: "cgt-known"}, WriteOptions{Size: clipSize})
 			if err != nil || w.SHA256 != sum {
-				t.Fatalf("%q: Write = %+v, %v; want SHA-256 %s", tc.query, w, err, sum)
+				t.Fatalf("%s: Write = %+v, %v; want SHA-256 %s", tc.name, w, err, sum)
 			}
 			head, err := c.HeadObject(t.Context(), &s3.HeadObjectInput{Bucket: aws.String(srv.Bucket), Key: aws.String(key)})
 			if err != nil {
@@ -206,7 +214,7 @@ func TestS3Store(t *testing.T) {
 			}
 			etag := strings.Trim(aws.ToString(head.ETag), `"`)
 			if multipart := strings.Contains(etag, "-"); multipart != (tc.etagEnd != "") || !strings.HasSuffix(etag, tc.etagEnd) {
-				t.Errorf("%q: the object's ETag is %s; want one ending in %q", tc.query, etag, tc.etagEnd)
+				t.Errorf("%s: the object's ETag is %s; want one ending in %q", tc.name, etag, tc.etagEnd)
 			}
 		}
 	})

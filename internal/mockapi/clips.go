@@ -234,6 +234,9 @@ func (s *Server) serveClipBody(w http.ResponseWriter, r *http.Request, t *task) 
 	if r.Method != http.MethodHead {
 		s.mu.Lock()
 		t.clipServed++
+		if h := s.clipHold; h != nil {
+			w = &holdingWriter{ResponseWriter: w, r: r, hold: h, left: h.after}
+		}
 		s.mu.Unlock()
 	}
 	if t.html {

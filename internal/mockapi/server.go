@@ -94,6 +94,8 @@ type Server struct {
 	deliveriesEnded   int
 	// stateErr is the first failure to write Config.StateFile.
 	stateErr error
+	// clipHold, when set, stops clip downloads partway (HoldClipBodies).
+	clipHold *clipHold
 }
 
 type keyState struct {

@@ -36,9 +36,12 @@ func startAzurite(ctx context.Context, root, dir string) (*Server, error) {
 	data := filepath.Join(dir, "azurite")
 	key := base64.StdEncoding.EncodeToString([]byte(randomHex(32)))
 	endpoint, log, stop, err := run(ctx, "azurite", func(ctx context.Context, port int) *exec.Cmd {
+		// Not --silent: its access log has a line for each request once it
+		// was answered, which tells a test (AwaitLogLine) that a block was
+		// staged.
 		//nolint:gosec // G204: the server make store-server-path installed
 		cmd := exec.CommandContext(ctx, bin, "--blobHost", "127.0.0.1", "--blobPort", strconv.Itoa(port),
-			"--location", data, "--silent", "--skipApiVersionCheck", "--disableTelemetry")
+			"--location", data, "--skipApiVersionCheck", "--disableTelemetry")
 		cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "AZURITE_ACCOUNTS=" + AzuriteAccount + ":" + key}
 		return cmd
 	}, answers)

@@ -31,10 +31,12 @@ func startGCS(ctx context.Context, root, dir string) (*Server, error) {
 	data := filepath.Join(dir, "fake-gcs-server")
 	endpoint, log, stop, err := run(ctx, "fake-gcs-server", func(ctx context.Context, port int) *exec.Cmd {
 		host := "127.0.0.1:" + strconv.Itoa(port)
+		// Info logs a line for each request once it was answered, which
+		// tells a test (AwaitLogLine) that the server took an upload's chunk.
 		//nolint:gosec // G204: the server make store-server-path built
 		cmd := exec.CommandContext(ctx, bin, "-scheme", "http", "-host", "127.0.0.1", "-port", strconv.Itoa(port),
 			"-backend", "filesystem", "-filesystem-root", data,
-			"-public-host", host, "-external-url", "http://"+host, "-log-level", "warn")
+			"-public-host", host, "-external-url", "http://"+host, "-log-level", "info")
 		cmd.Env = []string{"PATH=/usr/bin:/bin", "HOME=" + dir}
 		return cmd
 	}, func(ctx context.Context, endpoint string) error {

@@ -6,23 +6,23 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
-	"net/http"
-	"net/http/httptest"
-	"net/http/httputil"
 	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"cloud.google.com/go/storage"
+	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/bloberror"
+	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/blockblob"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/container"
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"google.golang.org/api/iterator"
 
 	"github.com/videogen/terraform-provider-videogen/internal/acctest"
 	"github.com/videogen/terraform-provider-videogen/internal/mockapi"
@@ -53,6 +53,13 @@ type storedObject struct {
 type nativeStore interface {
 	read(ctx context.Context, key string) (storedObject, error)
 	remove(ctx context.Context, key string) error
+	// list names the objects whose keys start with prefix.
+	list(ctx context.Context, prefix string) ([]string, error)
+	// unfinished names what unfinished uploads to key keep at the store
+	// that the store's API shows: S3's multipart uploads, Azure's
+	// uncommitted blocks. A GCS resumable upload is not listed by its API;
+	// it never is an object, which list shows.
+	unfinished(ctx context.Context, key string) ([]string, error)
 }
 
 type s3Native struct {
@@ -76,7 +83,48 @@ func (n s3Native) remove(ctx context.Context, key string) error {
 	return err
 }
 
+func (n s3Native) list(ctx context.Context, prefix string) ([]string, error) {
+	out, err := n.c.ListObjectsV2(ctx, &s3.ListObjectsV2Input{Bucket: aws.String(n.bucket), Prefix: aws.String(prefix)})
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, o := range out.Contents {
+		names = append(names, aws.ToString(o.Key))
+	}
+	return names, nil
+}
+
+func (n s3Native) unfinished(ctx context.Context, key string) ([]string, error) {
+	out, err := n.c.ListMultipartUploads(ctx, &s3.ListMultipartUploadsInput{Bucket: aws.String(n.bucket), Prefix: aws.String(key)})
+	if err != nil {
+		return nil, err
+	}
+	var ids []string
+	for _, u := range out.Uploads {
+		ids = append(ids, "multipart upload "+aws.ToString(u.UploadId))
+	}
+	return ids, nil
+}
+
 type gcsNative struct{ b *storage.BucketHandle }
+
+func (n gcsNative) list(ctx context.Context, prefix string) ([]string, error) {
+	var names []string
+	it := n.b.Objects(ctx, &storage.Query{Prefix: prefix})
+	for {
+		a, err := it.Next()
+		if errors.Is(err, iterator.Done) {
+			return names, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		names = append(names, a.Name)
+	}
+}
+
+func (gcsNative) unfinished(context.Context, string) ([]string, error) { return nil, nil }
 
 func (n gcsNative) read(ctx context.Context, key string) (storedObject, error) {
 	o := n.b.Object(key)
@@ -326,170 +374,182 @@ func (n azureNative) read(ctx context.Context, key string) (storedObject, error)
 	return obj, err
 }
 
+func (n azureNative) list(ctx context.Context, prefix string) ([]string, error) {
+	var names []string
+	pager := n.c.NewListBlobsFlatPager(&container.ListBlobsFlatOptions{Prefix: &prefix})
+	for pager.More() {
+		page, err := pager.NextPage(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, b := range page.Segment.BlobItems {
+			names = append(names, *b.Name)
+		}
+	}
+	return names, nil
+}
+
+func (n azureNative) unfinished(ctx context.Context, key string) ([]string, error) {
+	resp, err := n.c.NewBlockBlobClient(key).GetBlockList(ctx, blockblob.BlockListTypeUncommitted, nil)
+	if bloberror.HasCode(err, bloberror.BlobNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var blocks []string
+	for _, b := range resp.UncommittedBlocks {
+		blocks = append(blocks, fmt.Sprintf("uncommitted block of %d bytes", *b.Size))
+	}
+	return blocks, nil
+}
+
 func (n azureNative) remove(ctx context.Context, key string) error {
 	_, err := n.c.NewBlobClient(key).Delete(ctx, nil)
 	return err
 }
 
-// uploadGate stands between the provider and the S3 server and, in each
-// request that carries the clip's bytes (a PUT of the object or of a part,
-// not a copy), lets heldAfter bytes through to the server and holds the rest
-// until the provider gives the request up (interrupted or killed), so that
-// the test interrupts the run while the clip is half uploaded, whatever the
-// machine's speed. The server then sees the body end early.
-type uploadGate struct {
-	proxy  *httputil.ReverseProxy
-	once   sync.Once
-	held   chan struct{} // closed once an upload is held
-	stop   chan struct{} // closed when the test ends: no request stays held
-	mu     sync.Mutex
-	closed bool // lets every request through
-}
+// interruptedClip is the size of the clip an interrupted test stores, and
+// heldAfter how much of it the mock sends before it holds the download.
+// What the mock has sent and the provider not yet read waits in the socket's
+// buffers (a few MiB on loopback), so the provider has read well over one
+// 5 MiB part of a GCS or Azure upload when the download stops.
+const (
+	interruptedClip = 32 << 20
+	heldAfter       = 24 << 20
+)
 
-const heldAfter = 8 << 20
-
-func (g *uploadGate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	g.mu.Lock()
-	open := g.closed
-	g.mu.Unlock()
-	if !open && r.Method == http.MethodPut && r.Header.Get("X-Amz-Copy-Source") == "" {
-		r.Body = &heldBody{r: r.Body, gate: g, ctx: r.Context()}
+// awaitPartTaken waits until the store has taken a part of the upload to key
+// (a GCS chunk, an Azure block): the upload is then in flight, unfinished.
+// S3's one streamed PUT has no part to wait for; it is in flight while the
+// download that feeds it is held.
+func awaitPartTaken(ctx context.Context, t *testing.T, srv *storetest.Server, key string) {
+	t.Helper()
+	var words []string
+	switch srv.Kind {
+	case "gs":
+		// A chunk, not the request that starts the session: Google's
+		// client is answered 200 for a chunk taken (it asks for no 308).
+		words = []string{"/upload/storage/v1/b/" + srv.Bucket + "/o?uploadType=resumable&name=" + url.QueryEscape(key) + "&upload_id=", " 200 "}
+	case "azblob":
+		words = []string{"PUT /" + storetest.AzuriteAccount + "/" + srv.Bucket + "/" + url.PathEscape(key) + "?", "comp=block", " 201 "}
+	default:
+		return
 	}
-	g.proxy.ServeHTTP(w, r)
+	awaitLogLine(ctx, t, srv, words...)
 }
 
-func (g *uploadGate) open() {
-	g.mu.Lock()
-	g.closed = true
-	g.mu.Unlock()
-}
-
-// heldBody passes heldAfter bytes of a request body, then blocks until the
-// provider gives the request up. It reads the rest from the provider without
-// passing it on: a server learns that its client went away only by reading,
-// so a read of the rest is where an interrupted or killed provider shows
-// (or, once the body was read whole, the request's context ending).
-type heldBody struct {
-	r       io.ReadCloser
-	gate    *uploadGate
-	ctx     context.Context
-	n       int
-	drained bool
-}
-
-func (b *heldBody) Read(p []byte) (int, error) {
-	if b.n >= heldAfter {
-		b.gate.once.Do(func() { close(b.gate.held) })
-		if !b.drained {
-			b.drained = true
-			if _, err := io.Copy(io.Discard, b.r); err != nil {
-				return 0, err
-			}
-		}
-		select {
-		case <-b.ctx.Done():
-			return 0, b.ctx.Err()
-		case <-b.gate.stop:
-			return 0, io.ErrUnexpectedEOF
-		}
+// awaitCutUpload waits until the store has answered the request the
+// interruption cut, where that request alone could still store the object:
+// S3's PUT, which versitygw logs once it has refused (or, were the body a
+// plain one, taken) it. A GCS or Azure object appears only on a request that
+// finishes the upload (the last chunk, the block list), which an
+// interrupted provider never sends.
+func awaitCutUpload(ctx context.Context, t *testing.T, srv *storetest.Server, key string) {
+	t.Helper()
+	if srv.Kind == "s3" {
+		t.Logf("the server, on the cut upload: %s", awaitLogLine(ctx, t, srv, "| PUT |", "/"+srv.Bucket+"/"+key+" |"))
 	}
-	if len(p) > heldAfter-b.n {
-		p = p[:heldAfter-b.n]
-	}
-	n, err := b.r.Read(p)
-	b.n += n
-	return n, err
 }
 
-func (b *heldBody) Close() error { return b.r.Close() }
+func awaitLogLine(ctx context.Context, t *testing.T, srv *storetest.Server, words ...string) string {
+	t.Helper()
+	lctx, cancel := context.WithTimeout(ctx, 5*time.Minute) // a liveness bound, not a timing assertion
+	defer cancel()
+	line, err := srv.AwaitLogLine(lctx, words...)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, srv.Log())
+	}
+	return line
+}
 
 // An upload interrupted halfway, by Ctrl-C and by SIGKILL of Terraform and the
-// provider: no object at the key and, once a plain apply has finished the
-// clip, no multipart upload left behind; one clip billed.
+// provider, on each real store: no object at the key and, once a plain apply
+// has stored the clip, nothing of the interrupted upload left (S3: no
+// multipart upload; Azure: no uncommitted block; GCS: no object but the
+// clip); one clip billed. The mock holds the clip's download halfway, so the
+// run is interrupted while the upload is in flight, whatever the machine's
+// speed.
 func TestAccStoredClips_interruptedUpload(t *testing.T) {
-	for name, interrupt := range map[string]func(*acctest.Run) error{
-		"SIGINT":  func(r *acctest.Run) error { return r.Signal(os.Interrupt) },
-		"SIGKILL": func(r *acctest.Run) error { return r.KillGroup() },
-	} {
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			ctx := t.Context()
-			srv := storetest.StartS3(t)
-			target, err := url.Parse(srv.Endpoint)
-			if err != nil {
-				t.Fatal(err)
-			}
-			gate := &uploadGate{proxy: httputil.NewSingleHostReverseProxy(target), held: make(chan struct{}), stop: make(chan struct{})}
-			front := httptest.NewServer(gate)
-			t.Cleanup(front.Close)
-			t.Cleanup(func() { close(gate.stop) }) // before front.Close: cleanups run last first
-			mock := acctest.NewMock(t, func(c *mockapi.Config) { c.ClipBytes = 20 << 20 })
-			key := "interrupted/teaser.mp4"
-			dest := "s3://" + srv.Bucket + "/" + key + "?" + url.Values{
-				"endpoint": {front.URL}, "use_path_style": {"true"}, "region": {storetest.S3Region},
-			}.Encode()
-			w := acctest.NewWorkdir(t)
-			for k, v := range srv.Env {
-				if err := w.Setenv(k, v); err != nil {
+	for _, start := range []func(testing.TB) *storetest.Server{storetest.StartS3, storetest.StartGCS, storetest.StartAzurite} {
+		srv := start(t)
+		for _, sig := range []struct {
+			name      string
+			interrupt func(*acctest.Run) error
+		}{
+			{"SIGINT", func(r *acctest.Run) error { return r.Signal(os.Interrupt) }},
+			{"SIGKILL", func(r *acctest.Run) error { return r.KillGroup() }},
+		} {
+			t.Run(srv.Kind+"/"+sig.name, func(t *testing.T) {
+				t.Parallel()
+				ctx := t.Context()
+				native := nativeFor(t, srv)
+				mock := acctest.NewMock(t, func(c *mockapi.Config) { c.ClipBytes = interruptedClip })
+				held, release := mock.HoldClipBodies(heldAfter)
+				t.Cleanup(release) // before the mock closes: cleanups run last first
+				key := "interrupted/" + sig.name + ".mp4"
+				w := acctest.NewWorkdir(t)
+				for k, v := range srv.Env {
+					if err := w.Setenv(k, v); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if err := w.Write(cliProvider + objectConfig(mock, "an interrupted upload", srv.URL(key), "")); err != nil {
 					t.Fatal(err)
 				}
-			}
-			if err := w.Write(cliProvider + objectConfig(mock, "an interrupted upload", dest, "")); err != nil {
-				t.Fatal(err)
-			}
-			if err := w.Init(ctx); err != nil {
-				t.Fatal(err)
-			}
-			run := w.Start(ctx, "apply", "-auto-approve", "-input=false")
-			select {
-			case <-gate.held:
-			case <-time.After(10 * time.Minute): // a liveness bound, not a timing assertion
-				t.Fatalf("nothing was uploaded: %s", run.Output())
-			}
-			if err := interrupt(run); err != nil {
-				t.Fatal(err)
-			}
-			out, err := run.Wait()
-			if err == nil {
-				t.Fatalf("the interrupted apply succeeded: %s", out)
-			}
-			t.Logf("the interrupted apply: %v\n%s", err, out)
-			// The server finishes the cut request on its own time, after the
-			// run has ended: it logs the request once it has taken or
-			// refused it.
-			lctx, cancel := context.WithTimeout(ctx, 5*time.Minute) // a liveness bound, not a timing assertion
-			line, err := srv.AwaitLogLine(lctx, "| PUT |", "/"+srv.Bucket+"/"+key+" |")
-			cancel()
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Logf("the server, on the cut upload: %s", line)
-			c := srv.S3Client()
-			if _, err := c.HeadObject(ctx, &s3.HeadObjectInput{Bucket: aws.String(srv.Bucket), Key: aws.String(key)}); err == nil {
-				t.Error("an object is at the key after the interrupted upload")
-			}
-			gate.open()
-			if err := w.Apply(ctx); err != nil {
-				t.Fatal(err)
-			}
-			obj, err := s3Native{c: c, bucket: srv.Bucket}.read(ctx, key)
-			if err != nil {
-				t.Fatal(err)
-			}
-			want, err := mock.ReferenceClip(obj.metadata["task"])
-			if err != nil || string(obj.data) != string(want.Data) {
-				t.Errorf("the object after the re-apply is not the clip (%d bytes, %v)", len(obj.data), err)
-			}
-			uploads, err := c.ListMultipartUploads(ctx, &s3.ListMultipartUploadsInput{Bucket: aws.String(srv.Bucket)})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(uploads.Uploads) != 0 {
-				t.Errorf("%d multipart upload(s) left behind after the re-apply", len(uploads.Uploads))
-			}
-			if got := mock.Submissions(); got != 1 {
-				t.Errorf("%d submission(s), want 1", got)
-			}
-		})
+				if err := w.Init(ctx); err != nil {
+					t.Fatal(err)
+				}
+				run := w.Start(ctx, "apply", "-auto-approve", "-input=false")
+				select {
+				case <-held:
+				case <-time.After(10 * time.Minute): // a liveness bound, not a timing assertion
+					t.Fatalf("the clip was never downloaded: %s", run.Output())
+				}
+				awaitPartTaken(ctx, t, srv, key)
+				if err := sig.interrupt(run); err != nil {
+					t.Fatal(err)
+				}
+				out, err := run.Wait()
+				if err == nil {
+					t.Fatalf("the interrupted apply succeeded: %s", out)
+				}
+				t.Logf("the interrupted apply: %v\n%s", err, out)
+				awaitCutUpload(ctx, t, srv, key)
+				if names, err := native.list(ctx, key); err != nil || len(names) != 0 {
+					t.Errorf("objects after the interrupted upload: %v, %v; want none", names, err)
+				}
+				left, err := native.unfinished(ctx, key)
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Logf("what the interrupted upload left unfinished: %v", left)
+				if srv.Kind == "azblob" && len(left) == 0 {
+					t.Error("no uncommitted block after the interrupted upload: it was not in flight")
+				}
+
+				release()
+				if err := w.Apply(ctx); err != nil {
+					t.Fatal(err)
+				}
+				obj, err := native.read(ctx, key)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, err := mock.ReferenceClip(obj.metadata["task"])
+				if err != nil || !bytes.Equal(obj.data, want.Data) {
+					t.Errorf("the object after the re-apply is not the clip (%d bytes, %v)", len(obj.data), err)
+				}
+				if names, err := native.list(ctx, key); err != nil || len(names) != 1 || names[0] != key {
+					t.Errorf("objects after the re-apply: %v, %v; want only %s", names, err, key)
+				}
+				if left, err := native.unfinished(ctx, key); err != nil || len(left) != 0 {
+					t.Errorf("left unfinished after the re-apply: %v, %v; want nothing", left, err)
+				}
+				if got := mock.Submissions(); got != 1 {
+					t.Errorf("%d submission(s), want 1", got)
+				}
+			})
+		}
 	}
 }

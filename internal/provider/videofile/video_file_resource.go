@@ -101,13 +101,9 @@ func (r *videoFileResource) Schema(ctx context.Context, _ resource.SchemaRequest
 			"way (import it instead). Destroying the " +
 			"resource deletes the file only while it still holds the clip. Import adopts a clip that was already " +
 			"downloaded, as `<task_id>,<path>`.\n\n" +
-			"An object is streamed from the service into the store (its upload is aborted if interrupted, so the key " +
-			"never holds part of a clip), with `Content-Type: video/mp4` and the metadata `task`, `model` and `sha256`. " +
-			"A refresh reads only the object's metadata: an object that holds the recorded clip costs no download and " +
-			"no upload on any runner; a missing one is written again. When the service no longer gives a clip (the " +
-			"task forgotten, its storage expired), a file or object is written from another object of the same task " +
-			"named in `copies`. Credentials come from each store's own environment, " +
-			"never from arguments.",
+			"An object is streamed into the store with the metadata `task`, `model` and `sha256` and never holds part " +
+			"of a clip; a refresh reads only its metadata. When the service no longer gives a clip, it is written from " +
+			"an object named in `copies`. Credentials come from each store's own environment, never from arguments.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				MarkdownDescription: "The file's path, same as `path`.",
