@@ -247,7 +247,8 @@ type Control struct {
 // test keeps the README's table complete).
 var Controls = []Control{
 	{"GET", epLedger, "the ledger as JSON: every task received (task_id, model, prompt, metadata as sent, status, " +
-		"billed, held, submitted_at, final_at, get_count), requests per endpoint, responses per status, webhook attempts. " +
+		"billed, held, submitted_at, final_at, get_count), requests per endpoint (range_requests: those asking a byte range, " +
+		"such as a one-byte GET asking whether a clip still serves, not a download), responses per status, webhook attempts. " +
 		"Count its tasks to see how many clips were submitted, and billed ones to see what was charged"},
 	{"POST", epMockFinish, "a pending task (held with -hold, or still running) succeeds now and is billed: 204; " +
 		"404 unknown task; 409 already final"},
