@@ -119,8 +119,12 @@ func TestCurrentSavedState(t *testing.T) {
 		pg.workspace != "blue" {
 		t.Errorf("pg backend recorded with its settings, workspace blue: %+v", currentSavedState())
 	}
-	record(`{"backend":{"type":"s3","config":{"bucket":"b"}}}`)
+	record(`{"backend":{"type":"s3","config":{"bucket":"b","key":"k"}}}`)
+	if s3, ok := currentSavedState().(*s3State); !ok || s3.bucket != "b" || s3.key != "env:/blue/k" {
+		t.Errorf("s3 backend, workspace blue: %+v", currentSavedState())
+	}
+	record(`{"backend":{"type":"gcs","config":{"bucket":"b"}}}`)
 	if got := currentSavedState(); got != nil {
-		t.Errorf("s3 backend: %+v, want none", got)
+		t.Errorf("gcs backend: %+v, want none", got)
 	}
 }

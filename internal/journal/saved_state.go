@@ -15,9 +15,9 @@ import (
 // journal by a Read, and a new identical clip would adopt the task another
 // address holds. A state that does not hold a task (yet) proves nothing:
 // Terraform may have been killed before it saved the task there, which is
-// what the journal is for. The local backend's file and the pg backend's
-// table are read; other backends' states are not, and their tasks wait for a
-// Read, as the plan says (see CONTRIBUTING.md, "Targeted plans").
+// what the journal is for. The local backend's file, the pg backend's table
+// and the s3 backend's object are read; other backends' states are not, and
+// their tasks wait for a Read, as the plan says (see CONTRIBUTING.md, "Targeted plans").
 type savedState interface {
 	// holds reports whether the saved state holds taskID in a
 	// videogen_video; false when it cannot tell.
@@ -35,6 +35,8 @@ func currentSavedState() savedState {
 		return currentLocalState(b)
 	case b.Type == "pg":
 		return currentPgState(b)
+	case b.Type == "s3":
+		return currentS3State(b)
 	}
 	return nil
 }
@@ -67,5 +69,14 @@ func (b *recordedBackend) setting(name string) string {
 		return ""
 	}
 	v, _ := b.Config[name].(string)
+	return v
+}
+
+// flag is the backend's bool setting name; false when unset (or not a bool).
+func (b *recordedBackend) flag(name string) bool {
+	if b == nil {
+		return false
+	}
+	v, _ := b.Config[name].(bool)
 	return v
 }

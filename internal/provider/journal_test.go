@@ -16,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/hashicorp/go-version"
 	"github.com/hashicorp/terraform-exec/tfexec"
 
@@ -23,6 +25,7 @@ import (
 	"github.com/videogen/terraform-provider-videogen/internal/clip"
 	"github.com/videogen/terraform-provider-videogen/internal/journal"
 	"github.com/videogen/terraform-provider-videogen/internal/mockapi"
+	"github.com/videogen/terraform-provider-videogen/internal/storetest"
 )
 
 // clipThenHeld is a clip, then a held clip that Terraform creates after it: once
@@ -751,7 +754,7 @@ resource "videogen_video" "clip" {
 // TestAccJournal_targetedPlanOnABackendNotReadSaysSo: the targeted plan of
 // TestAccJournal_targetedApplyGetsItsOwnTask on a remote backend whose state
 // the provider does not read (Terraform's http backend here, served on
-// loopback; s3, gcs, azurerm and the others alike; local and pg are read).
+// loopback; gcs, azurerm and the others alike; local, pg and s3 are read).
 // Nothing proves that the first clip, which the plan does not read, holds
 // its task, so the plan offers it to the new, identical clip, and says so
 // at plan: that a resource this plan does not read may hold it, and to apply
@@ -787,6 +790,94 @@ resource "videogen_video" "clip" {
 	}
 	if n := mock.Submissions(); n != 1 {
 		t.Fatalf("the ledger shows %d submissions after a plan, want 1", n)
+	}
+}
+
+// TestAccJournal_targetedApplyOnAnS3BackendGetsItsOwnTask: the count = 2
+// case of TestAccJournal_targetedApplyGetsItsOwnTask with the state kept by
+// Terraform's s3 backend on versitygw (loopback), its credentials only in the
+// environment, as the standard AWS chain finds them. The targeted apply does
+// not read the first clip, so only the state object the provider reads proves
+// that its task is held: 2 distinct tasks, 2 billed, no adoption warning.
+// Terraform before 1.6 names the endpoint and path style one way, later
+// versions and OpenTofu another; a CLI built without the s3 backend (the
+// Terraform 1.16 the Makefile builds) cannot run it.
+func TestAccJournal_targetedApplyOnAnS3BackendGetsItsOwnTask(t *testing.T) {
+	requireAcc(t)
+	t.Parallel()
+	srv := storetest.StartS3(t)
+	mock := acctest.NewMock(t)
+	wd := acctest.NewWorkdir(t)
+	for k, v := range srv.Env {
+		if err := wd.Setenv(k, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	v, _, err := wd.TF.Version(t.Context(), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	endpoint := fmt.Sprintf("endpoints = { s3 = %q }\n    use_path_style = true\n    skip_requesting_account_id = true", srv.Endpoint)
+	if v.LessThan(version.Must(version.NewVersion("1.6.0"))) {
+		endpoint = fmt.Sprintf("endpoint = %q\n    force_path_style = true", srv.Endpoint)
+	}
+	const key = "videogen/terraform.tfstate"
+	backend := fmt.Sprintf(`
+terraform {
+  backend "s3" {
+    bucket = %q
+    key    = %q
+    region = %q
+    %s
+    skip_credentials_validation = true
+    skip_metadata_api_check     = true
+    skip_region_validation      = true
+  }
+}
+`, srv.Bucket, key, storetest.S3Region, endpoint)
+	const clip = `
+resource "videogen_video" "clip" {
+  count  = %d
+  model  = "videogen-1"
+  prompt = "a targeted twin"
+}
+`
+	if err := wd.Write(cliClip(mock, backend+fmt.Sprintf(clip, 1))); err != nil {
+		t.Fatal(err)
+	}
+	var init strings.Builder
+	wd.TF.SetStderr(&init)
+	err = wd.Init(t.Context())
+	wd.TF.SetStderr(nil)
+	if err != nil {
+		if strings.Contains(init.String()+err.Error(), "Unsupported backend type") {
+			t.Skipf("this build of the CLI has no s3 backend: %v", err)
+		}
+		t.Fatalf("%v\n%s", err, init.String())
+	}
+	applyOutput(t, wd)
+	if err := wd.Write(cliClip(mock, backend+fmt.Sprintf(clip, 2))); err != nil {
+		t.Fatal(err)
+	}
+	out := applyOutput(t, wd, tfexec.Target("videogen_video.clip[1]"))
+	if strings.Contains(out, "Clip May Adopt") || strings.Contains(out, srv.Env["AWS_SECRET_ACCESS_KEY"]) {
+		t.Fatalf("the targeted apply offers the first clip's task %s to the new one (or shows the secret):\n%s",
+			ledgerTask(t, mock, 0).TaskID, out)
+	}
+	obj, err := srv.S3Client().GetObject(t.Context(), &s3.GetObjectInput{Bucket: &srv.Bucket, Key: aws.String(key)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = obj.Body.Close() }()
+	saved, err := io.ReadAll(obj.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := mock.Submissions(); n != 2 || ledgerTask(t, mock, 0).TaskID == ledgerTask(t, mock, 1).TaskID ||
+		!bytes.Contains(saved, []byte(strconv.Quote(ledgerTask(t, mock, 0).TaskID))) ||
+		!bytes.Contains(saved, []byte(strconv.Quote(ledgerTask(t, mock, 1).TaskID))) {
+		t.Fatalf("after the targeted apply the ledger shows %d submissions; want 2 tasks, one per clip, both in "+
+			"the state object:\n%s\n%s", n, saved, out)
 	}
 }
 
