@@ -43,7 +43,7 @@ func (r *videoFileResource) sealVertexObject(ctx context.Context, m *videoFileRe
 	diags *diag.Diagnostics,
 ) bool {
 	p, taskID := m.Path.ValueString(), m.TaskID.ValueString()
-	written, err := store.Seal(ctx, clipstore.Meta{TaskID: taskID})
+	written, err := store.Seal(ctx, clipstore.Meta{TaskID: taskID, Model: r.modelOf(m)})
 	switch {
 	case errors.Is(err, clipstore.ErrExists):
 		addObjectError(diags, "Video Object Key Already Taken", p, "was left as it is: it names another task than "+

@@ -26,6 +26,10 @@ import (
 // scheme followed by "://".
 var objectURLPattern = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*://`)
 
+// objectMissing is the drift Read records for an object that is gone: the
+// plan writes it again, as an update of the resource, which keeps its state.
+const objectMissing = "is missing"
+
 // planStatTimeout bounds the look at an object during plan, as the model
 // list's look is bounded: a store that does not answer fails the plan rather
 // than hanging it.
@@ -92,6 +96,9 @@ func (r *videoFileResource) planNewObject(ctx context.Context, plan *videoFileRe
 		// This provider wrote it for this task (a lost state, a fresh
 		// workspace): adopted without downloading or uploading anything.
 		plan.setClip(localfile.Clip{SHA256: obj.SHA256, Size: obj.Size, SourceURL: p})
+		if plan.Model.IsUnknown() && obj.Model != "" {
+			plan.Model = types.StringValue(obj.Model)
+		}
 		return true
 	case !plan.TaskID.IsUnknown() && obj.TaskID == "" && inCloudStorage(p) && r.vertexWrote(ctx, plan.TaskID.ValueString(), p):
 		// Vertex AI wrote the task's clip there: apply records it where it is.
@@ -171,7 +178,7 @@ func (r *videoFileResource) fetchObject(ctx context.Context, m *videoFileResourc
 		addObjectTakenError(diags, p, *unnamed, m.TaskID)
 		return false
 	}
-	out := &objectOutput{ctx: ctx, store: store, meta: clipstore.Meta{TaskID: taskID, Model: r.data.TaskModel(taskID)},
+	out := &objectOutput{ctx: ctx, store: store, meta: clipstore.Meta{TaskID: taskID, Model: r.modelOf(m)},
 		opts: clipstore.WriteOptions{Overwrite: replace}}
 	src, err := r.writeClip(ctx, taskID, video, out, maxBytes, copies)
 	var written clipstore.Written
@@ -202,6 +209,15 @@ func (r *videoFileResource) fetchObject(ctx context.Context, m *videoFileResourc
 	m.setClip(localfile.Clip{SHA256: written.SHA256, Size: written.Size, SourceURL: src.url})
 	r.rememberObject(m)
 	return true
+}
+
+// modelOf is the model of m's clip for an object's metadata: the one
+// recorded at plan, or else the one a videogen_video of this process names.
+func (r *videoFileResource) modelOf(m *videoFileResourceModel) string {
+	if !m.Model.IsUnknown() && !m.Model.IsNull() {
+		return m.Model.ValueString()
+	}
+	return r.data.TaskModel(m.TaskID.ValueString())
 }
 
 // deleteObject removes the object while it still holds the clip of state;
@@ -262,9 +278,9 @@ func (r *videoFileResource) createObject(ctx context.Context, plan *videoFileRes
 	return true
 }
 
-// readObjectState is Read for an object: state is kept while the object holds
-// the clip (or was changed, which the plan warns of), removed when it is gone
-// so that the plan restores it. An imported object is adopted first.
+// readObjectState is Read for an object: state is kept, with what is wrong
+// with the object kept for the plan: nothing, changed (the plan warns), or
+// missing (the plan writes it again). An imported object is adopted first.
 func (r *videoFileResource) readObjectState(ctx context.Context, state *videoFileResourceModel, resp *resource.ReadResponse) {
 	p := state.Path.ValueString()
 	if state.SHA256.IsNull() {
@@ -281,10 +297,9 @@ func (r *videoFileResource) readObjectState(ctx context.Context, state *videoFil
 			"recorded SHA-256, and state was left as it is", err)
 		return
 	case !found:
-		tflog.Warn(ctx, "video object is missing; removing it from state so that it is written again (the video is not regenerated)",
+		tflog.Warn(ctx, "video object is missing; the plan writes it again from the same task (the video is not regenerated)",
 			map[string]any{"url": clipstore.Redact(p), "task_id": state.TaskID.ValueString()})
-		resp.State.RemoveResource(ctx)
-		return
+		drift = objectMissing
 	case drift != "":
 		tflog.Warn(ctx, "video object "+drift, map[string]any{"url": clipstore.Redact(p), "task_id": state.TaskID.ValueString()})
 	}
@@ -327,6 +342,9 @@ func (r *videoFileResource) adoptImportedObject(ctx context.Context, state *vide
 			"written from the same task, not regenerated.", clipstore.Redact(p), taskID, obj.TaskID, obj.SHA256))
 	default:
 		state.setClip(localfile.Clip{SHA256: obj.SHA256, Size: obj.Size, SourceURL: p})
+		if obj.Model != "" {
+			state.Model = types.StringValue(obj.Model)
+		}
 		state.FilePermission = types.StringValue(defaultFilePermission)
 		r.rememberObject(state)
 	}

@@ -137,7 +137,8 @@ func TestAccVideoFileObject_storedRestoredNeverBilledAgain(t *testing.T) {
 				},
 				Config: cfg,
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(storedAddr, plancheck.ResourceActionCreate),
+					plancheck.ExpectResourceAction(storedAddr, plancheck.ResourceActionUpdate),
+					plancheck.ExpectUnknownValue(storedAddr, tfjsonpath.New("sha256")),
 					plancheck.ExpectResourceAction("videogen_video.test", plancheck.ResourceActionNoop),
 				}},
 				Check: resource.ComposeTestCheckFunc(

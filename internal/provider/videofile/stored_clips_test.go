@@ -293,6 +293,11 @@ func TestAccStoredClips_realStores(t *testing.T) {
 			if err != nil || !bytes.Equal(restored.data, want.Data) {
 				t.Errorf("restored object: %d bytes, %v; want the clip", len(restored.data), err)
 			}
+			// This apply read no videogen_video (nothing of it changed): the
+			// model comes from the file's state.
+			if restored.metadata["task"] != taskID || restored.metadata["model"] != "videogen-1" || restored.metadata["sha256"] != got {
+				t.Errorf("restored object's metadata %v: want task %s, model videogen-1, sha256 %s", restored.metadata, taskID, got)
+			}
 
 			// The vendor forgets the task: the plan names this object as the
 			// stored copy of a clip the service no longer holds, and the apply

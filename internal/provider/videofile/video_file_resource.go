@@ -71,6 +71,7 @@ type videoFileResourceModel struct {
 	DirectoryPermission types.String     `tfsdk:"directory_permission"`
 	MaxSizeBytes        types.Int64      `tfsdk:"max_size_bytes"`
 	Overwrite           types.Bool       `tfsdk:"overwrite"`
+	Model               types.String     `tfsdk:"model"`
 	SHA256              types.String     `tfsdk:"sha256"`
 	SizeBytes           types.Int64      `tfsdk:"size_bytes"`
 	SourceURL           types.String     `tfsdk:"source_url"`
@@ -195,6 +196,13 @@ func (r *videoFileResource) Schema(ctx context.Context, _ resource.SchemaRequest
 				Computed: true,
 				Default:  booldefault.StaticBool(false),
 			},
+			"model": schema.StringAttribute{
+				MarkdownDescription: "The model of the clip as the `videogen_video` of `task_id` names it, recorded when " +
+					"the file is created in a run that creates or reads that `videogen_video`, and kept for an object " +
+					"written again later (its `model` metadata); otherwise null. Computed; never forces a new file.",
+				Computed:      true,
+				PlanModifiers: keep,
+			},
 			"sha256": schema.StringAttribute{
 				MarkdownDescription: "Lowercase hex SHA-256 of the file, computed while it was downloaded. Every refresh " +
 					"compares the file on disk with it.",
@@ -287,6 +295,13 @@ func (r *videoFileResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 		r.claimPath(p, plan.TaskID, &resp.Diagnostics)
 		switch {
 		case drift == "":
+		case drift == objectMissing:
+			// Written again from the same task, onto a free key: nothing of
+			// anyone's is replaced, so overwrite plays no part. An update,
+			// not a new resource, so that what state keeps of the clip (its
+			// model) is there for the write.
+			plan.SHA256, plan.SizeBytes, plan.SourceURL = types.StringUnknown(), types.Int64Unknown(), types.StringUnknown()
+			resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 		case !overwrite:
 			// Nothing would be written, so nothing fails: a plan error here would
 			// also stop terraform destroy, whose first step is a normal plan.
@@ -345,6 +360,12 @@ func (r *videoFileResource) Create(ctx context.Context, req resource.CreateReque
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return
+	}
+	if plan.Model.IsUnknown() {
+		plan.Model = types.StringNull()
+		if model := r.data.TaskModel(plan.TaskID.ValueString()); model != "" {
+			plan.Model = types.StringValue(model)
+		}
 	}
 	if isObjectURL(target.path) {
 		if !r.createObject(ctx, &plan, target, timeout, &resp.Diagnostics) {
@@ -530,6 +551,8 @@ func (r *videoFileResource) Update(ctx context.Context, req resource.UpdateReque
 		return
 	}
 	redownload := plan.SHA256.IsUnknown()
+	drift, diags := privateKeyFileDrift.Get(ctx, req.Private)
+	resp.Diagnostics.Append(diags...)
 	plan.ID, plan.SHA256, plan.SizeBytes, plan.SourceURL = state.ID, state.SHA256, state.SizeBytes, state.SourceURL
 	resp.Diagnostics.Append(r.setIdentity(ctx, resp.Identity, state)...)
 	target, diags := plan.target()
@@ -541,7 +564,10 @@ func (r *videoFileResource) Update(ctx context.Context, req resource.UpdateReque
 	if redownload {
 		switch {
 		case object:
-			if !r.fetchObject(ctx, &plan, true, target.maxBytes, defaultFileWaitTimeout, &resp.Diagnostics) {
+			// A missing object is written only onto a free key, as a new one
+			// is: another writer may have taken the key since the plan.
+			replace := drift != objectMissing || plan.Overwrite.ValueBool()
+			if !r.fetchObject(ctx, &plan, replace, target.maxBytes, defaultFileWaitTimeout, &resp.Diagnostics) {
 				return
 			}
 		case !state.clip().At(target.path) && !r.fetch(ctx, &plan, target, true, defaultFileWaitTimeout, &resp.Diagnostics):
