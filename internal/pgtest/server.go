@@ -7,8 +7,6 @@
 package pgtest
 
 import (
-	"github.com/videogen/terraform-provider-videogen/internal/loopback"
-
 	"context"
 	"crypto/rand"
 	"errors"
@@ -24,6 +22,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/videogen/terraform-provider-videogen/internal/loopback"
 )
 
 // startTimeout bounds one server start; PostgreSQL is ready in about a

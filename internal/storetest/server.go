@@ -1,8 +1,6 @@
 package storetest
 
 import (
-	"github.com/videogen/terraform-provider-videogen/internal/loopback"
-
 	"context"
 	"errors"
 	"fmt"
@@ -16,6 +14,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/videogen/terraform-provider-videogen/internal/loopback"
 )
 
 // startTimeout bounds a server's start: generous, as the machines running

@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/http/cookiejar"
 	"os"
@@ -20,6 +19,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/videogen/terraform-provider-videogen/internal/loopback"
 )
 
 // readyTimeout bounds new-api's start: a migration of an empty SQLite
@@ -47,7 +48,7 @@ func startNewAPI(t *testing.T, channels []*channel) *newAPI {
 	if bin == "" {
 		t.Fatal("VIDEOGEN_NEW_API must name the new-api binary (make gateway-e2e builds it and sets it)")
 	}
-	port, err := freePort()
+	port, err := loopback.FreePort(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,20 +110,6 @@ func (g *newAPI) logOutput(t *testing.T) {
 		b = b[len(b)-8000:]
 	}
 	t.Logf("new-api's output (end):\n%s", b)
-}
-
-func freePort() (int, error) {
-	var lc net.ListenConfig
-	l, err := lc.Listen(context.Background(), "tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer l.Close()
-	addr, ok := l.Addr().(*net.TCPAddr)
-	if !ok {
-		return 0, fmt.Errorf("not a TCP address: %s", l.Addr())
-	}
-	return addr.Port, nil
 }
 
 // awaitReady polls GET /api/status until new-api answers, it exits, or

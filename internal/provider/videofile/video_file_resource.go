@@ -296,10 +296,11 @@ func (r *videoFileResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 		switch {
 		case drift == "":
 		case drift == objectMissing:
-			// Written again from the same task, onto a free key: nothing of
-			// anyone's is replaced, so overwrite plays no part. An update,
-			// not a new resource, so that what state keeps of the clip (its
-			// model) is there for the write.
+			// Written again from the same task, as a new object is: onto a
+			// free key unless overwrite is set (the key was free at plan; a
+			// writer may take it before apply). An update, not a new
+			// resource, so that what state keeps of the clip (its model) is
+			// there for the write.
 			plan.SHA256, plan.SizeBytes, plan.SourceURL = types.StringUnknown(), types.Int64Unknown(), types.StringUnknown()
 			resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 		case !overwrite:
