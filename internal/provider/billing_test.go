@@ -110,6 +110,7 @@ func finishAllAfterNextGet(t *testing.T, mock *acctest.Mock) {
 // waits for it: 1 submission, on the API as described and through each of
 // Google's APIs.
 func TestAccVideoResource_resumeAfterTimeoutByPlainApply(t *testing.T) {
+	t.Parallel()
 	for _, dialect := range []string{mockapi.DialectOpenAI, mockapi.DialectGemini, mockapi.DialectVertex} {
 		t.Run(dialect, func(t *testing.T) {
 			mock := acctest.NewMock(t, mockapi.WithDialect(dialect))
@@ -346,6 +347,7 @@ resource "videogen_video" "test" {
 }
 
 func TestAccVideoResource_gatewayFailureAfterSubmission(t *testing.T) {
+	t.Parallel()
 	clip := `
 resource "videogen_video" "test" {
   model  = "videogen-1"
@@ -400,6 +402,7 @@ resource "videogen_video" "test" {
 }
 
 func TestAccVideoResource_nonPositiveTimeoutFailsAtPlan(t *testing.T) {
+	t.Parallel()
 	mock := acctest.NewMock(t)
 	for _, timeout := range []string{"0s", "-5m"} {
 		t.Run(timeout, func(t *testing.T) {
@@ -639,6 +642,7 @@ func applyAndReadClip(t *testing.T, wd *acctest.Workdir) map[string]any {
 // through Google's Veo: the operation the journal holds is adopted, 1 billed
 // for 1.
 func TestAccBilling_interruptedApplyResumesByPlainApply(t *testing.T) {
+	t.Parallel()
 	requireAcc(t)
 	cases := []struct {
 		dialect string
@@ -688,6 +692,7 @@ func TestAccBilling_interruptedApplyResumesByPlainApply(t *testing.T) {
 // TestAccBilling_warningsTheUserCanActOn runs the real CLI to read the warnings
 // that terraform-plugin-testing does not show.
 func TestAccBilling_warningsTheUserCanActOn(t *testing.T) {
+	t.Parallel()
 	requireAcc(t)
 	t.Run("abandoned task", func(t *testing.T) {
 		t.Parallel()
@@ -1122,6 +1127,7 @@ func TestAccBilling_plannedResumeNotPossible(t *testing.T) {
 // asks for the same clip: 1 billed for 1 clip. With a changed prompt it is a new
 // clip, and the task left running is named.
 func TestAccBilling_resumeWithoutRefresh(t *testing.T) {
+	t.Parallel()
 	requireAcc(t)
 	for _, tc := range []struct {
 		name, prompt string

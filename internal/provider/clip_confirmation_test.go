@@ -103,6 +103,7 @@ func TestUnconfirmedParams(t *testing.T) {
 // canonical service echoes what it made, and nothing is said; nor on Veo,
 // whose operations echo no parameter at all.
 func TestAccDialect_unconfirmedParameters(t *testing.T) {
+	t.Parallel()
 	requireAcc(t)
 	const clips = 3
 	body := fmt.Sprintf(`
@@ -176,6 +177,7 @@ resource "videogen_video" "clip" {
 // Once state records the clip, nothing more is said, and nothing more is
 // submitted.
 func TestAccDialect_unconfirmedParametersOfAClipSeenFinishedLater(t *testing.T) {
+	t.Parallel()
 	requireAcc(t)
 	body := func(wait bool) string {
 		return fmt.Sprintf(`

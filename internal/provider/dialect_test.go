@@ -60,6 +60,7 @@ func unknownTaskID(dialect string) string {
 // TestAccDialect_lifecycle: create and wait, the file's bytes, the empty plan,
 // import and the data source, with exactly one submission.
 func TestAccDialect_lifecycle(t *testing.T) {
+	t.Parallel()
 	for _, dialect := range everyDialect {
 		t.Run(dialect, func(t *testing.T) {
 			mock := acctest.NewMock(t, mockapi.WithDialect(dialect))
@@ -111,6 +112,7 @@ data "videogen_video" "test" {
 // and the service's reason, is not billed, is saved tainted, and is replaced by
 // the next apply.
 func TestAccDialect_failedTask(t *testing.T) {
+	t.Parallel()
 	for _, dialect := range everyDialect {
 		t.Run(dialect, func(t *testing.T) {
 			mock := acctest.NewMock(t, mockapi.WithDialect(dialect))
@@ -155,6 +157,7 @@ func TestAccDialect_failedTask(t *testing.T) {
 // vanished stays in state, said in billing; nothing is submitted but that one
 // clip.
 func TestAccDialect_unknownTask(t *testing.T) {
+	t.Parallel()
 	for _, dialect := range everyDialect {
 		t.Run(dialect, func(t *testing.T) {
 			mock := acctest.NewMock(t, mockapi.WithDialect(dialect))

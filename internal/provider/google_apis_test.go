@@ -53,6 +53,7 @@ func veoTaskID(dialect string) knownvalue.Check {
 // operation name matches the state: one submission, carrying the parameters
 // in Veo's names.
 func TestAccVeo_lifecycle(t *testing.T) {
+	t.Parallel()
 	for _, dialect := range mockapi.GoogleDialects {
 		t.Run(dialect, func(t *testing.T) {
 			mock := acctest.NewMock(t, mockapi.WithDialect(dialect))
@@ -120,6 +121,7 @@ data "videogen_video" "test" {
 // on either API, audio on the Gemini API (whose models decide it), a Cloud
 // Storage destination on the Gemini API (only Vertex AI writes to a bucket).
 func TestAccVeo_argumentVeoCannotCarryFailsThePlan(t *testing.T) {
+	t.Parallel()
 	cases := []struct{ dialect, line string }{
 		{mockapi.DialectGemini, `generate_audio = true`},
 		{mockapi.DialectGemini, `storage_uri = "gs://clips/veo/"`},
@@ -154,6 +156,7 @@ resource "videogen_video" "test" {
 // in the journal; the re-apply adopts it: 2 billed for 2 clips, through each of
 // Google's APIs.
 func TestAccVeo_killedRunIsAdopted(t *testing.T) {
+	t.Parallel()
 	requireAcc(t)
 	for _, dialect := range mockapi.GoogleDialects {
 		t.Run(dialect, func(t *testing.T) {
@@ -187,6 +190,7 @@ func TestAccVeo_killedRunIsAdopted(t *testing.T) {
 // clip"), and max_new_clips = 0 stops the apply before a second charge: 1
 // submission.
 func TestAccVeo_lostAnswerIsSaidAtPlan(t *testing.T) {
+	t.Parallel()
 	requireAcc(t)
 	for _, dialect := range mockapi.GoogleDialects {
 		t.Run(dialect, func(t *testing.T) {
@@ -368,6 +372,7 @@ resource "videogen_video" "sequel" {
 // Vertex AI clip transfers: held in its operation, the whole clip comes with
 // every read of it, one per plan; written to Cloud Storage (storage_uri), none.
 func TestAccVeo_inlineClipCostPerRefresh(t *testing.T) {
+	t.Parallel()
 	requireAcc(t)
 	mock := acctest.NewMock(t, mockapi.WithDialect(mockapi.DialectVertex))
 	wd := cliWorkdir(t, mock, cliVideo("a heron"))

@@ -16,6 +16,7 @@ import (
 // A clip whose task failed was never billed: replacing it says nothing of a clip
 // that stays billed, at plan or at apply.
 func TestAccVideoResource_failedClipIsNotSaidToStayBilled(t *testing.T) {
+	t.Parallel()
 	requireAcc(t)
 	mock := acctest.NewMock(t)
 	wd := cliWorkdir(t, mock, cliVideo("a storm that never comes [mock:fail]"))
@@ -45,6 +46,7 @@ func TestAccVideoResource_failedClipIsNotSaidToStayBilled(t *testing.T) {
 // the journal and waits for it; once it succeeds, state says it is billed, without
 // waiting for a refresh to say so.
 func TestAccVideoResource_resumedClipIsBilledOnceItSucceeds(t *testing.T) {
+	t.Parallel()
 	requireAcc(t)
 	mock := acctest.NewMock(t)
 	wd := cliWorkdir(t, mock, cliVideo("a killed sunrise [mock:hold]"))
@@ -83,6 +85,7 @@ func TestAccVideoResource_resumedClipIsBilledOnceItSucceeds(t *testing.T) {
 // One task imported into a second address of the same state is said at the next
 // plan, naming the task; nothing is submitted.
 func TestAccVideoResource_taskHeldTwiceWarns(t *testing.T) {
+	t.Parallel()
 	requireAcc(t)
 	mock := acctest.NewMock(t)
 	one := `
@@ -152,6 +155,7 @@ resource "videogen_video" "two" {
 // Two clips whose waits were cut short, resumed one after the other: neither task
 // was abandoned, and nothing says so.
 func TestAccVideoResource_resumedTasksAreNotSaidAbandoned(t *testing.T) {
+	t.Parallel()
 	requireAcc(t)
 	mock := acctest.NewMock(t)
 	wd, _ := twoHeldClips(t, mock, "the first clip [mock:hold]")
@@ -166,6 +170,7 @@ func TestAccVideoResource_resumedTasksAreNotSaidAbandoned(t *testing.T) {
 // One of two cut-short clips asks for another clip now: its own task is said
 // abandoned, by its own Delete, once; the other clip's resumed task is not.
 func TestAccVideoResource_abandonedTaskIsSaidOnItsOwnClip(t *testing.T) {
+	t.Parallel()
 	requireAcc(t)
 	mock := acctest.NewMock(t)
 	wd, taskIDs := twoHeldClips(t, mock, "the first clip, told again")

@@ -20,6 +20,7 @@ import (
 // Google's APIs (whose tasks are operation names; the Gemini API's clip is a
 // file behind the key, Vertex AI's is inline in the operation).
 func TestAccResourceIdentity_importBlocks(t *testing.T) {
+	t.Parallel()
 	for _, dialect := range []string{mockapi.DialectOpenAI, mockapi.DialectGemini, mockapi.DialectVertex} {
 		t.Run(dialect, func(t *testing.T) {
 			mock := acctest.NewMock(t, mockapi.WithDialect(dialect))

@@ -110,6 +110,7 @@ func TestCheckModelLimits(t *testing.T) {
 // every request), may still take the submissions: the plan warns that the model
 // was not checked and goes on, where an unreachable one fails.
 func TestAccModelCatalog_failingListWarns(t *testing.T) {
+	t.Parallel()
 	mock := acctest.NewMock(t, func(cfg *mockapi.Config) { cfg.FaultRate = 1 })
 	wd := cliWorkdir(t, mock, cliVideo("the list fails"), "max_retries = 0")
 	var out strings.Builder

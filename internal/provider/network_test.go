@@ -24,6 +24,7 @@ import (
 // an apply makes the clip. Under TF_LOG=TRACE the header's value is in no log,
 // output, state or plan file.
 func TestAccNetwork_internalCAAndGatewayHeader(t *testing.T) {
+	t.Parallel()
 	if os.Getenv("TF_ACC") == "" {
 		t.Skip("acceptance test: set TF_ACC=1 (make test does)")
 	}

@@ -105,6 +105,7 @@ func TestAccOpenAIVideos_unsupportedArguments(t *testing.T) {
 // forgets it; a server without the delete (new-api v0.10.0) makes it a warning,
 // never an error, and the clip leaves state. Nothing is submitted again.
 func TestAccOpenAIVideos_destroy(t *testing.T) {
+	t.Parallel()
 	requireAcc(t)
 	for _, tc := range []struct {
 		name     string
@@ -268,6 +269,7 @@ resource "videogen_video" "test" {
 // plan could not tell (a prompt known only at apply). Set back, the next apply
 // takes both tasks over: 2 billed for 2 clips.
 func TestAccOpenAIVideos_apiChangedBeforeAResume(t *testing.T) {
+	t.Parallel()
 	requireAcc(t)
 	body := func(rev string) string {
 		return fmt.Sprintf(`

@@ -30,6 +30,7 @@ func TestMain(m *testing.M) { acctest.Main(m) }
 var wrapped = acctest.Wrapped
 
 func TestAccProvider_baseURLWithAndWithoutV1(t *testing.T) {
+	t.Parallel()
 	for name, suffix := range map[string]string{"without_v1": "", "with_v1": "/v1", "with_v1_slash": "/v1/"} {
 		t.Run(name, func(t *testing.T) {
 			mock := acctest.NewMock(t)
@@ -102,6 +103,7 @@ func TestAccProvider_envFallbackAndExplicitKeyWins(t *testing.T) {
 }
 
 func TestAccProvider_invalidBaseURL(t *testing.T) {
+	t.Parallel()
 	for name, baseURL := range map[string]string{
 		"relative": "api.example.com/v1",
 		"ftp":      "ftp://api.example.com/v1",

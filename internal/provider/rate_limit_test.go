@@ -93,6 +93,7 @@ func TestAccProvider_rateLimitToleratedWithoutRetries(t *testing.T) {
 // it took depend on the machine, and are measured by make bench (the fan-out
 // case).
 func TestAccProvider_largeBatchAtHighParallelism(t *testing.T) {
+	t.Parallel()
 	requireAcc(t)
 	const clips, parallelism, rate, refused = 200, 100, 50, 3
 	for _, tc := range []struct {

@@ -29,6 +29,7 @@ import (
 // token and the Application Default Credentials file's private key, and the
 // failure is the token revoked.
 func TestAccAPIKeyNeverLeaks(t *testing.T) {
+	t.Parallel()
 	if os.Getenv("TF_ACC") == "" {
 		t.Skip("acceptance test: set TF_ACC=1 (make test does)")
 	}
@@ -265,6 +266,7 @@ func dumpTranscript(s string) string {
 // signature or the URL's security token, raw, base64 or hex, nor the signed URL in
 // any of those forms (an import may record the object's address without them).
 func TestAccSignedReferenceURLsNeverStored(t *testing.T) {
+	t.Parallel()
 	if os.Getenv("TF_ACC") == "" {
 		t.Skip("acceptance test: set TF_ACC=1 (make test does)")
 	}

@@ -65,6 +65,7 @@ func TestAccBilling_unconfirmedSubmissionIsSaidBeforeSubmittingAgain(t *testing.
 // state records the task, so the next apply submits again; the journal's note,
 // written before the request was sent, makes it say so.
 func TestAccBilling_interruptedWhileSubmittingIsSaidNextTime(t *testing.T) {
+	t.Parallel()
 	requireAcc(t)
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGKILL} {
 		t.Run(sig.String(), func(t *testing.T) {

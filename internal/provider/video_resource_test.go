@@ -110,6 +110,7 @@ func TestAccVideoResource_createImportEmptyPlan(t *testing.T) {
 // state, and the next apply generates one, never offering the forgotten task
 // for adoption. (A finished clip stays: see TestAccVideoResource_vendorForgot.)
 func TestAccVideoResource_unfinishedTaskDeletedOnServiceIsRecreated(t *testing.T) {
+	t.Parallel()
 	requireAcc(t)
 	mock := acctest.NewMock(t)
 	wd := cliWorkdir(t, mock, `
@@ -313,6 +314,7 @@ func submitDirectly(t *testing.T, mock *acctest.Mock, req client.VideoRequest) s
 // API as described and through Google's APIs, whose operations echo nothing
 // (the operation name is the ID imported).
 func TestAccVideoResource_importAdoptsUnechoedValues(t *testing.T) {
+	t.Parallel()
 	for _, dialect := range []string{mockapi.DialectOpenAI, mockapi.DialectGemini, mockapi.DialectVertex} {
 		t.Run(dialect, func(t *testing.T) {
 			mock := acctest.NewMock(t, mockapi.WithDialect(dialect))
@@ -922,6 +924,7 @@ func TestReplacesClip(t *testing.T) {
 // says so in billing and a warning, without offering the task for adoption;
 // only -replace bills a new clip, which its plan says.
 func TestAccVideoResource_vendorForgot(t *testing.T) {
+	t.Parallel()
 	requireAcc(t)
 	for _, tc := range []struct {
 		name   string

@@ -264,6 +264,7 @@ resource "videogen_video_file" "local" {
 // downloaded from the vendor. Separately, the clip's storage expires while the
 // task stays: the same.
 func TestAccVideoFileObject_localFileFromStoredCopy(t *testing.T) {
+	t.Parallel()
 	for name, forget := range map[string]func(*acctest.Mock, string){
 		"task forgotten": func(m *acctest.Mock, id string) { m.DeleteTask(id) },
 		"clip expired":   func(m *acctest.Mock, id string) { m.ExpireClip(id) },

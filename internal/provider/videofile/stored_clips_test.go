@@ -187,6 +187,7 @@ func stateAttr(t *testing.T, state []byte, addr, name string) string {
 // the vendor forgets the task, the plan names the object as the clip's stored
 // copy and nothing is submitted.
 func TestAccStoredClips_realStores(t *testing.T) {
+	t.Parallel()
 	for _, start := range []func(testing.TB) *storetest.Server{storetest.StartS3, storetest.StartGCS, storetest.StartAzurite} {
 		srv := start(t)
 		t.Run(srv.Kind, func(t *testing.T) {
@@ -476,6 +477,7 @@ func awaitLogLine(ctx context.Context, t *testing.T, srv *storetest.Server, word
 // run is interrupted while the upload is in flight, whatever the machine's
 // speed.
 func TestAccStoredClips_interruptedUpload(t *testing.T) {
+	t.Parallel()
 	for _, start := range []func(testing.TB) *storetest.Server{storetest.StartS3, storetest.StartGCS, storetest.StartAzurite} {
 		srv := start(t)
 		for _, sig := range []struct {

@@ -571,6 +571,7 @@ func TestAccVideoFileResource_fileHoldingClipIsAdopted(t *testing.T) {
 // it would see on a new machine. Every Terraform command starts a new provider
 // instance, so nothing survives in memory either.
 func TestAccVideoFileResource_freshRunnerDownloadsWithoutSubmitting(t *testing.T) {
+	t.Parallel()
 	for _, dialect := range throughEachAPI {
 		t.Run(dialect, func(t *testing.T) {
 			mock := acctest.NewMock(t, mockapi.WithDialect(dialect))
@@ -632,6 +633,7 @@ func TestAccVideoFileResource_htmlInsteadOfMP4(t *testing.T) {
 // A clip larger than max_size_bytes is refused (the mock announces its size, so
 // before anything is written) and leaves no file.
 func TestAccVideoFileResource_tooLarge(t *testing.T) {
+	t.Parallel()
 	for _, dialect := range throughEachAPI {
 		t.Run(dialect, func(t *testing.T) {
 			mock := acctest.NewMock(t, withClipBytes, mockapi.WithDialect(dialect))
@@ -780,6 +782,7 @@ func releaseWhileWaiting(t *testing.T, mock *acctest.Mock, release func(id strin
 // A file of a clip made with wait_for_completion = false waits for the clip
 // with its own timeout instead of failing, and downloads it once it is done.
 func TestAccVideoFileResource_waitsForUnfinishedTask(t *testing.T) {
+	t.Parallel()
 	for _, dialect := range throughEachAPI {
 		t.Run(dialect, func(t *testing.T) {
 			mock := acctest.NewMock(t, mockapi.WithDialect(dialect))
@@ -840,6 +843,7 @@ func TestAccVideoFileResource_unfinishedTaskTimesOut(t *testing.T) {
 // A path that cannot receive the file fails at plan, before any clip is
 // generated, when the path is known at plan.
 func TestAccVideoFileResource_unusablePathFailsAtPlan(t *testing.T) {
+	t.Parallel()
 	mock := acctest.NewMock(t)
 	dir := t.TempDir()
 	blocker := filepath.Join(dir, "a-file")
@@ -905,6 +909,7 @@ resource "videogen_video_file" "test" {
 }
 
 func TestAccVideoFileResource_invalidPermissions(t *testing.T) {
+	t.Parallel()
 	mock := acctest.NewMock(t)
 	for name, tc := range map[string]struct{ extra, want string }{
 		"not_octal":            {`file_permission = "rw-r--r--"`, `(?s)Invalid Permission.*file_permission.*octal`},
@@ -930,6 +935,7 @@ func TestAccVideoFileResource_invalidPermissions(t *testing.T) {
 // Import adopts a file that is already on disk: nothing is downloaded or submitted,
 // and the imported state matches what a download recorded.
 func TestAccVideoFileResource_importAdoptsExistingFile(t *testing.T) {
+	t.Parallel()
 	for _, dialect := range throughEachAPI {
 		t.Run(dialect, func(t *testing.T) {
 			mock := acctest.NewMock(t, mockapi.WithDialect(dialect))
@@ -988,6 +994,7 @@ func TestAccVideoFileResource_importAdoptsExistingFile(t *testing.T) {
 // package directory, so the relative spellings climb out of it to the test's
 // temporary directory.
 func TestAccVideoFileResource_pathSpellingsNameOneFile(t *testing.T) {
+	t.Parallel()
 	wd, err := os.Getwd()
 	if err != nil {
 		t.Fatal(err)
