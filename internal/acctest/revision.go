@@ -83,7 +83,10 @@ func (h *Harness) installRevision(ctx context.Context, rev, version string) erro
 		return fmt.Errorf("unpacking %s: %w", rev, extractErr)
 	}
 
-	return h.buildIntoMirror(ctx, goBin, src, version, "the provider at "+rev, "GOWORK=off", "GOFLAGS=-mod=readonly")
+	// The caller's GOFLAGS stay (CI's -trimpath among them), so that the
+	// revision's packages that did not change come from Go's build cache.
+	goflags := strings.TrimSpace(os.Getenv("GOFLAGS") + " -mod=readonly")
+	return h.buildIntoMirror(ctx, goBin, src, version, "the provider at "+rev, "GOWORK=off", "GOFLAGS="+goflags)
 }
 
 // InstallPackage builds the main package in dir, a directory of this module
