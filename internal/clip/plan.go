@@ -79,7 +79,7 @@ func (l *Lifecycle) planFromJournal(ctx context.Context, c Clip, notes *Notes) s
 		}
 	}
 	if len(adopt) > 0 {
-		addJournaledTaskWarning(notes, adopt, l.journal.Where(), l.journal.ReadsSavedState())
+		addJournaledTaskWarning(notes, adopt, l.journal.Where(), l.journal.ReadsSavedState(ctx))
 		return ""
 	}
 	if len(alive) > 0 {
@@ -111,7 +111,9 @@ func addJournaledTaskWarning(notes *Notes, matches []journal.Match, where string
 				"killed before it saved the state (a remote backend receives it only at the end of an apply)", at, m.Process)
 			if !readsState {
 				why += "; or a resource this plan does not read holds it: a plan with -target reads only the " +
-					"resources it targets, and the provider cannot read this backend's state. If another resource " +
+					"resources it targets, and the provider cannot read this backend's state (it reads the local, pg, s3, " +
+					"gcs and http backends' states, unless a setting of the backend asks what it does not follow or " +
+					"the read fails). If another resource " +
 					"of this configuration is an identical clip, apply without -target instead: that plan reads " +
 					"every resource, finds the task held, and this clip is submitted as new"
 			}

@@ -87,10 +87,13 @@ func newJournal(s store, state string, maxAge time.Duration) *Journal {
 // Where names the journal for people: its file, or its URL without the password.
 func (j *Journal) Where() string { return j.store.where() }
 
-// ReadsSavedState reports whether the journal reads the state as its backend
-// saved it (the local backend's file, the pg backend's table), which proves
-// that a resource a plan does not read holds a task (see savedState).
-func (j *Journal) ReadsSavedState() bool { return j.saved != nil }
+// ReadsSavedState reports whether the journal read the state as its backend
+// saved it, which proves that a resource a plan does not read holds a task
+// (see savedState): false for a backend it does not read, and for a read
+// that failed.
+func (j *Journal) ReadsSavedState(ctx context.Context) bool {
+	return j.saved != nil && j.saved.heldTasks(ctx) != nil
+}
 
 // Shared reports whether the journal is the shared database of journal_url,
 // which a plan or apply must be able to write before it submits anything.
@@ -244,7 +247,7 @@ func (j *Journal) Matching(ctx context.Context, fingerprint string) ([]Match, er
 	slices.SortStableFunc(found, func(a, b Entry) int { return a.SubmittedAt.Compare(b.SubmittedAt) })
 	out := make([]Match, 0, len(found))
 	for _, e := range found {
-		if j.saved != nil && j.saved.holds(ctx, e.TaskID) {
+		if j.saved != nil && j.saved.heldTasks(ctx)[e.TaskID] {
 			// A removal that fails leaves it for the next plan; it is not
 			// offered either way.
 			_ = j.Remove(ctx, e.TaskID)

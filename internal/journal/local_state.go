@@ -3,6 +3,8 @@ package journal
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sync"
@@ -45,16 +47,20 @@ func currentLocalState(b *recordedBackend) *localState {
 	return &localState{path: path}
 }
 
-// holds reports whether the state file holds taskID in a videogen_video.
-func (l *localState) holds(_ context.Context, taskID string) bool {
+// heldTasks returns the tasks the state file holds in videogen_video
+// resources: none when there is no file (nothing was saved yet).
+func (l *localState) heldTasks(context.Context) map[string]bool {
 	if l.path == "" {
-		return false
+		return nil
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	fi, err := os.Stat(l.path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return map[string]bool{}
+	}
 	if err != nil {
-		return false
+		return nil
 	}
 	if l.tasks == nil || fi.Size() != l.size || !fi.ModTime().Equal(l.mod) {
 		// A read that fails is not kept: the next call reads again.
@@ -64,7 +70,7 @@ func (l *localState) holds(_ context.Context, taskID string) bool {
 		}
 		l.size, l.mod = fi.Size(), fi.ModTime()
 	}
-	return l.tasks[taskID]
+	return l.tasks
 }
 
 // stateTasks returns the task IDs the videogen_video resources of a state

@@ -44,14 +44,16 @@ func TestJournalDoesNotOfferATaskTheLocalStateHolds(t *testing.T) {
 		}
 		return ids
 	}
-	if got := offered(); len(got) != 2 {
-		t.Fatalf("with no state file, Matching offers %v, want both tasks", got)
+	if got := offered(); len(got) != 2 || !j.ReadsSavedState(ctx) {
+		t.Fatalf("with no state file, Matching offers %v (state read: %v), want both tasks, read",
+			got, j.ReadsSavedState(ctx))
 	}
 	if err := os.WriteFile(state, []byte(`{"version":4,"resources":[{"mode":"managed","type":"videogen_vi`), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if got := offered(); len(got) != 2 {
-		t.Fatalf("with a state file cut short, Matching offers %v, want both tasks", got)
+	if got := offered(); len(got) != 2 || j.ReadsSavedState(ctx) {
+		t.Fatalf("with a state file cut short, Matching offers %v (state read: %v), want both tasks, "+
+			"the state unread (the plan says so)", got, j.ReadsSavedState(ctx))
 	}
 	stateFile(t, state, "ended-1")
 	if got := offered(); len(got) != 1 || got[0] != "ended-0" {
@@ -123,8 +125,27 @@ func TestCurrentSavedState(t *testing.T) {
 	if s3, ok := currentSavedState().(*s3State); !ok || s3.bucket != "b" || s3.key != "env:/blue/k" {
 		t.Errorf("s3 backend, workspace blue: %+v", currentSavedState())
 	}
-	record(`{"backend":{"type":"gcs","config":{"bucket":"b"}}}`)
-	if got := currentSavedState(); got != nil {
-		t.Errorf("gcs backend: %+v, want none", got)
+	record(`{"backend":{"type":"gcs","config":{"bucket":"b","prefix":"/p","kms_encryption_key":null}}}`)
+	if gcs, ok := currentSavedState().(*gcsState); !ok || gcs.bucket != "b" || gcs.object != "p/blue.tfstate" {
+		t.Errorf("gcs backend, workspace blue: %+v", currentSavedState())
+	}
+	record(`{"backend":{"type":"http","config":{"address":"http://127.0.0.1:1/s","retry_max":null}}}`)
+	if h, ok := currentSavedState().(*httpState); !ok || h.address != "http://127.0.0.1:1/s" {
+		t.Errorf("http backend: %+v", currentSavedState())
+	}
+	// A setting the reader does not follow, set: the backend is not read.
+	for _, rec := range []string{
+		`{"backend":{"type":"s3","config":{"bucket":"b","key":"k","assume_role":{"role_arn":"arn:aws:iam::1:role/r"}}}}`,
+		`{"backend":{"type":"s3","config":{"bucket":"b","key":"k","role_arn":"arn:aws:iam::1:role/r"}}}`,
+		`{"backend":{"type":"gcs","config":{"bucket":"b","impersonate_service_account":"sa@p.iam.gserviceaccount.com"}}}`,
+		`{"backend":{"type":"gcs","config":{"bucket":"b","universe_domain":"example.com"}}}`,
+		`{"backend":{"type":"http","config":{"address":"http://127.0.0.1:1/s","a_setting_of_a_newer_cli":true}}}`,
+		`{"backend":{"type":"azurerm","config":{"storage_account_name":"a"}}}`,
+		`{"backend":{"type":"consul","config":{"path":"p"}}}`,
+	} {
+		record(rec)
+		if got := currentSavedState(); got != nil {
+			t.Errorf("%s: %+v, want none", rec, got)
+		}
 	}
 }

@@ -3,7 +3,6 @@ package journal
 import (
 	"context"
 	"os"
-	"sync"
 
 	"github.com/jackc/pgx/v5"
 )
@@ -18,8 +17,7 @@ import (
 type pgState struct {
 	connStr, schema, workspace string
 
-	once  sync.Once
-	tasks map[string]bool
+	readOnce
 }
 
 // pgStateTable is the table of the pg backend, in its schema.
@@ -40,10 +38,7 @@ func currentPgState(b *recordedBackend) *pgState {
 	return s
 }
 
-func (s *pgState) holds(ctx context.Context, taskID string) bool {
-	s.once.Do(func() { s.tasks = s.read(ctx) })
-	return s.tasks[taskID]
-}
+func (s *pgState) heldTasks(ctx context.Context) map[string]bool { return s.get(ctx, s.read) }
 
 // read returns the tasks of the saved state; nil when it cannot tell.
 func (s *pgState) read(ctx context.Context) map[string]bool {

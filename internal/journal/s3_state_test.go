@@ -47,7 +47,7 @@ func TestS3StateUnreadableHoldsNothing(t *testing.T) {
 	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", t.TempDir()+"/none")
 	s := &s3State{bucket: "b", key: "k", region: "us-east-1", endpoint: "http://127.0.0.1:1", pathStyle: true,
 		accessKey: "id", secretKey: "secret"}
-	if s.holds(t.Context(), "task_1") || s.tasks != nil {
-		t.Fatalf("an unreachable endpoint read as tasks %v", s.tasks)
+	if got := s.heldTasks(t.Context()); got != nil {
+		t.Fatalf("an unreachable endpoint read as tasks %v", got)
 	}
 }

@@ -5,6 +5,9 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
 )
 
 // savedState is the copy of the state CurrentState names that Terraform
@@ -15,13 +18,15 @@ import (
 // journal by a Read, and a new identical clip would adopt the task another
 // address holds. A state that does not hold a task (yet) proves nothing:
 // Terraform may have been killed before it saved the task there, which is
-// what the journal is for. The local backend's file, the pg backend's table
-// and the s3 backend's object are read; other backends' states are not, and
-// their tasks wait for a Read, as the plan says (see CONTRIBUTING.md, "Targeted plans").
+// what the journal is for. The local backend's file, the pg backend's table,
+// the s3 and gcs backends' objects and the http backend's address are read;
+// other backends' states are not, nor a state whose backend has a setting the
+// reader does not follow, nor one whose read fails: their tasks wait for a
+// Read, as the plan says (see CONTRIBUTING.md, "Targeted plans").
 type savedState interface {
-	// holds reports whether the saved state holds taskID in a
-	// videogen_video; false when it cannot tell.
-	holds(ctx context.Context, taskID string) bool
+	// heldTasks returns the tasks the saved state holds in videogen_video
+	// resources; nil when it cannot tell (a failed read proves nothing).
+	heldTasks(ctx context.Context) map[string]bool
 }
 
 // currentSavedState is the saved state of the backend `init` recorded in the
@@ -33,12 +38,30 @@ func currentSavedState() savedState {
 		return nil
 	case b == nil || b.Type == "" || b.Type == "local":
 		return currentLocalState(b)
+	case !b.followed():
+		return nil
 	case b.Type == "pg":
 		return currentPgState(b)
 	case b.Type == "s3":
 		return currentS3State(b)
+	case b.Type == "gcs":
+		return currentGCSState(b)
+	case b.Type == "http":
+		return currentHTTPState(b)
 	}
 	return nil
+}
+
+// readSettings names, for each backend whose state is read, the settings its
+// reader follows or that do not change what a read of the state finds (its
+// locking, its retries, checks it skips). A backend with any other setting
+// set (a role to assume, a key to decrypt with, one a newer CLI added) is not
+// read: the reader would not reach the state as the backend does.
+var readSettings = map[string][]string{
+	"pg":   {"conn_str", "schema_name", "skip_schema_creation", "skip_table_creation", "skip_index_creation"},
+	"s3":   s3Settings,
+	"gcs":  gcsSettings,
+	"http": httpSettings,
 }
 
 // recordedBackend is the backend and settings that `init` recorded.
@@ -63,6 +86,42 @@ func readRecordedBackend() (*recordedBackend, bool) {
 	return recorded.Backend, true
 }
 
+// followed reports whether every setting the backend has is one its
+// reader follows (see readSettings); an unset setting is recorded as null,
+// and an empty or false one changes nothing either.
+func (b *recordedBackend) followed() bool {
+	known, ok := readSettings[b.Type]
+	if !ok {
+		return false
+	}
+	for name, v := range b.Config {
+		switch v := v.(type) {
+		case nil:
+			continue
+		case string:
+			if v == "" {
+				continue
+			}
+		case bool:
+			if !v {
+				continue
+			}
+		case []any:
+			if len(v) == 0 {
+				continue
+			}
+		case map[string]any:
+			if len(v) == 0 {
+				continue
+			}
+		}
+		if !slices.Contains(known, name) {
+			return false
+		}
+	}
+	return true
+}
+
 // setting is the backend's string setting name; empty when unset (or not a string).
 func (b *recordedBackend) setting(name string) string {
 	if b == nil {
@@ -72,6 +131,20 @@ func (b *recordedBackend) setting(name string) string {
 	return v
 }
 
+// settingOrEnv is the backend's string setting name, else the first of the
+// environment variables the backend reads in its place that is set.
+func (b *recordedBackend) settingOrEnv(name string, env ...string) string {
+	if v := b.setting(name); v != "" {
+		return v
+	}
+	for _, e := range env {
+		if v := os.Getenv(e); v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
 // flag is the backend's bool setting name; false when unset (or not a bool).
 func (b *recordedBackend) flag(name string) bool {
 	if b == nil {
@@ -79,4 +152,43 @@ func (b *recordedBackend) flag(name string) bool {
 	}
 	v, _ := b.Config[name].(bool)
 	return v
+}
+
+// readOnce keeps what the first read of a remote state found: the state as
+// it was before this run, which the state lock keeps every other run from
+// changing meanwhile.
+type readOnce struct {
+	once sync.Once
+	held map[string]bool
+}
+
+func (r *readOnce) get(ctx context.Context, read func(context.Context) map[string]bool) map[string]bool {
+	r.once.Do(func() { r.held = read(ctx) })
+	return r.held
+}
+
+// paths is the backend's list of file paths name, each with a leading ~/
+// expanded, as the backends do; nil when unset.
+func (b *recordedBackend) paths(name string) []string {
+	if b == nil {
+		return nil
+	}
+	list, _ := b.Config[name].([]any)
+	var out []string
+	for _, v := range list {
+		if p, ok := v.(string); ok && p != "" {
+			out = append(out, expandHome(p))
+		}
+	}
+	return out
+}
+
+// expandHome is path p with a leading ~/ taken as the user's home.
+func expandHome(p string) string {
+	if rest, ok := strings.CutPrefix(p, "~/"); ok {
+		if home, err := os.UserHomeDir(); err == nil {
+			return filepath.Join(home, rest)
+		}
+	}
+	return p
 }

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"bytes"
+	"crypto/rand"
 	"fmt"
 	"io"
 	"net/http"
@@ -751,57 +752,157 @@ resource "videogen_video" "clip" {
 	}
 }
 
-// TestAccJournal_targetedPlanOnABackendNotReadSaysSo: the targeted plan of
-// TestAccJournal_targetedApplyGetsItsOwnTask on a remote backend whose state
-// the provider does not read (Terraform's http backend here, served on
-// loopback; gcs, azurerm and the others alike; local, pg and s3 are read).
-// Nothing proves that the first clip, which the plan does not read, holds
-// its task, so the plan offers it to the new, identical clip, and says so
-// at plan: that a resource this plan does not read may hold it, and to apply
-// without -target. Only a plan: nothing more is billed.
-func TestAccJournal_targetedPlanOnABackendNotReadSaysSo(t *testing.T) {
-	requireAcc(t)
-	t.Parallel()
-	const clip = `
+// targetedTwin is the clip of the count case of
+// TestAccJournal_targetedApplyGetsItsOwnTask.
+const targetedTwin = `
 resource "videogen_video" "clip" {
   count  = %d
   model  = "videogen-1"
   prompt = "a targeted twin"
 }
 `
-	mock := acctest.NewMock(t)
-	backend := acctest.NewHTTPBackend(t)
-	wd := cliWorkdir(t, mock, backend.Block()+fmt.Sprintf(clip, 1))
-	applyOutput(t, wd)
-	if err := wd.Write(cliClip(mock, backend.Block()+fmt.Sprintf(clip, 2))); err != nil {
+
+// onBackend is a remote backend a test keeps its state on.
+type onBackend struct {
+	block   string        // the terraform block naming it
+	saved   func() []byte // the state as the backend keeps it
+	secrets []string      // never shown
+	// lacks are the words of init's error when this CLI cannot use the block
+	// (besides a build without the backend): the test skips then.
+	lacks []string
+}
+
+// targetedTwinOnBackend runs the count case of
+// TestAccJournal_targetedApplyGetsItsOwnTask in wd on backend b: count = 1
+// applied, then count = 2 applied with -target on the new clip, after
+// between (when given) ran its own steps on the count = 2 configuration. The
+// targeted apply does not read the first clip, so only the state the provider
+// reads from the backend proves that its task is held: the ledger shows
+// exactly 2 submissions, 2 distinct tasks, both in the saved state, no
+// adoption warning, and no secret is shown. A CLI built without the backend
+// (the Terraform 1.16 the Makefile builds) skips.
+func targetedTwinOnBackend(t *testing.T, mock *acctest.Mock, wd *acctest.Workdir, b onBackend, between func()) {
+	t.Helper()
+	if err := wd.Write(cliClip(mock, b.block+fmt.Sprintf(targetedTwin, 1))); err != nil {
 		t.Fatal(err)
 	}
-	var plan strings.Builder
-	wd.TF.SetStdout(&plan)
-	wd.TF.SetStderr(&plan)
-	_, err := wd.Plan(t.Context(), tfexec.Target("videogen_video.clip[1]"))
-	wd.TF.SetStdout(nil)
+	var init strings.Builder
+	wd.TF.SetStderr(&init)
+	err := wd.Init(t.Context())
 	wd.TF.SetStderr(nil)
-	if err != nil || !wrapped("Clip May Adopt a Task of a Killed Run", "task "+ledgerTask(t, mock, 0).TaskID,
-		"a resource this plan does not read holds it", "cannot read this backend's state",
-		"apply without -target").MatchString(plan.String()) {
-		t.Fatalf("the targeted plan: %v; want it to say that a resource it does not read may hold the task, "+
-			"and to apply without -target:\n%s", err, plan.String())
+	if err != nil {
+		for _, words := range append(b.lacks, "Unsupported backend type") {
+			if strings.Contains(init.String()+err.Error(), words) {
+				t.Skipf("this CLI cannot keep the state there (%s): %v", words, err)
+			}
+		}
+		t.Fatalf("%v\n%s", err, init.String())
 	}
-	if n := mock.Submissions(); n != 1 {
-		t.Fatalf("the ledger shows %d submissions after a plan, want 1", n)
+	applyOutput(t, wd)
+	if err := wd.Write(cliClip(mock, b.block+fmt.Sprintf(targetedTwin, 2))); err != nil {
+		t.Fatal(err)
 	}
+	if between != nil {
+		between()
+	}
+	out := applyOutput(t, wd, tfexec.Target("videogen_video.clip[1]"))
+	if n := mock.Submissions(); n != 2 {
+		t.Fatalf("after the targeted apply the ledger shows %d submissions, want 2:\n%s", n, out)
+	}
+	first, second := ledgerTask(t, mock, 0).TaskID, ledgerTask(t, mock, 1).TaskID
+	if strings.Contains(out, "Clip May Adopt") || first == second {
+		t.Fatalf("the targeted apply offers the first clip's task %s to the new one:\n%s", first, out)
+	}
+	for _, secret := range b.secrets {
+		if strings.Contains(out, secret) {
+			t.Fatalf("the targeted apply shows a secret of the backend:\n%s", out)
+		}
+	}
+	if saved := b.saved(); !bytes.Contains(saved, []byte(strconv.Quote(first))) ||
+		!bytes.Contains(saved, []byte(strconv.Quote(second))) {
+		t.Fatalf("the saved state does not hold both tasks %s and %s:\n%s\n%s", first, second, saved, out)
+	}
+}
+
+// readAllOf is all of an object a store's client reads, closed after.
+func readAllOf(t *testing.T, r io.ReadCloser) []byte {
+	t.Helper()
+	defer func() { _ = r.Close() }()
+	data, err := io.ReadAll(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// TestAccJournal_targetedApplyOnAnHTTPBackendGetsItsOwnTask: the count = 2
+// case of TestAccJournal_targetedApplyGetsItsOwnTask with the state kept by
+// Terraform's http backend on loopback, behind HTTP basic authentication;
+// the provider reads the state with the backend's address and credentials.
+// First a targeted plan while the server refuses the provider's own read
+// (telling it by its User-Agent): a state the provider cannot read proves
+// nothing, so the plan offers the first clip's task to the new, identical
+// one and says so, that a resource it does not read may hold it and to apply
+// without -target; nothing is billed. Then the targeted apply, the read
+// answered: 2 distinct tasks, 2 billed, no adoption warning, no password shown.
+func TestAccJournal_targetedApplyOnAnHTTPBackendGetsItsOwnTask(t *testing.T) {
+	requireAcc(t)
+	t.Parallel()
+	mock := acctest.NewMock(t)
+	backend := acctest.NewHTTPBackend(t)
+	password := rand.Text()
+	var refuseReader atomic.Bool
+	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		user, pass, ok := r.BasicAuth()
+		switch {
+		case !ok || user != "videogen" || pass != password:
+			http.Error(w, "who are you", http.StatusUnauthorized)
+		case refuseReader.Load() && r.UserAgent() == journal.StateReaderUserAgent:
+			http.Error(w, "not now", http.StatusServiceUnavailable)
+		default:
+			backend.ServeHTTP(w, r)
+		}
+	}))
+	t.Cleanup(front.Close)
+	wd := acctest.NewWorkdir(t)
+	block := fmt.Sprintf(`
+terraform {
+  backend "http" {
+    address        = %[1]q
+    lock_address   = %[1]q
+    unlock_address = %[1]q
+    username       = "videogen"
+    password       = %[2]q
+  }
+}
+`, front.URL+"/state", password)
+	targetedTwinOnBackend(t, mock, wd, onBackend{block: block, saved: backend.State, secrets: []string{password}}, func() {
+		refuseReader.Store(true)
+		defer refuseReader.Store(false)
+		var plan strings.Builder
+		wd.TF.SetStdout(&plan)
+		wd.TF.SetStderr(&plan)
+		_, err := wd.Plan(t.Context(), tfexec.Target("videogen_video.clip[1]"))
+		wd.TF.SetStdout(nil)
+		wd.TF.SetStderr(nil)
+		if err != nil || !wrapped("Clip May Adopt a Task of a Killed Run", "task "+ledgerTask(t, mock, 0).TaskID,
+			"a resource this plan does not read holds it", "cannot read this backend's state",
+			"apply without -target").MatchString(plan.String()) {
+			t.Fatalf("the targeted plan, the state unread: %v; want it to say that a resource it does not read may "+
+				"hold the task, and to apply without -target:\n%s", err, plan.String())
+		}
+		if n := mock.Submissions(); n != 1 {
+			t.Fatalf("the ledger shows %d submissions after a plan, want 1", n)
+		}
+	})
 }
 
 // TestAccJournal_targetedApplyOnAnS3BackendGetsItsOwnTask: the count = 2
 // case of TestAccJournal_targetedApplyGetsItsOwnTask with the state kept by
 // Terraform's s3 backend on versitygw (loopback), its credentials only in the
-// environment, as the standard AWS chain finds them. The targeted apply does
-// not read the first clip, so only the state object the provider reads proves
-// that its task is held: 2 distinct tasks, 2 billed, no adoption warning.
-// Terraform before 1.6 names the endpoint and path style one way, later
-// versions and OpenTofu another; a CLI built without the s3 backend (the
-// Terraform 1.16 the Makefile builds) cannot run it.
+// environment, as the standard AWS chain finds them: 2 distinct tasks, 2
+// billed, no adoption warning. Terraform before 1.6 names the endpoint and
+// path style one way, later versions and OpenTofu another.
 func TestAccJournal_targetedApplyOnAnS3BackendGetsItsOwnTask(t *testing.T) {
 	requireAcc(t)
 	t.Parallel()
@@ -822,7 +923,7 @@ func TestAccJournal_targetedApplyOnAnS3BackendGetsItsOwnTask(t *testing.T) {
 		endpoint = fmt.Sprintf("endpoint = %q\n    force_path_style = true", srv.Endpoint)
 	}
 	const key = "videogen/terraform.tfstate"
-	backend := fmt.Sprintf(`
+	block := fmt.Sprintf(`
 terraform {
   backend "s3" {
     bucket = %q
@@ -835,50 +936,48 @@ terraform {
   }
 }
 `, srv.Bucket, key, storetest.S3Region, endpoint)
-	const clip = `
-resource "videogen_video" "clip" {
-  count  = %d
-  model  = "videogen-1"
-  prompt = "a targeted twin"
+	targetedTwinOnBackend(t, mock, wd, onBackend{block: block, secrets: []string{srv.Env["AWS_SECRET_ACCESS_KEY"]},
+		saved: func() []byte {
+			obj, err := srv.S3Client().GetObject(t.Context(), &s3.GetObjectInput{Bucket: &srv.Bucket, Key: aws.String(key)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return readAllOf(t, obj.Body)
+		}}, nil)
 }
-`
-	if err := wd.Write(cliClip(mock, backend+fmt.Sprintf(clip, 1))); err != nil {
-		t.Fatal(err)
-	}
-	var init strings.Builder
-	wd.TF.SetStderr(&init)
-	err = wd.Init(t.Context())
-	wd.TF.SetStderr(nil)
-	if err != nil {
-		if strings.Contains(init.String()+err.Error(), "Unsupported backend type") {
-			t.Skipf("this build of the CLI has no s3 backend: %v", err)
-		}
-		t.Fatalf("%v\n%s", err, init.String())
-	}
-	applyOutput(t, wd)
-	if err := wd.Write(cliClip(mock, backend+fmt.Sprintf(clip, 2))); err != nil {
-		t.Fatal(err)
-	}
-	out := applyOutput(t, wd, tfexec.Target("videogen_video.clip[1]"))
-	if strings.Contains(out, "Clip May Adopt") || strings.Contains(out, srv.Env["AWS_SECRET_ACCESS_KEY"]) {
-		t.Fatalf("the targeted apply offers the first clip's task %s to the new one (or shows the secret):\n%s",
-			ledgerTask(t, mock, 0).TaskID, out)
-	}
-	obj, err := srv.S3Client().GetObject(t.Context(), &s3.GetObjectInput{Bucket: &srv.Bucket, Key: aws.String(key)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = obj.Body.Close() }()
-	saved, err := io.ReadAll(obj.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n := mock.Submissions(); n != 2 || ledgerTask(t, mock, 0).TaskID == ledgerTask(t, mock, 1).TaskID ||
-		!bytes.Contains(saved, []byte(strconv.Quote(ledgerTask(t, mock, 0).TaskID))) ||
-		!bytes.Contains(saved, []byte(strconv.Quote(ledgerTask(t, mock, 1).TaskID))) {
-		t.Fatalf("after the targeted apply the ledger shows %d submissions; want 2 tasks, one per clip, both in "+
-			"the state object:\n%s\n%s", n, saved, out)
-	}
+
+// TestAccJournal_targetedApplyOnAGCSBackendGetsItsOwnTask: the count = 2 case
+// of TestAccJournal_targetedApplyGetsItsOwnTask with the state kept by
+// Terraform's gcs backend on fake-gcs-server (loopback), reached through its
+// storage_custom_endpoint with an access_token: 2 distinct tasks, 2 billed,
+// no adoption warning, the token never shown. A CLI whose gcs backend has no
+// storage_custom_endpoint (Terraform 1.0) cannot reach a server but Google's.
+func TestAccJournal_targetedApplyOnAGCSBackendGetsItsOwnTask(t *testing.T) {
+	requireAcc(t)
+	t.Parallel()
+	srv := storetest.StartGCS(t)
+	mock := acctest.NewMock(t)
+	wd := acctest.NewWorkdir(t)
+	token := rand.Text()
+	block := fmt.Sprintf(`
+terraform {
+  backend "gcs" {
+    bucket                  = %q
+    prefix                  = "videogen"
+    storage_custom_endpoint = %q
+    access_token            = %q
+  }
+}
+`, srv.Bucket, srv.Endpoint+"/storage/v1/", token)
+	targetedTwinOnBackend(t, mock, wd, onBackend{block: block, secrets: []string{token},
+		lacks: []string{`"storage_custom_endpoint" is not expected`},
+		saved: func() []byte {
+			r, err := srv.GCSClient(t).Bucket(srv.Bucket).Object("videogen/default.tfstate").NewReader(t.Context())
+			if err != nil {
+				t.Fatal(err)
+			}
+			return readAllOf(t, r)
+		}}, nil)
 }
 
 // TestAccJournal_siblingProvidersGetATaskEach: provider aliases on one service,
