@@ -79,7 +79,15 @@ func (l *Lifecycle) planFromJournal(ctx context.Context, c Clip, notes *Notes) s
 		}
 	}
 	if len(adopt) > 0 {
-		addJournaledTaskWarning(notes, adopt, l.journal.Where(), l.journal.ReadsSavedState(ctx))
+		// Whether a resource this plan does not read may hold the task: only
+		// in a plan that leaves resources out, unless the saved state says.
+		flag, known := journal.PartialPlanFlag()
+		unread := (flag != "" || !known) && !l.journal.ReadsSavedState(ctx)
+		if unread && flag != "" {
+			failPartialPlanAdoption(notes, adopt, l.journal.Where(), flag)
+			return ""
+		}
+		addJournaledTaskWarning(notes, adopt, l.journal.Where(), unread)
 		return ""
 	}
 	if len(alive) > 0 {
@@ -93,10 +101,10 @@ func (l *Lifecycle) planFromJournal(ctx context.Context, c Clip, notes *Notes) s
 
 // addJournaledTaskWarning names the tasks that a run which died submitted for
 // exactly the clip a plan creates, and why they are taken for a dead run's: the
-// apply adopts one of them instead of submitting. readsState says whether
-// the journal reads the state its backend saved, which proves a task held
-// by a resource the plan does not read (a targeted plan).
-func addJournaledTaskWarning(notes *Notes, matches []journal.Match, where string, readsState bool) {
+// apply adopts one of them instead of submitting. unread says that a resource
+// the plan does not read may hold them: the provider cannot tell whether the
+// plan leaves resources out (-target), nor read the state its backend saved.
+func addJournaledTaskWarning(notes *Notes, matches []journal.Match, where string, unread bool) {
 	var tasks []string
 	for _, m := range matches {
 		at := journalTime(m.SubmittedAt)
@@ -109,7 +117,7 @@ func addJournaledTaskWarning(notes *Notes, matches []journal.Match, where string
 			why = fmt.Sprintf("submitted at %s by a run (%s) whose provider answered it to Terraform, but no state "+
 				"was seen holding it since: Terraform stops a provider once its last clip is done, and was probably "+
 				"killed before it saved the state (a remote backend receives it only at the end of an apply)", at, m.Process)
-			if !readsState {
+			if unread {
 				why += "; or a resource this plan does not read holds it: a plan with -target reads only the " +
 					"resources it targets, and the provider cannot read this backend's state (it reads the local, pg, s3, " +
 					"gcs and http backends' states, unless a setting of the backend asks what it does not follow or " +
@@ -125,6 +133,30 @@ func addJournaledTaskWarning(notes *Notes, matches []journal.Match, where string
 			"it instead of submitting a new task, with no new charge, unless it has failed or is gone, or a resource "+
 			"of this state turns out to hold it (then this clip is submitted as new); so billing is known only after "+
 			"apply, and max_new_clips counts the clip as new.", where, strings.Join(tasks, "; and ")))
+}
+
+// failPartialPlanAdoption fails the plan of a clip that would adopt a task
+// the journal holds when the plan leaves resources out (flag: -target,
+// -exclude) and the provider cannot read the state its backend saved: a
+// resource the plan does not read may hold the task (adopting it gives two
+// resources one clip), or a killed run may have left it (submitting bills a
+// second clip). Only a plan of every resource tells the two apart, so nothing
+// is planned here, and the user is told to make one.
+func failPartialPlanAdoption(notes *Notes, matches []journal.Match, where, flag string) {
+	var tasks []string
+	for _, m := range matches {
+		tasks = append(tasks, fmt.Sprintf("task %s (submitted at %s by %s)", m.TaskID, journalTime(m.SubmittedAt), m.Process))
+	}
+	notes.Fail("", "Targeted Plan Cannot Tell Whose Task This Is",
+		fmt.Sprintf("The task journal (%s) holds %s for exactly this clip and this state, and no state was seen "+
+			"holding it. This plan was run with %s, so it does not read the resources it leaves out: one of them "+
+			"(an identical clip) may hold the task, and the provider cannot read this backend's saved state to "+
+			"tell (it reads the local, pg, s3, gcs and http backends' states, unless a setting of the backend asks "+
+			"what it does not follow or the read fails). Adopting the task could give two resources one clip; "+
+			"submitting could bill a second clip for a task a killed run left. Nothing was submitted. Plan and "+
+			"apply without %s: that plan reads every resource, a resource holding the task keeps it and this clip "+
+			"gets its own, and otherwise this clip adopts it with no new charge.",
+			where, strings.Join(tasks, " and "), flag, flag))
 }
 
 // addRunningTaskWarning names the tasks that a run which still runs submitted

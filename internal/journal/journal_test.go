@@ -42,12 +42,19 @@ type childSpec struct {
 	// CompactAfter, when set, is the child's compactAfter: it rewrites the
 	// log while the others append to it.
 	CompactAfter int
+	// SayPartialPlan: the child prints what PartialPlanFlag finds, and only that.
+	SayPartialPlan bool
 }
 
 func runChild(spec string) error {
 	var s childSpec
 	if err := json.Unmarshal([]byte(spec), &s); err != nil {
 		return err
+	}
+	if s.SayPartialPlan {
+		flag, known := PartialPlanFlag()
+		fmt.Printf("flag=%q known=%t\n", flag, known)
+		return nil
 	}
 	if s.CompactAfter > 0 {
 		compactAfter = s.CompactAfter

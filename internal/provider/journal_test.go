@@ -841,9 +841,10 @@ func readAllOf(t *testing.T, r io.ReadCloser) []byte {
 // the provider reads the state with the backend's address and credentials.
 // First a targeted plan while the server refuses the provider's own read
 // (telling it by its User-Agent): a state the provider cannot read proves
-// nothing, so the plan offers the first clip's task to the new, identical
-// one and says so, that a resource it does not read may hold it and to apply
-// without -target; nothing is billed. Then the targeted apply, the read
+// nothing, so the plan can tell neither that the first clip holds the task
+// nor that a killed run left it, and fails for the new, identical clip,
+// naming the task and saying to apply without -target; nothing is billed
+// (what every backend the provider does not read gets). Then the targeted apply, the read
 // answered: 2 distinct tasks, 2 billed, no adoption warning, no password shown.
 func TestAccJournal_targetedApplyOnAnHTTPBackendGetsItsOwnTask(t *testing.T) {
 	requireAcc(t)
@@ -885,11 +886,11 @@ terraform {
 		_, err := wd.Plan(t.Context(), tfexec.Target("videogen_video.clip[1]"))
 		wd.TF.SetStdout(nil)
 		wd.TF.SetStderr(nil)
-		if err != nil || !wrapped("Clip May Adopt a Task of a Killed Run", "task "+ledgerTask(t, mock, 0).TaskID,
-			"a resource this plan does not read holds it", "cannot read this backend's state",
-			"apply without -target").MatchString(plan.String()) {
-			t.Fatalf("the targeted plan, the state unread: %v; want it to say that a resource it does not read may "+
-				"hold the task, and to apply without -target:\n%s", err, plan.String())
+		if err == nil || !wrapped("Targeted Plan Cannot Tell Whose Task This Is", "task "+ledgerTask(t, mock, 0).TaskID,
+			"run with -target", "cannot read this backend's saved state", "Nothing was submitted",
+			"apply without -target").MatchString(plan.String()) || wrapped("Clip May Adopt").MatchString(plan.String()) {
+			t.Fatalf("the targeted plan, the state unread: %v; want it to fail, naming the task a resource it does "+
+				"not read may hold, and to say to apply without -target:\n%s", err, plan.String())
 		}
 		if n := mock.Submissions(); n != 1 {
 			t.Fatalf("the ledger shows %d submissions after a plan, want 1", n)
