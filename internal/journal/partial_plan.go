@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -19,11 +20,17 @@ var partialPlanFlags = []string{"target", "target-file", "exclude", "exclude-fil
 // OpenTofu add to a command's arguments; the provider inherits them.
 var cliArgsVariables = []string{"TF_CLI_ARGS", "TF_CLI_ARGS_plan", "TF_CLI_ARGS_apply"}
 
+// planningCommands are the commands whose plans a -target flag narrows; a
+// parent with none of them is not the CLI running a plan (a debugger serving
+// the provider, `terraform test`, whose run blocks target in the test file).
+var planningCommands = []string{"plan", "apply", "destroy", "refresh", "import"}
+
 // PartialPlanFlag names the flag ("-target", "-exclude", ...) with which the
 // Terraform process that runs this provider leaves resources out of its plan,
 // as that process's command line or its TF_CLI_ARGS variables give it; empty
 // when there is none. known is false when the command line cannot be read (a
-// system without /proc), and then an empty flag proves nothing.
+// system without /proc) or is not a planning command's, and then an empty
+// flag proves nothing.
 // Terraform starts the provider as its child, so the parent process's
 // arguments are the command's own, on Terraform 1.0 too (whose panicwrap
 // child repeats its parent's arguments) and for an apply of a saved plan
@@ -33,6 +40,7 @@ func PartialPlanFlag() (flag string, known bool) { return partialPlan() }
 
 var partialPlan = sync.OnceValues(func() (string, bool) {
 	args, known := parentArgs()
+	known = known && slices.ContainsFunc(args, func(a string) bool { return slices.Contains(planningCommands, a) })
 	for _, name := range cliArgsVariables {
 		args = append(args, cliArgsWords(os.Getenv(name))...)
 	}

@@ -72,6 +72,10 @@ func TestPartialPlanFlagReadsTheParentsCommandLine(t *testing.T) {
 		{nil, []string{"apply", "-target=videogen_video.clip[1]"}, `flag="-target" known=true`},
 		{nil, []string{"plan", "-exclude", "videogen_video.clip[0]"}, `flag="-exclude" known=true`},
 		{[]string{"TF_CLI_ARGS_plan=-target=videogen_video.clip[1]"}, []string{"plan"}, `flag="-target" known=true`},
+		// A parent that runs no plan command (terraform test, a debugger)
+		// may still narrow its plans: nothing is proven.
+		{nil, []string{"test"}, `flag="" known=false`},
+		{[]string{"TF_CLI_ARGS=-target=videogen_video.clip[1]"}, []string{"test"}, `flag="-target" known=true`},
 	} {
 		if got := say(c.env, c.parentArgs...); got != c.want {
 			t.Errorf("a provider started by sh %q with %q finds %s, want %s", c.parentArgs, c.env, got, c.want)
