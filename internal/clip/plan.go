@@ -99,6 +99,11 @@ func (l *Lifecycle) planFromJournal(ctx context.Context, c Clip, notes *Notes) s
 	return BillingNewClip
 }
 
+// backendsRead says, in a plan's words, whose saved states the journal reads
+// (savedState in internal/journal).
+const backendsRead = "(it reads the local, pg, s3, gcs and http backends' states, unless a setting of the " +
+	"backend asks what it does not follow or the read fails)"
+
 // addJournaledTaskWarning names the tasks that a run which died submitted for
 // exactly the clip a plan creates, and why they are taken for a dead run's: the
 // apply adopts one of them instead of submitting. unread says that a resource
@@ -119,10 +124,8 @@ func addJournaledTaskWarning(notes *Notes, matches []journal.Match, where string
 				"killed before it saved the state (a remote backend receives it only at the end of an apply)", at, m.Process)
 			if unread {
 				why += "; or a resource this plan does not read holds it: a plan with -target reads only the " +
-					"resources it targets, and the provider cannot read this backend's state (it reads the local, pg, s3, " +
-					"gcs and http backends' states, unless a setting of the backend asks what it does not follow or " +
-					"the read fails). If another resource " +
-					"of this configuration is an identical clip, apply without -target instead: that plan reads " +
+					"resources it targets, and the provider cannot read this backend's state " + backendsRead +
+					". If another resource of this configuration is an identical clip, apply without -target instead: that plan reads " +
 					"every resource, finds the task held, and this clip is submitted as new"
 			}
 		}
@@ -151,8 +154,7 @@ func failPartialPlanAdoption(notes *Notes, matches []journal.Match, where, flag 
 		fmt.Sprintf("The task journal (%s) holds %s for exactly this clip and this state, and no state was seen "+
 			"holding it. This plan was run with %s, so it does not read the resources it leaves out: one of them "+
 			"(an identical clip) may hold the task, and the provider cannot read this backend's saved state to "+
-			"tell (it reads the local, pg, s3, gcs and http backends' states, unless a setting of the backend asks "+
-			"what it does not follow or the read fails). Adopting the task could give two resources one clip; "+
+			"tell "+backendsRead+". Adopting the task could give two resources one clip; "+
 			"submitting could bill a second clip for a task a killed run left. Nothing was submitted. Plan and "+
 			"apply without %s: that plan reads every resource, a resource holding the task keeps it and this clip "+
 			"gets its own, and otherwise this clip adopts it with no new charge.",

@@ -844,8 +844,9 @@ func readAllOf(t *testing.T, r io.ReadCloser) []byte {
 // nothing, so the plan can tell neither that the first clip holds the task
 // nor that a killed run left it, and fails for the new, identical clip,
 // naming the task and saying to apply without -target; nothing is billed
-// (what every backend the provider does not read gets). Then the targeted apply, the read
-// answered: 2 distinct tasks, 2 billed, no adoption warning, no password shown.
+// (what every backend the provider does not read gets). Then the targeted
+// apply, the read answered: 2 distinct tasks, 2 billed, no adoption warning,
+// no password shown.
 func TestAccJournal_targetedApplyOnAnHTTPBackendGetsItsOwnTask(t *testing.T) {
 	requireAcc(t)
 	t.Parallel()
